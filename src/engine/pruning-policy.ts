@@ -1,0 +1,47 @@
+/** One entry point for the pruning policy a scenario selects (engine.md §5.6). */
+import type { HistoryMessage } from './history-message.js';
+import { isToolResultPart } from './history-message.js';
+import type { PruningPolicy } from './params.js';
+import type { PruneOutcome } from './prune-outcome.js';
+import type { PruneState } from './prune-state.js';
+import { pruneHistoryToolResults } from './prune-tool-results.js';
+import { slidingLegacyTruncate } from './sliding-prune.js';
+
+/**
+ * The provider-facing copy of `messages` under `policy`: prefix-stable (sticky in `state`,
+ * history-wide `budgetChars`), sliding-legacy (stateless), or none (unchanged).
+ */
+export function applyPruningPolicy<M extends HistoryMessage>(
+  messages: readonly M[],
+  policy: PruningPolicy,
+  state: PruneState,
+  budgetChars: number,
+): PruneOutcome<M> {
+  switch (policy.kind) {
+    case 'prefix-stable':
+      return pruneHistoryToolResults(messages, state, budgetChars);
+    case 'sliding-legacy':
+      return slidingLegacyTruncate(messages, policy.keepRecentResponses, policy.capChars);
+    case 'none': {
+      let candidateCount = 0;
+      let chars = 0;
+      for (const message of messages) {
+        if (message.role !== 'assistant') continue;
+        for (const part of message.parts) {
+          if (!isToolResultPart(part) || part.result === '') continue;
+          candidateCount += 1;
+          chars += part.result.length;
+        }
+      }
+      return {
+        messages: [...messages],
+        stats: { candidateCount, replacedCount: 0, newlyReplacedCount: 0, charsBefore: chars, charsAfter: chars },
+        newlyReplaced: [],
+      };
+    }
+    default: {
+      const unreachable: never = policy;
+      return unreachable;
+    }
+  }
+}

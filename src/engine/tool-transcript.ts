@@ -1,0 +1,67 @@
+/**
+ * The tool transcript (engine.md §3.5, newest): how a tool-calling response is written into the
+ * memory transcript, one bounded line per call, under a per-turn character budget.
+ */
+
+/** Per-call limits, in characters (`TOOL_TRANSCRIPT_LIMITS`). */
+export const TOOL_TRANSCRIPT_LIMITS = Object.freeze({ MAX_RESULT_CHARS: 200, MAX_ARGS_CHARS: 200 });
+
+/** One tool call as the loop hands it over: the model-facing output, or the error. */
+export interface ToolActivity {
+  readonly tool: string;
+  readonly args?: unknown;
+  readonly output?: string | undefined;
+  readonly error?: string | undefined;
+}
+
+/** The transcript's clip: whitespace runs collapsed to one space, trimmed, cut with `…` (U+2026). */
+function clipLine(text: string, maxChars: number): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length <= maxChars ? oneLine : `${oneLine.slice(0, maxChars)}\u2026`;
+}
+
+function renderArgs(args: unknown): string {
+  if (args === undefined || args === null) return '';
+  try {
+    // JSON.stringify returns undefined for functions and symbols; FreeCode's clip then throws
+    // inside the same try, which also yields "".
+    const json: string | undefined = JSON.stringify(args);
+    return json === undefined ? '' : clipLine(json, TOOL_TRANSCRIPT_LIMITS.MAX_ARGS_CHARS);
+  } catch {
+    return '';
+  }
+}
+
+function renderCall(entry: ToolActivity): string {
+  const args = renderArgs(entry.args);
+  const head = args === '' ? `Tool ${entry.tool}:` : `Tool ${entry.tool}: ${args}`;
+  // Truthiness on purpose, as FreeCode: an empty error is no error, an empty output is "ok".
+  if (entry.error) return `${head} -> failed: ${clipLine(entry.error, TOOL_TRANSCRIPT_LIMITS.MAX_RESULT_CHARS)}`;
+  if (!entry.output) return `${head} -> ok`;
+  return `${head} -> ${clipLine(entry.output, TOOL_TRANSCRIPT_LIMITS.MAX_RESULT_CHARS)}`;
+}
+
+/**
+ * One line per call; while Σ(line length + 1) exceeds `maxChars` and more than one line is left,
+ * the oldest line is dropped, and `[k earlier tool calls omitted]` is prepended when any were
+ * (which may exceed the budget slightly, as in FreeCode).
+ */
+export function renderToolTranscript(activity: readonly ToolActivity[], maxChars: number): string {
+  const lines = activity.map(renderCall);
+  let totalChars = lines.reduce((sum, line) => sum + line.length + 1, 0);
+  let dropped = 0;
+  while (totalChars > maxChars && lines.length - dropped > 1) {
+    totalChars -= (lines[dropped]?.length ?? 0) + 1;
+    dropped += 1;
+  }
+  const kept = lines.slice(dropped);
+  return (dropped > 0 ? [`[${dropped} earlier tool calls omitted]`, ...kept] : kept).join('\n');
+}
+
+/** The memory entry of a tool-calling response: text, transcript, or `text + "\n" + transcript`. */
+export function renderTurnForMemory(assistantText: string, activity: readonly ToolActivity[], maxChars: number): string {
+  const transcript = renderToolTranscript(activity, maxChars);
+  if (assistantText === '') return transcript;
+  if (transcript === '') return assistantText;
+  return `${assistantText}\n${transcript}`;
+}
