@@ -1,0 +1,66 @@
+/**
+ * Fidelity (replay.md §6): how closely the `recorded` replay reproduces the measured usage,
+ * request by request. Comparisons between scenarios are trusted only as far as this.
+ */
+import type { Session } from '../session/model.js';
+import type { ReplayRow } from './replay.js';
+
+export type Fidelity = {
+  /** Requests with measured usage that the replay reproduced. */
+  readonly measuredRequests: number;
+  /** (Σ simulated − Σ measured) / Σ measured prompt tokens, in percent; null without measurements. */
+  readonly promptTokensErrorPct: number | null;
+  readonly cacheReadTokensErrorPct: number | null;
+  /** Median over requests of |simulated − measured| / measured prompt tokens, in percent. */
+  readonly medianRequestErrorPct: number | null;
+  /** Median over requests of |simulated − measured| cache reads, relative to the measured prompt, in percent. */
+  readonly medianCacheReadErrorPct: number | null;
+};
+
+/** Prompt-token error above which a session's fidelity is marked poor. */
+export const POOR_FIDELITY_PCT = 5;
+
+/** Compares the recorded replay's priced rows with the log's measured usage. */
+export function measureFidelity(session: Session, recordedRows: readonly ReplayRow[]): Fidelity {
+  let measured = 0;
+  let simulated = 0;
+  let measuredRead = 0;
+  let simulatedRead = 0;
+  const promptErrors: number[] = [];
+  const readErrors: number[] = [];
+  for (const row of recordedRows) {
+    if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
+    const usage = session.requests[row.sourceRequestIndex]?.usage;
+    if (usage === null || usage === undefined || usage.promptTokens === 0) continue;
+    measured += usage.promptTokens;
+    simulated += row.promptTokens;
+    measuredRead += usage.cacheReadTokens;
+    simulatedRead += row.cacheReadTokens;
+    promptErrors.push((Math.abs(row.promptTokens - usage.promptTokens) / usage.promptTokens) * 100);
+    readErrors.push((Math.abs(row.cacheReadTokens - usage.cacheReadTokens) / usage.promptTokens) * 100);
+  }
+  if (promptErrors.length === 0) {
+    return {
+      measuredRequests: 0,
+      promptTokensErrorPct: null,
+      cacheReadTokensErrorPct: null,
+      medianRequestErrorPct: null,
+      medianCacheReadErrorPct: null,
+    };
+  }
+  return {
+    measuredRequests: promptErrors.length,
+    promptTokensErrorPct: ((simulated - measured) / measured) * 100,
+    cacheReadTokensErrorPct: measuredRead === 0 ? (simulatedRead === 0 ? 0 : null) : ((simulatedRead - measuredRead) / measuredRead) * 100,
+    medianRequestErrorPct: median(promptErrors),
+    medianCacheReadErrorPct: median(readErrors),
+  };
+}
+
+/** The median of a non-empty list (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const upper = sorted[mid] ?? 0;
+  return sorted.length % 2 === 1 ? upper : ((sorted[mid - 1] ?? upper) + upper) / 2;
+}

@@ -1,0 +1,171 @@
+/**
+ * The provider-facing history of the replay (replay.md §4 steps 1–3): normalized items become
+ * the engine's history messages (FreeCode's store shape, engine.md §7.3: a user message, or an
+ * assistant message whose tool parts carry their results), and a pruned history renders as
+ * prompt segments with stable identities and token sizes.
+ */
+import type { HistoryMessage, ToolResultPart } from '../engine/index.js';
+import { isToolResultPart } from '../engine/index.js';
+import type { Item } from '../session/model.js';
+import type { TokenCalibration } from './calibrate.js';
+import { tokensForChars } from './calibrate.js';
+import type { Segment } from './cache-model.js';
+
+/** A text-less placeholder stands in for content the log only counted (its length is what matters). */
+function placeholder(chars: number): string {
+  return chars <= 0 ? '' : ' '.repeat(chars);
+}
+
+/** A tool part as the replay keeps it: the engine's shape plus the full result's length. */
+export interface ReplayToolPart extends ToolResultPart {
+  /** Length of the full (unpruned) result, to recognise a rendered replacement. */
+  readonly fullChars: number;
+  /** Whether the tool call failed (the memory transcript renders it `-> failed:`). */
+  readonly failed: boolean;
+}
+
+/** A history message with what the replay needs to size and summarize it. */
+export interface ReplayMessage extends HistoryMessage {
+  readonly role: 'user' | 'assistant';
+  readonly itemIndex: number;
+  /** Characters of the message itself: a user's text, an assistant's text + tool calls (model.ts). */
+  readonly ownChars: number;
+  /** Image parts of a user message, sized separately (engine.md §1.6). */
+  readonly imageParts: number;
+  /** The message text (a placeholder of the right length when the log has only a count). */
+  readonly text: string;
+  readonly synthetic: string | null;
+}
+
+/** Tokens charged per image part: the provider counts images, the log counts base64 (engine.md §1.6). */
+export const IMAGE_PART_TOKENS = 1_600;
+
+/** The history message for a user or assistant item; tool results are attached later by call id. */
+export function messageForItem(item: Item, itemIndex: number): ReplayMessage | null {
+  switch (item.kind) {
+    case 'user':
+      return {
+        id: item.id,
+        role: 'user',
+        parts: [{ type: 'text' }],
+        timestampMs: item.timestampMs ?? undefined,
+        itemIndex,
+        ownChars: item.chars,
+        imageParts: item.imageParts,
+        text: item.text ?? placeholder(item.chars),
+        synthetic: item.synthetic,
+      };
+    case 'assistant': {
+      const toolParts: ReplayToolPart[] = item.toolCalls.map((call) => ({
+        type: 'tool',
+        id: call.callId,
+        name: call.name,
+        args: call.argsJson,
+        result: '',
+        fullChars: 0,
+        failed: false,
+      }));
+      const callChars = item.toolCalls.reduce((sum, call) => sum + call.name.length + call.argsJson.length, 0);
+      const textChars = Math.max(0, item.chars - callChars);
+      return {
+        id: item.id,
+        role: 'assistant',
+        parts: [{ type: 'text' }, ...toolParts],
+        responseId: item.responseId ?? item.id,
+        timestampMs: item.timestampMs ?? undefined,
+        itemIndex,
+        ownChars: item.chars,
+        imageParts: 0,
+        text: item.text ?? placeholder(textChars),
+        synthetic: null,
+      };
+    }
+    case 'tool_result':
+    case 'summary':
+    case 'system':
+      return null;
+    default: {
+      const unreachable: never = item;
+      return unreachable;
+    }
+  }
+}
+
+/** The message with the result of call `callId` filled in, or null when it has no such call. */
+export function withToolResult(message: ReplayMessage, callId: string, result: string, failed: boolean): ReplayMessage | null {
+  let found = false;
+  const parts = message.parts.map((part) => {
+    if (!isToolResultPart(part) || part.id !== callId) return part;
+    found = true;
+    const replayPart: ReplayToolPart = { ...(part as ReplayToolPart), result, fullChars: result.length, failed };
+    return replayPart;
+  });
+  return found ? { ...message, parts } : null;
+}
+
+/** The text of a tool-result item (a placeholder of its length when the log has only a count). */
+export function toolResultText(item: Item & { kind: 'tool_result' }): string {
+  return item.text ?? placeholder(item.chars);
+}
+
+/** FreeCode's session block around the latest summary (engine.md §5.8). */
+export const SUMMARY_BLOCK_PREFIX = 'Compacted session summary:\n';
+
+export type SummaryBlock = { readonly id: string; readonly chars: number };
+
+/** A rendered prompt: its segments and what the calibration reads of it. */
+export type RenderedPrompt = {
+  readonly segments: Segment[];
+  readonly promptTokens: number;
+  /** Σ characters after the static block (summary and visible items). */
+  readonly visibleChars: number;
+  /** Number of sized units after the static block (each ceil'd separately). */
+  readonly visibleUnits: number;
+  /** Fixed tokens that are not characters (images). */
+  readonly fixedTokens: number;
+};
+
+/**
+ * Segments of a prompt: the static block, the summary block if any, then one segment per visible
+ * message (its own text and calls) and one per tool result. A segment's id names its rendered
+ * content: a tool result shown pruned is a different segment from the same result shown whole.
+ */
+export function renderPrompt(
+  staticBlockId: string,
+  summary: SummaryBlock | null,
+  visible: readonly ReplayMessage[],
+  calibration: TokenCalibration,
+): RenderedPrompt {
+  const segments: Segment[] = [{ id: staticBlockId, tokens: calibration.staticBlockTokens }];
+  let promptTokens = calibration.staticBlockTokens;
+  let visibleChars = 0;
+  let visibleUnits = 0;
+  let fixedTokens = 0;
+  if (summary !== null) {
+    const tokens = tokensForChars(summary.chars, calibration);
+    segments.push({ id: summary.id, tokens });
+    promptTokens += tokens;
+    visibleChars += summary.chars;
+    visibleUnits += 1;
+  }
+  for (const message of visible) {
+    const imageTokens = message.imageParts * IMAGE_PART_TOKENS;
+    const ownTokens = tokensForChars(message.ownChars, calibration) + imageTokens;
+    segments.push({ id: message.id, tokens: ownTokens });
+    promptTokens += ownTokens;
+    visibleChars += message.ownChars;
+    visibleUnits += 1;
+    fixedTokens += imageTokens;
+    for (const part of message.parts) {
+      if (!isToolResultPart(part)) continue;
+      const chars = part.result.length;
+      const tokens = tokensForChars(chars, calibration);
+      const fullChars = (part as ReplayToolPart).fullChars;
+      segments.push({ id: chars === fullChars ? `${part.id}=` : `${part.id}~${chars}`, tokens });
+      promptTokens += tokens;
+      visibleChars += chars;
+      visibleUnits += 1;
+    }
+  }
+  return { segments, promptTokens, visibleChars, visibleUnits, fixedTokens };
+}
