@@ -1,0 +1,119 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CACHE_RULES } from '../../src/simulate/cache-rules.js';
+import type { TokenCalibration } from '../../src/simulate/calibrate.js';
+import { NO_PRUNING_POLICY, PREFIX_STABLE_NEWEST_POLICY } from '../../src/simulate/recorded-policy.js';
+import type { ModelFacts, ReplayInput } from '../../src/simulate/replay.js';
+import { replaySession } from '../../src/simulate/replay.js';
+import type { Scenario, ScenarioFamily } from '../../src/simulate/scenario.js';
+import { buildScenarios, familyDefaults } from '../../src/simulate/scenario.js';
+import { SessionBuilder } from './session-builder.js';
+
+/** One token per character and a 2,000-token static block: sizes are computable by hand. */
+const UNIT: TokenCalibration = { tokensPerChar: 1, staticBlockTokens: 2_000, source: 'fitted', points: 0 };
+const FACTS: ModelFacts = { contextWindowTokens: 200_000, maxOutputTokens: 64_000, rules: CACHE_RULES.anthropic };
+
+function scenario(family: ScenarioFamily, overrides: Partial<Scenario['params']> = {}): Scenario {
+  return { name: family, family, params: { ...familyDefaults(family), summarizer: 'heuristic', ...overrides } };
+}
+
+function input(session: ReplayInput['session'], s: Scenario, facts: ModelFacts = FACTS): ReplayInput {
+  return {
+    session,
+    scenario: s,
+    calibration: UNIT,
+    recordedPolicy: NO_PRUNING_POLICY,
+    modelFacts: () => facts,
+    preCompactHookBlocks: false,
+  };
+}
+
+describe('replaySession', () => {
+  it('carries every earlier item: prompt = static block + history, cache reads the previous prompt', () => {
+    const session = new SessionBuilder()
+      .user(500)
+      .request({ textChars: 100, tool: { argsChars: 50, resultChars: 1_000 } })
+      .request({ textChars: 200 })
+      .build();
+    const { rows } = replaySession(input(session, scenario('none')));
+    expect(rows.map((row) => row.promptTokens)).toEqual([2_500, 2_500 + 150 + 1_000]);
+    // Request 2 reads request 1's whole prompt (an entry at its end) and writes the rest.
+    expect(rows[1]).toMatchObject({ cacheReadTokens: 2_500, cacheWrite5mTokens: 1_150, uncachedInputTokens: 0 });
+  });
+
+  it('compacts under freecode once the measured prompt reaches min(window, target) − buffer, not before', () => {
+    const builder = new SessionBuilder().user(100);
+    // Each round trip adds 20,100 tokens; the fifth request's prompt is the first at or above 107,000.
+    for (let i = 0; i < 8; i++) builder.user(100).request({ textChars: 100, tool: { argsChars: 0, resultChars: 20_000 } });
+    const session = builder.build();
+    const freecode = replaySession(input(session, scenario('freecode')));
+    const none = replaySession(input(session, scenario('none')));
+    const first = freecode.compactions.find((c) => c.compacted);
+    expect(first).toBeDefined();
+    const before = none.rows[(first?.rowIndex ?? 0) - 1];
+    expect(before?.promptTokens).toBeGreaterThanOrEqual(107_000);
+    expect(none.rows[(first?.rowIndex ?? 0) - 2]?.promptTokens).toBeLessThan(107_000);
+    expect(none.compactions).toHaveLength(0);
+    const total = (rows: typeof none.rows) => rows.reduce((sum, row) => sum + row.promptTokens, 0);
+    expect(total(freecode.rows)).toBeLessThan(total(none.rows));
+    // The next request after a compaction misses the cache except for the static block.
+    const next = freecode.rows[first?.rowIndex ?? 0];
+    expect(next?.compactionBefore).toBe(true);
+    expect(next?.cacheReadTokens).toBe(2_000);
+  });
+
+  it('a tool result that alone exceeds the window: compact and retry, then guard 3 fails the turn (engine.md §5.4)', () => {
+    const small: ModelFacts = { ...FACTS, contextWindowTokens: 50_000, maxOutputTokens: 8_000 };
+    const builder = new SessionBuilder();
+    for (let i = 0; i < 4; i++) builder.user(3_000).request({ textChars: 50, tool: { argsChars: 0, resultChars: 2_000 } });
+    builder.user(100).request({ textChars: 10, tool: { argsChars: 0, resultChars: 60_000 } }).request({ textChars: 10 });
+    const session = builder.build();
+    const result = replaySession(input(session, scenario('freecode'), small));
+    // The first overflow compaction summarizes the older turns; the re-send still overflows; the
+    // next attempt's compaction finds nothing left to summarize, so the original error fails the turn.
+    expect(result.rows.map((row) => row.kind)).toEqual([...Array(5).fill('request'), 'rejected_overflow', 'rejected_overflow', 'rejected_overflow']);
+    expect(result.compactions.map((c) => [c.trigger, c.compacted])).toEqual([
+      ['overflow', true],
+      ['overflow', false],
+    ]);
+    expect(result.failedTurns).toBe(1);
+    expect(result.overflows).toBe(3);
+    // A rejected send bills nothing.
+    for (const row of result.rows.filter((r) => r.kind === 'rejected_overflow')) {
+      expect(row.cacheReadTokens + row.cacheWrite5mTokens + row.uncachedInputTokens + row.outputTokens).toBe(0);
+    }
+  });
+
+  it('is deterministic and keeps prompt = read + writes + uncached on every priced row', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ user: fc.integer({ min: 1, max: 3_000 }), result: fc.integer({ min: 0, max: 40_000 }), gapMs: fc.integer({ min: 0, max: 900_000 }) }), {
+          minLength: 1,
+          maxLength: 25,
+        }),
+        fc.constantFrom<ScenarioFamily>('recorded', 'freecode', 'window-only', 'none'),
+        (turns, family) => {
+          const builder = new SessionBuilder();
+          for (const turn of turns) builder.wait(turn.gapMs).user(turn.user).request({ textChars: 40, tool: { argsChars: 20, resultChars: turn.result } });
+          const session = builder.build();
+          const s = scenario(family);
+          const a = replaySession({ ...input(session, s), recordedPolicy: PREFIX_STABLE_NEWEST_POLICY });
+          const b = replaySession({ ...input(session, s), recordedPolicy: PREFIX_STABLE_NEWEST_POLICY });
+          expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+          for (const row of a.rows) {
+            if (row.kind === 'rejected_overflow') continue;
+            expect(row.cacheReadTokens + row.cacheWrite5mTokens + row.cacheWrite1hTokens + row.uncachedInputTokens).toBe(row.promptTokens);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('buildScenarios', () => {
+  it('always puts recorded first and makes one scenario per target', () => {
+    const names = buildScenarios(['freecode', 'none'], { targetTokens: [80_000, 120_000] }).map((s) => s.name);
+    expect(names).toEqual(['recorded', 'freecode@80000', 'freecode@120000', 'none']);
+  });
+});
