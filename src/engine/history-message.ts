@@ -5,15 +5,22 @@
  * fields; the engine passes unchanged objects through by reference and spreads changed ones.
  */
 
-/** Any part of a history message; only `type` is read, plus the fields named below. */
-export interface HistoryPart {
+/** What the engine reads of any part: its `type`, and the codemode snapshot a compaction carries. */
+export interface HistoryPartBase {
   readonly type: string;
   /** FreeCode's codemode snapshot (newest only), carried across a compaction by §2.4 step 4. */
   readonly codemodeStore?: unknown;
 }
 
+/** A text or code part (§7.3). */
+export interface TextPart extends HistoryPartBase {
+  readonly type: 'text' | 'code';
+  readonly content: string;
+  readonly language?: string | undefined;
+}
+
 /** A tool call and its result, as one part of an assistant message (engine.md §7.3, §5.6). */
-export interface ToolResultPart extends HistoryPart {
+export interface ToolResultPart extends HistoryPartBase {
   readonly type: 'tool';
   /** Provider tool-call id, or `tool-<storedMessageId>-<partIndex>` after a reload (§5.6). */
   readonly id: string;
@@ -22,6 +29,17 @@ export interface ToolResultPart extends HistoryPart {
   /** The model-facing (context-capped) output; what pruning measures and replaces. */
   readonly result: string;
 }
+
+/** An image part (§7.3): base64 data, counted apart from text (§1.6). */
+export interface ImagePart extends HistoryPartBase {
+  readonly type: 'image';
+  readonly data?: string | undefined;
+  readonly mediaType?: string | undefined;
+  readonly altText?: string | undefined;
+}
+
+/** Any part of a history message; the engine only rewrites tool results. */
+export type HistoryPart = HistoryPartBase | TextPart | ToolResultPart | ImagePart;
 
 export type HistoryRole = 'user' | 'assistant' | 'system';
 

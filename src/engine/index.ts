@@ -139,6 +139,9 @@ export {
   isToolResultPart,
   type HistoryMessage,
   type HistoryPart,
+  type HistoryPartBase,
+  type ImagePart,
+  type TextPart,
   type HistoryRole,
   type ToolResultPart,
 } from './history-message.js';
