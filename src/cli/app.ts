@@ -1,0 +1,77 @@
+/**
+ * The CLI: yargs parsing, the command registry, and the one place where failures become exit
+ * codes and one-line messages (STYLE.md habit 5). `runCli` never exits the process and prints
+ * only through the injected `CliIo`, so tests drive it exactly as the binary does.
+ */
+import { readFileSync } from 'node:fs';
+import yargs, { type Argv } from 'yargs';
+import { CachecostError, exitCodeFor } from '../session/errors.js';
+import type { CommandContext, GlobalArgs } from './command.js';
+import { COMMANDS } from './commands/registry.js';
+import type { CliIo } from './io.js';
+
+/** Exit code for an unexpected exception (a bug): EX_SOFTWARE from sysexits.h. */
+export const INTERNAL_ERROR_EXIT = 70;
+/** Exit code for a command line that does not parse. */
+export const USAGE_EXIT = 1;
+
+const NO_COMMAND = 'no command given';
+
+function packageVersion(): string {
+  // package.json sits two levels up from both src/cli and dist/cli.
+  const raw: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  return typeof raw === 'object' && raw !== null && 'version' in raw && typeof raw.version === 'string' ? raw.version : 'unknown';
+}
+
+/** Runs the CLI on `argv` (without node and script) and resolves to the process exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let work: Promise<number> | null = null;
+  const ctx: CommandContext = {
+    io,
+    settle: (promise) => {
+      work = promise;
+    },
+  };
+  let parser: Argv<GlobalArgs> = yargs([...argv])
+    .scriptName('cachecost')
+    .usage('$0 <command> [options]\n\nReplay coding-agent sessions through FreeCode\'s compaction engine and price every request by prompt-cache class.')
+    .option('verbose', { type: 'boolean', default: false, global: true, describe: 'List every ingest issue on stderr; show stacks of internal errors' })
+    .option('strict', { type: 'boolean', default: false, global: true, describe: 'Treat any ingest issue as fatal (exit 2)' })
+    .strict()
+    .demandCommand(1, NO_COMMAND)
+    .version(packageVersion())
+    .help()
+    .alias('h', 'help')
+    .wrap(100)
+    .exitProcess(false);
+  for (const command of COMMANDS) parser = command.register(parser, ctx);
+
+  const parsed = await new Promise<{ readonly error: Error | null; readonly output: string }>((resolve) => {
+    // With a callback yargs prints nothing and never exits: help, version and errors come back here.
+    void parser.parse([...argv], {}, (error, _args, output) => resolve({ error: error ?? null, output }));
+  });
+  if (parsed.error !== null) {
+    if (parsed.error.message === NO_COMMAND) {
+      io.stderr(`${parsed.output}\n`);
+    } else {
+      io.stderr(`cachecost: ${parsed.error.message} (see cachecost --help)\n`);
+    }
+    return USAGE_EXIT;
+  }
+  if (work === null) {
+    if (parsed.output !== '') io.stdout(`${parsed.output}\n`);
+    return 0;
+  }
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof CachecostError) {
+      io.stderr(`cachecost: ${error.message}\n`);
+      return exitCodeFor(error.code);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`cachecost: internal error: ${message}\n`);
+    if (argv.includes('--verbose') && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
+    return INTERNAL_ERROR_EXIT;
+  }
+}

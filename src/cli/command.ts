@@ -1,0 +1,21 @@
+/**
+ * The shape every CLI command has, so that adding one is a file in `commands/` plus one line in
+ * `commands/registry.ts`. A command registers itself on the yargs parser; its handler hands the
+ * work to `settle` as a promise of an exit code, and `app.ts` owns every error → exit code mapping.
+ */
+import type { Argv } from 'yargs';
+import type { CliIo } from './io.js';
+
+/** Options every command accepts (declared once in `app.ts`). */
+export type GlobalArgs = { readonly verbose: boolean; readonly strict: boolean };
+
+export type CommandContext = {
+  readonly io: CliIo;
+  /** Called by a command's yargs handler with the work to do; the promise resolves to the exit code. */
+  readonly settle: (work: Promise<number>) => void;
+};
+
+export type CliCommand = {
+  readonly name: string;
+  readonly register: (parser: Argv<GlobalArgs>, ctx: CommandContext) => Argv<GlobalArgs>;
+};

@@ -1,0 +1,5 @@
+/** Every CLI command, in the order `--help` lists them. Add a command: one file here, one line below. */
+import type { CliCommand } from '../command.js';
+import { sessionsCommand } from './sessions.js';
+
+export const COMMANDS: readonly CliCommand[] = [sessionsCommand];

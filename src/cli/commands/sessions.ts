@@ -1,0 +1,74 @@
+/**
+ * `cachecost sessions [paths..]`: one row per session (issue 2) as a table, `--json` or `--csv`.
+ * The handler only loads, summarizes and renders; heavy modules are imported when it runs.
+ */
+import type { CliCommand, GlobalArgs } from '../command.js';
+import { CachecostError } from '../../session/errors.js';
+import type { CliIo } from '../io.js';
+
+type SessionsArgs = GlobalArgs & { readonly paths: readonly string[] | undefined; readonly json: boolean; readonly csv: string | undefined };
+
+async function run(args: SessionsArgs, io: CliIo): Promise<number> {
+  if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
+  const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, { summarizeSession }] = await Promise.all([
+    import('../default-paths.js'),
+    import('../load-sessions.js'),
+    import('../ingest-report.js'),
+    import('../../session/summary.js'),
+  ]);
+  const paths = pathsOrDefault(args.paths, io);
+  type Row = ReturnType<typeof summarizeSession>;
+  const rows: Row[] = [];
+  // Only counts are needed: keep character sizes, not text, so large logs stay small in memory.
+  const issues = await forEachSession(paths, { content: 'sizes' }, (session) => {
+    rows.push(summarizeSession(session));
+  });
+  checkIssues(issues, args, io);
+
+  if (args.csv !== undefined) {
+    const [{ csvChunks }, { SESSION_SUMMARY_COLUMNS }, { writeFileAtomic }] = await Promise.all([
+      import('../../report/csv.js'),
+      import('../../report/session-summary.js'),
+      import('../../report/atomic-write.js'),
+    ]);
+    if (args.csv === '-') for (const chunk of csvChunks(SESSION_SUMMARY_COLUMNS, rows)) io.stdout(chunk);
+    else await writeFileAtomic(args.csv, csvChunks(SESSION_SUMMARY_COLUMNS, rows));
+  }
+  if (args.json) {
+    io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+  } else if (args.csv === undefined) {
+    if (rows.length === 0) {
+      io.stderr(`cachecost: no FreeCode sessions found in ${paths.join(', ')}\n`);
+    } else {
+      const { renderSessionSummaryTable } = await import('../../report/session-summary.js');
+      io.stdout(`${renderSessionSummaryTable(rows)}\n`);
+    }
+  }
+  reportIssueSummary(issues, args, io);
+  return 0;
+}
+
+export const sessionsCommand: CliCommand = {
+  name: 'sessions',
+  register: (parser, ctx) =>
+    parser.command(
+      'sessions [paths..]',
+      'One row per session: models, user messages, requests, measured tokens, peak context, compactions, overflows, ingest issues',
+      (y) =>
+        y
+          .positional('paths', {
+            type: 'string',
+            array: true,
+            describe: 'FreeCode home, rollout or sessions dir, session dir, or log file [default: $FREECODE_HOME or ~/.freecode]',
+          })
+          .option('json', { type: 'boolean', default: false, describe: 'Print a JSON array of camelCase objects' })
+          .option('csv', { type: 'string', requiresArg: true, describe: 'Also write the rows as CSV to <file> ("-" for stdout)' })
+          .example('$0 sessions', 'Sessions under $FREECODE_HOME or ~/.freecode')
+          .example('$0 sessions datasets/freecode', 'Sessions of the generated datasets')
+          .example('$0 sessions ~/.freecode/sessions/home__me__app/<id> --json', 'One session as JSON')
+          .example('$0 sessions --csv sessions.csv --strict', 'CSV file; fail (exit 2) on any ingest issue'),
+      (args) => {
+        ctx.settle(run({ verbose: args.verbose, strict: args.strict, paths: args.paths, json: args.json, csv: args.csv }, ctx.io));
+      },
+    ),
+};
