@@ -1,0 +1,300 @@
+/**
+ * The provider prompt-cache model (replay.md §5, the project's cache rules): given the cache
+ * state, a prompt as segments, its time and model, it splits the prompt into cache read, cache
+ * write (5m or 1h) and uncached input, and updates the state.
+ *
+ * Representation: the entries live in a trie of segment ids. A node is a prefix of some earlier
+ * prompt; `entryExpiresAtMs` is the expiry of the entry that ends exactly there (breakpoint
+ * caches), `coverExpiresAtMs` the latest expiry of any entry at or below it (automatic caches
+ * hit any prefix of an alive entry). One request walks its own path once, comparing segment ids
+ * from the start with an early exit, so the cost is O(segments) however many entries are alive.
+ * Dead branches are swept when the trie has doubled since the last sweep; sweeping removes only
+ * entries that can no longer be read, so it never changes a result.
+ *
+ * Mutation, on purpose (the replay calls this ~10^6 times per sweep): `applyCacheRequest`
+ * updates the state it is given and returns the same object. Use `cloneCacheState` to branch.
+ */
+import type { CacheRules, CacheTtl } from './cache-rules.js';
+
+/** One part of a provider prompt; the id changes whenever the rendered content changes. */
+export type Segment = { readonly id: string; readonly tokens: number };
+
+type CacheNode = {
+  readonly id: string;
+  /** Expiry of the entry ending at this node; -Infinity when none was ever written here. */
+  entryExpiresAtMs: number;
+  /** The latest expiry of any entry at or below this node (never below any descendant's). */
+  coverExpiresAtMs: number;
+  firstChild: CacheNode | null;
+  otherChildren: Map<string, CacheNode> | null;
+};
+
+export type CacheState = {
+  /** The model of the last request; a different model finds the cache empty. */
+  model: string | null;
+  root: CacheNode;
+  nodeCount: number;
+  sweepAtNodeCount: number;
+  /** The latest request time seen: the cache never goes back in time. */
+  nowMs: number;
+};
+
+export type CacheRequest = {
+  readonly prompt: readonly Segment[];
+  readonly atMs: number;
+  readonly model: string;
+  readonly rules: CacheRules;
+  /** Breakpoint caches only; automatic caches keep the provider's own TTL. */
+  readonly ttl: CacheTtl;
+};
+
+/** Usage of one request by cache class; `promptTokens = read + write5m + write1h + uncached`. */
+export type CacheOutcome = {
+  readonly state: CacheState;
+  readonly promptTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWrite5mTokens: number;
+  readonly cacheWrite1hTokens: number;
+  readonly uncachedInputTokens: number;
+  /** Segments of the prompt found in an alive entry before rounding and the minimum (diagnostics: cache busts). */
+  readonly matchedPrefixSegments: number;
+};
+
+const MIN_SWEEP_NODE_COUNT = 4096;
+
+function newNode(id: string): CacheNode {
+  return {
+    id,
+    entryExpiresAtMs: Number.NEGATIVE_INFINITY,
+    coverExpiresAtMs: Number.NEGATIVE_INFINITY,
+    firstChild: null,
+    otherChildren: null,
+  };
+}
+
+/** An empty cache, before the first request of a session. */
+export function createCacheState(): CacheState {
+  return {
+    model: null,
+    root: newNode(''),
+    nodeCount: 0,
+    sweepAtNodeCount: MIN_SWEEP_NODE_COUNT,
+    nowMs: Number.NEGATIVE_INFINITY,
+  };
+}
+
+function findChild(node: CacheNode, id: string): CacheNode | null {
+  const first = node.firstChild;
+  if (first === null) return null;
+  if (first.id === id) return first;
+  const other = node.otherChildren;
+  return other === null ? null : (other.get(id) ?? null);
+}
+
+function addChild(state: CacheState, node: CacheNode, id: string): CacheNode {
+  const child = newNode(id);
+  state.nodeCount += 1;
+  if (node.firstChild === null) {
+    node.firstChild = child;
+  } else {
+    if (node.otherChildren === null) node.otherChildren = new Map();
+    node.otherChildren.set(id, child);
+  }
+  return child;
+}
+
+function childrenOf(node: CacheNode): CacheNode[] {
+  const children: CacheNode[] = [];
+  if (node.firstChild !== null) children.push(node.firstChild);
+  if (node.otherChildren !== null) for (const child of node.otherChildren.values()) children.push(child);
+  return children;
+}
+
+function setChildren(node: CacheNode, children: readonly CacheNode[]): void {
+  node.firstChild = children[0] ?? null;
+  if (children.length <= 1) {
+    node.otherChildren = null;
+    return;
+  }
+  const other = new Map<string, CacheNode>();
+  for (let i = 1; i < children.length; i++) {
+    const child = children[i];
+    if (child !== undefined) other.set(child.id, child);
+  }
+  node.otherChildren = other;
+}
+
+/** Removes every subtree whose entries are all dead at `nowMs` (iterative: paths can be deep). */
+function sweep(state: CacheState, nowMs: number): void {
+  let liveNodes = 0;
+  const stack: CacheNode[] = [state.root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const alive = childrenOf(node).filter((child) => child.coverExpiresAtMs >= nowMs);
+    setChildren(node, alive);
+    liveNodes += alive.length;
+    for (const child of alive) stack.push(child);
+  }
+  state.nodeCount = liveNodes;
+  state.sweepAtNodeCount = Math.max(MIN_SWEEP_NODE_COUNT, 2 * liveNodes);
+}
+
+/** A deep copy of the state, for callers that need to branch (what-if probes, tests). */
+export function cloneCacheState(state: CacheState): CacheState {
+  const copyOf = (node: CacheNode): CacheNode => ({ ...node, firstChild: null, otherChildren: null });
+  const root = copyOf(state.root);
+  const stack: [CacheNode, CacheNode][] = [[state.root, root]];
+  for (let pair = stack.pop(); pair !== undefined; pair = stack.pop()) {
+    const [from, to] = pair;
+    const copies = childrenOf(from).map((child) => {
+      const copy = copyOf(child);
+      stack.push([child, copy]);
+      return copy;
+    });
+    setChildren(to, copies);
+  }
+  return { ...state, root };
+}
+
+function roundedRead(matchedTokens: number, rules: CacheRules): number {
+  const rounded =
+    rules.granularityTokens > 1 ? Math.floor(matchedTokens / rules.granularityTokens) * rules.granularityTokens : matchedTokens;
+  return rounded < rules.minCacheableTokens ? 0 : rounded;
+}
+
+/**
+ * Splits one request's prompt into cache classes and updates `state` in place (returned as
+ * `state`): the project's cache rules, §1 model switch and expiry, §2 breakpoint caches,
+ * §3–§4 automatic caches. Time never runs backwards: an earlier `atMs` counts as the latest seen.
+ */
+export function applyCacheRequest(state: CacheState, request: CacheRequest): CacheOutcome {
+  const { prompt, model, rules } = request;
+  if (state.model !== model) {
+    // A model switch kills every entry (rule 1): provider caches are per model.
+    state.model = model;
+    state.root = newNode('');
+    state.nodeCount = 0;
+    state.sweepAtNodeCount = MIN_SWEEP_NODE_COUNT;
+  }
+  const atMs = Math.max(request.atMs, state.nowMs);
+  state.nowMs = atMs;
+
+  let promptTokens = 0;
+  for (const segment of prompt) promptTokens += segment.tokens;
+
+  if (promptTokens < rules.minCacheableTokens) {
+    // No entry shorter than the minimum exists, so nothing can be read, refreshed or written.
+    return {
+      state,
+      promptTokens,
+      cacheReadTokens: 0,
+      cacheWrite5mTokens: 0,
+      cacheWrite1hTokens: 0,
+      uncachedInputTokens: promptTokens,
+      matchedPrefixSegments: 0,
+    };
+  }
+
+  const outcome =
+    rules.kind === 'anthropic-breakpoints'
+      ? applyBreakpointRequest(state, request, atMs, promptTokens)
+      : applyAutomaticRequest(state, request, atMs, promptTokens);
+  if (state.nodeCount > state.sweepAtNodeCount) sweep(state, atMs);
+  return outcome;
+}
+
+/** Rule 2: read the longest alive entry that is exactly a prefix; write entries after segment 0 and at the end. */
+function applyBreakpointRequest(state: CacheState, request: CacheRequest, atMs: number, promptTokens: number): CacheOutcome {
+  const { prompt, rules } = request;
+  const oneHour = request.ttl === '1h' && rules.ttl1hMs !== null;
+  const expiresAtMs = atMs + (oneHour && rules.ttl1hMs !== null ? rules.ttl1hMs : rules.ttlMs);
+  const lastIndex = prompt.length - 1;
+
+  let node = state.root;
+  let cumulativeTokens = 0;
+  let matchedTokens = 0;
+  let matchedPrefixSegments = 0;
+  let onExistingPath = true;
+  for (let i = 0; i <= lastIndex; i++) {
+    const segment = prompt[i];
+    if (segment === undefined) break;
+    cumulativeTokens += segment.tokens;
+    let child = onExistingPath ? findChild(node, segment.id) : null;
+    if (child === null) {
+      onExistingPath = false;
+      child = addChild(state, node, segment.id);
+    } else if (child.entryExpiresAtMs >= atMs && cumulativeTokens >= rules.minCacheableTokens) {
+      // An alive entry that is a prefix of this prompt: a read candidate, refreshed (TTL resets on hit).
+      matchedTokens = cumulativeTokens;
+      matchedPrefixSegments = i + 1;
+      if (child.entryExpiresAtMs < expiresAtMs) child.entryExpiresAtMs = expiresAtMs;
+    }
+    // The whole-prompt entry is written below (promptTokens ≥ minimum here), so every node on the path is covered.
+    if (child.coverExpiresAtMs < expiresAtMs) child.coverExpiresAtMs = expiresAtMs;
+    // Breakpoints: after the static block (segment 0) and after the last segment (engine.md §5.8).
+    const isBreakpoint = i === 0 || i === lastIndex;
+    if (isBreakpoint && cumulativeTokens >= rules.minCacheableTokens && child.entryExpiresAtMs < expiresAtMs) {
+      child.entryExpiresAtMs = expiresAtMs;
+    }
+    node = child;
+  }
+  if (state.root.coverExpiresAtMs < expiresAtMs) state.root.coverExpiresAtMs = expiresAtMs;
+
+  const cacheReadTokens = roundedRead(matchedTokens, rules);
+  const rest = promptTokens - cacheReadTokens;
+  return {
+    state,
+    promptTokens,
+    cacheReadTokens,
+    cacheWrite5mTokens: rules.writesBilled && !oneHour ? rest : 0,
+    cacheWrite1hTokens: rules.writesBilled && oneHour ? rest : 0,
+    uncachedInputTokens: rules.writesBilled ? 0 : rest,
+    matchedPrefixSegments,
+  };
+}
+
+/**
+ * Rules 3–4: read the longest common prefix with any alive entry (rounded down, 0 below the
+ * minimum); the whole prompt becomes an entry. The hit prefix is refreshed through that new
+ * entry; the unmatched tail of an older entry keeps its own expiry (providers cache prefix
+ * blocks, not whole prompts), which the rules' "entries that gave a hit are refreshed" leaves open.
+ */
+function applyAutomaticRequest(state: CacheState, request: CacheRequest, atMs: number, promptTokens: number): CacheOutcome {
+  const { prompt, rules } = request;
+  const expiresAtMs = atMs + rules.ttlMs;
+
+  let node = state.root;
+  let matchedTokens = 0;
+  let matchedPrefixSegments = 0;
+  let matching = true;
+  let onExistingPath = true;
+  for (const segment of prompt) {
+    let child = onExistingPath ? findChild(node, segment.id) : null;
+    if (child === null) {
+      onExistingPath = false;
+      matching = false;
+      child = addChild(state, node, segment.id);
+    } else if (matching && child.coverExpiresAtMs >= atMs) {
+      matchedTokens += segment.tokens;
+      matchedPrefixSegments += 1;
+    } else {
+      matching = false;
+    }
+    if (child.coverExpiresAtMs < expiresAtMs) child.coverExpiresAtMs = expiresAtMs;
+    node = child;
+  }
+  if (node.entryExpiresAtMs < expiresAtMs) node.entryExpiresAtMs = expiresAtMs;
+  if (state.root.coverExpiresAtMs < expiresAtMs) state.root.coverExpiresAtMs = expiresAtMs;
+
+  const cacheReadTokens = roundedRead(matchedTokens, rules);
+  const rest = promptTokens - cacheReadTokens;
+  return {
+    state,
+    promptTokens,
+    cacheReadTokens,
+    // Automatic caches with billed writes are not a known provider shape; kept general for data-only families.
+    cacheWrite5mTokens: rules.writesBilled ? rest : 0,
+    cacheWrite1hTokens: 0,
+    uncachedInputTokens: rules.writesBilled ? 0 : rest,
+    matchedPrefixSegments,
+  };
+}
