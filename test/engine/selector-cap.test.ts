@@ -2,13 +2,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { engineParams, selectForCompaction } from '../../src/engine/index.js';
-import { transcriptArb } from './support/messages.js';
+import { capArb, transcriptArb } from './support/messages.js';
 import { augEarlyReturn, boundaryIndex, tokens } from './support/selector-oracle.js';
 
 const paramsArb = fc.record({
   version: fc.constantFrom<'newest' | 'aug'>('newest', 'aug'),
   preserveRecentTurns: fc.integer({ min: 0, max: 4 }),
-  maxPreserveRecentTokens: fc.integer({ min: 0, max: 12_000 }),
+  maxPreserveRecentTokens: capArb(12_000),
 });
 
 describe('property (c): the token cap on the preserved tail', () => {

@@ -2,14 +2,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { engineParams, selectForCompaction } from '../../src/engine/index.js';
-import { transcriptArb } from './support/messages.js';
+import { capArb, transcriptArb } from './support/messages.js';
 
 const paramsArb = fc.record({
   version: fc.constantFrom<'newest' | 'aug'>('newest', 'aug'),
   selector: fc.constantFrom<'freecode' | 'strict'>('freecode', 'strict'),
   preserveRecentTurns: fc.integer({ min: 0, max: 4 }),
-  maxPreserveRecentTokens: fc.integer({ min: 0, max: 12_000 }),
-  maxPreserveHeadTokens: fc.integer({ min: 0, max: 4_000 }),
+  maxPreserveRecentTokens: capArb(12_000),
+  maxPreserveHeadTokens: capArb(4_000),
 });
 
 describe('property (b): selection is a partition of the history in order', () => {
