@@ -1,0 +1,300 @@
+/**
+ * The DuckDB cost database (replay.md §8): tables `requests`, `compactions`, `sessions`,
+ * `scenarios`, `prices`, `model_names`, and the report views defined in `sql/*.sql`, which
+ * compute every cost in SQL. In memory by default, a file on request (its cachecost tables are
+ * replaced on each open). `@duckdb/node-api` is imported lazily, only here, only when opened.
+ */
+import { readFile } from 'node:fs/promises';
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { CachecostError } from '../session/errors.js';
+import { csvValue } from './duck-values.js';
+import type { CsvValue, DuckRow } from './duck-values.js';
+import { resolveModelName } from './model-resolution.js';
+import type { PriceTable } from './price-table.js';
+import {
+  compactionSummaryOf,
+  fidelityOf,
+  scenarioCostOf,
+  scenarioSavingOf,
+  sessionCostOf,
+  unpricedModelOf,
+} from './reports.js';
+import type { CompactionSummary, Fidelity, ScenarioCost, ScenarioSaving, SessionCost, UnpricedModel } from './reports.js';
+import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from './rows.js';
+
+/** Report views, in creation order (a view may read the ones before it). */
+const VIEW_FILES = [
+  'request_costs',
+  'session_costs',
+  'scenario_costs',
+  'session_savings',
+  'scenario_savings',
+  'compaction_summary',
+  'fidelity',
+  'unpriced_models',
+] as const;
+
+/** The CSV exports (`<name>.csv`), each a query in `sql/export_<name>.sql`. */
+export const CSV_EXPORTS = ['requests', 'sessions', 'scenarios', 'compactions'] as const;
+export type CsvExportName = (typeof CSV_EXPORTS)[number];
+
+/** Rows ready for papaparse, with the column order fixed by the SQL. */
+export type CsvExport = { readonly columns: readonly string[]; readonly rows: readonly Record<string, CsvValue>[] };
+
+export type CostDbOptions = {
+  /** A database file; null or absent = in memory. */
+  readonly path?: string | null | undefined;
+  readonly prices: PriceTable;
+};
+
+/** Reads one of the package's SQL files (src/cost/sql in development, dist/cost/sql when built). */
+export async function readSqlFile(name: string): Promise<string> {
+  return readFile(new URL(`./sql/${name}.sql`, import.meta.url), 'utf8');
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+}
+
+type DuckApi = typeof import('@duckdb/node-api');
+
+function appendNullable<T>(appender: DuckDBAppender, value: T | null, append: (value: T) => void): void {
+  if (value === null) appender.appendNull();
+  else append(value);
+}
+
+export class CostDb {
+  private readonly resolvedModels = new Set<string>();
+
+  private constructor(
+    private readonly api: DuckApi,
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+    private prices: PriceTable,
+  ) {}
+
+  /** Opens (creating) the database and its tables; a file that cannot be opened is `DATABASE_ERROR`. */
+  static async open(options: CostDbOptions): Promise<CostDb> {
+    const api = await import('@duckdb/node-api');
+    const path = options.path ?? null;
+    let instance: DuckDBInstance;
+    let connection: DuckDBConnection;
+    try {
+      instance = await api.DuckDBInstance.create(path ?? ':memory:');
+      connection = await instance.connect();
+    } catch (error) {
+      throw new CachecostError('DATABASE_ERROR', `cannot open database ${path ?? '(memory)'}: ${firstLine(error)}`, { cause: error });
+    }
+    const db = new CostDb(api, instance, connection, options.prices);
+    try {
+      await connection.run(await readSqlFile('schema'));
+    } catch (error) {
+      db.close();
+      throw new CachecostError('DATABASE_ERROR', `cannot write database ${path ?? '(memory)'}: ${firstLine(error)}`, { cause: error });
+    }
+    for (const view of VIEW_FILES) await connection.run(await readSqlFile(view));
+    await db.writePrices();
+    return db;
+  }
+
+  /** Replaces the price table (e.g. after a `--pricing` overlay); model names are resolved again. */
+  async setPrices(prices: PriceTable): Promise<void> {
+    this.prices = prices;
+    await this.writePrices();
+  }
+
+  private async writePrices(): Promise<void> {
+    const { LIST, VARCHAR } = this.api;
+    await this.connection.run('DELETE FROM prices');
+    const appender = await this.connection.createAppender('prices');
+    for (const price of this.prices.prices) {
+      const rates = price.ratesPicoUsdPerToken;
+      const tier = price.longContext;
+      const bigint = (value: number | null): void => appendNullable(appender, value, (v) => appender.appendBigInt(BigInt(v)));
+      appender.appendVarchar(price.id);
+      appender.appendVarchar(price.provider);
+      appender.appendVarchar(price.cacheFamily);
+      bigint(price.validFromMs);
+      bigint(price.validToMs);
+      bigint(rates.input);
+      bigint(rates.output);
+      bigint(rates.cacheRead);
+      bigint(rates.cacheWrite5m);
+      bigint(rates.cacheWrite1h);
+      bigint(tier?.thresholdTokens ?? null);
+      bigint(tier?.ratesPicoUsdPerToken.input ?? null);
+      bigint(tier?.ratesPicoUsdPerToken.output ?? null);
+      bigint(tier?.ratesPicoUsdPerToken.cacheRead ?? null);
+      bigint(tier?.ratesPicoUsdPerToken.cacheWrite5m ?? null);
+      bigint(tier?.ratesPicoUsdPerToken.cacheWrite1h ?? null);
+      bigint(price.contextWindowTokens);
+      bigint(price.maxOutputTokens);
+      appender.appendList([...price.derived], LIST(VARCHAR));
+      appender.appendVarchar(price.source);
+      appender.appendVarchar(price.date);
+      appender.appendVarchar(price.origin);
+      appender.endRow();
+    }
+    appender.closeSync();
+    const names = [...this.resolvedModels];
+    this.resolvedModels.clear();
+    await this.connection.run('DELETE FROM model_names');
+    await this.resolveModels(names);
+  }
+
+  /** Records how each new model name resolves, so the SQL join can price it. */
+  private async resolveModels(names: Iterable<string>): Promise<void> {
+    const fresh = [...names].filter((name) => !this.resolvedModels.has(name));
+    if (fresh.length === 0) return;
+    const appender = await this.connection.createAppender('model_names');
+    for (const name of fresh) {
+      const resolved = resolveModelName(this.prices, name);
+      appender.appendVarchar(name);
+      appendNullable(appender, resolved?.id ?? null, (id) => appender.appendVarchar(id));
+      appendNullable(appender, resolved?.basis ?? null, (basis) => appender.appendVarchar(basis));
+      appender.endRow();
+      this.resolvedModels.add(name);
+    }
+    appender.closeSync();
+  }
+
+  async insertScenarios(rows: readonly ScenarioRow[]): Promise<void> {
+    const appender = await this.connection.createAppender('scenarios');
+    for (const row of rows) {
+      appender.appendVarchar(row.name);
+      appender.appendVarchar(row.family);
+      appender.appendVarchar(row.params_json);
+      appender.endRow();
+    }
+    appender.closeSync();
+  }
+
+  /** Bulk-inserts request rows (the Appender API); a row breaking a table CHECK throws (a replay bug). */
+  async insertRequests(rows: readonly RequestRow[]): Promise<void> {
+    const models = new Set<string>();
+    for (const row of rows) models.add(row.model);
+    await this.resolveModels(models);
+    const appender = await this.connection.createAppender('requests');
+    for (const row of rows) {
+      appender.appendVarchar(row.session_id);
+      appender.appendVarchar(row.source);
+      appender.appendVarchar(row.model);
+      appender.appendVarchar(row.scenario);
+      appender.appendInteger(row.request_index);
+      appendNullable(appender, row.timestamp_ms, (ms) => appender.appendBigInt(BigInt(ms)));
+      appender.appendVarchar(row.kind);
+      appender.appendBigInt(BigInt(row.prompt_tokens));
+      appender.appendBigInt(BigInt(row.cache_read_tokens));
+      appender.appendBigInt(BigInt(row.cache_write_5m_tokens));
+      appender.appendBigInt(BigInt(row.cache_write_1h_tokens));
+      appender.appendBigInt(BigInt(row.uncached_input_tokens));
+      appender.appendBigInt(BigInt(row.output_tokens));
+      appender.appendBigInt(BigInt(row.context_tokens_after));
+      appender.appendBoolean(row.compaction_before);
+      appender.appendInteger(row.overflow_retries);
+      appender.endRow();
+    }
+    appender.closeSync();
+  }
+
+  async insertCompactions(rows: readonly CompactionRow[]): Promise<void> {
+    const appender = await this.connection.createAppender('compactions');
+    const bigint = (value: number | null): void => appendNullable(appender, value, (v) => appender.appendBigInt(BigInt(v)));
+    for (const row of rows) {
+      appender.appendVarchar(row.session_id);
+      appender.appendVarchar(row.scenario);
+      appender.appendInteger(row.request_index);
+      appender.appendVarchar(row.trigger);
+      bigint(row.prompt_tokens_before);
+      bigint(row.prompt_tokens_after);
+      bigint(row.estimate_tokens_before);
+      bigint(row.estimate_tokens_after);
+      appender.appendInteger(row.messages_before);
+      appendNullable(appender, row.messages_after, (v) => appender.appendInteger(v));
+      bigint(row.summary_tokens);
+      appender.appendBoolean(row.hook_blocked);
+      appender.endRow();
+    }
+    appender.closeSync();
+  }
+
+  async insertSessions(rows: readonly SessionRow[]): Promise<void> {
+    const { LIST, VARCHAR } = this.api;
+    const appender = await this.connection.createAppender('sessions');
+    for (const row of rows) {
+      appender.appendVarchar(row.session_id);
+      appender.appendVarchar(row.source);
+      appender.appendList([...row.models], LIST(VARCHAR));
+      appender.appendVarchar(row.scenario);
+      appender.appendInteger(row.failed_turns);
+      appendNullable(appender, row.fidelity_note, (note) => appender.appendVarchar(note));
+      appender.appendList([...row.flags], LIST(VARCHAR));
+      appender.endRow();
+    }
+    appender.closeSync();
+  }
+
+  private async rows(sql: string): Promise<DuckRow[]> {
+    const reader = await this.connection.runAndReadAll(sql);
+    return reader.getRowObjects();
+  }
+
+  /** `session_costs.sql`, ordered by session and scenario. */
+  async sessionCosts(): Promise<SessionCost[]> {
+    return (await this.rows('SELECT * FROM session_costs ORDER BY session_id, scenario')).map(sessionCostOf);
+  }
+
+  /** `scenario_costs.sql`, ordered by scenario. */
+  async scenarioCosts(): Promise<ScenarioCost[]> {
+    return (await this.rows('SELECT * FROM scenario_costs ORDER BY scenario')).map(scenarioCostOf);
+  }
+
+  /** `session_savings.sql`: each session × scenario against `recorded` and `none`. */
+  async sessionSavings(): Promise<ScenarioSaving[]> {
+    return (await this.rows('SELECT * FROM session_savings ORDER BY session_id, scenario')).map(scenarioSavingOf);
+  }
+
+  /** `scenario_savings.sql`: each scenario's totals against `recorded` and `none`. */
+  async scenarioSavings(): Promise<ScenarioSaving[]> {
+    return (await this.rows('SELECT * FROM scenario_savings ORDER BY scenario')).map(scenarioSavingOf);
+  }
+
+  /** `compaction_summary.sql`. */
+  async compactionSummary(): Promise<CompactionSummary[]> {
+    return (await this.rows('SELECT * FROM compaction_summary ORDER BY session_id, scenario')).map(compactionSummaryOf);
+  }
+
+  /** `fidelity.sql`: sessions with both `measured` and `recorded` request rows. */
+  async fidelity(): Promise<Fidelity[]> {
+    return (await this.rows('SELECT * FROM fidelity ORDER BY session_id')).map(fidelityOf);
+  }
+
+  /** `unpriced_models.sql`. */
+  async unpricedModels(): Promise<UnpricedModel[]> {
+    return (await this.rows('SELECT * FROM unpriced_models ORDER BY model, reason')).map(unpricedModelOf);
+  }
+
+  /** The rows of `<name>.csv` (`sql/export_<name>.sql`), columns in their stable order. */
+  async exportCsv(name: CsvExportName): Promise<CsvExport> {
+    const reader = await this.connection.runAndReadAll(await readSqlFile(`export_${name}`));
+    const columns = reader.columnNames();
+    const rows = reader.getRowObjects().map((row) => {
+      const out: Record<string, CsvValue> = {};
+      for (const column of columns) out[column] = csvValue(column, row[column] ?? null);
+      return out;
+    });
+    return { columns, rows };
+  }
+
+  /** Runs ad-hoc SQL (tests, debugging) and returns raw rows. */
+  async query(sql: string): Promise<DuckRow[]> {
+    return this.rows(sql);
+  }
+
+  /** Closes the connection and the database (a file database is flushed). */
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}
