@@ -7,11 +7,11 @@ import type { MeasuredUsage } from '../session/model.js';
 
 /** Token fields as read from a log line; each may be absent or, in a bad line, not a count at all. */
 export type RawUsage = {
-  readonly inputTokens: unknown;
-  readonly outputTokens: unknown;
-  readonly cacheReadTokens: unknown;
-  readonly cacheWriteTokens: unknown;
-  readonly reasoningTokens: unknown;
+  readonly inputTokens?: unknown;
+  readonly outputTokens?: unknown;
+  readonly cacheReadTokens?: unknown;
+  readonly cacheWriteTokens?: unknown;
+  readonly reasoningTokens?: unknown;
 };
 
 /** The normalized usage (null when the line reports none) and what had to be repaired, if anything. */

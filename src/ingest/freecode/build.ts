@@ -519,12 +519,14 @@ function emit(steps: readonly Step[], ctx: Context): { items: Item[]; requests: 
 
 /**
  * Sizes user messages known only from the rollout (no text in the store or memory.json) from
- * `model.request.promptChars` (§6.5): between two consecutive requests P and N of the main agent
- * with no compaction in between, N.promptChars − P.promptChars is what was appended (P's response,
- * results, the new prompts), so the prompts get that growth minus what the known items added, in
- * equal shares. It is an estimate: the ephemeral tail and pruning replacements also move
- * promptChars. When it cannot be done (no earlier request, a compaction in between, a missing
- * promptChars, a negative residue) the prompt counts 0 characters and is reported as an issue.
+ * `model.request.promptChars` (§6.5). Let P be the last request of the main agent before the
+ * message and Q the first `model.request` sent after it (sent or failed): when nothing was removed
+ * in between (no compaction), Q.promptChars − P.promptChars is what was appended after P was sent
+ * (P's response and results, then the new messages), so the unknown messages get that growth minus
+ * what the known items added, in equal shares. It is an estimate: the ephemeral tail and pruning
+ * replacements also move promptChars. When it cannot be done (no earlier request, a compaction in
+ * between, a missing promptChars, a negative residue) the message counts 0 characters and is
+ * reported as an issue.
  */
 function sizeUnknownPrompts(
   items: Item[],
@@ -537,20 +539,19 @@ function sizeUnknownPrompts(
   if (pending.length === 0) return;
   const main = requests.filter((request) => request.agentId === null);
   const unknown = new Set(pending.map((p) => p.itemIndex));
-  const groups = new Map<string, { previous: Request | undefined; next: Request | undefined; members: Pending[] }>();
-  // Pending prompts come in item order, so the first main request after each only moves forward.
+  const groups = new Map<string, { previous: Request | undefined; members: Pending[] }>();
+  // Pending messages come in item order, so the last main request before each only moves forward.
   let cursor = 0;
   for (const p of pending) {
     while (cursor < main.length && (main[cursor]?.itemIndex ?? Infinity) <= p.itemIndex) cursor += 1;
     const previous = main[cursor - 1];
-    const next = main[cursor];
-    const key = `${previous?.index ?? -1}:${next?.index ?? -1}`;
-    const group = groups.get(key) ?? { previous, next, members: [] };
+    const key = `${previous?.index ?? -1}:${p.placeholder.nextRequest?.eventId ?? `none-${p.itemIndex}`}`;
+    const group = groups.get(key) ?? { previous, members: [] };
     group.members.push(p);
     groups.set(key, group);
   }
-  for (const { previous, next, members } of groups.values()) {
-    const residue = growthResidue(items, events, promptChars, unknown, previous, next);
+  for (const { previous, members } of groups.values()) {
+    const residue = growthResidue(items, events, promptChars, unknown, previous, members);
     members.forEach((member, k) => {
       const item = items[member.itemIndex];
       if (item === undefined || item.kind !== 'user') return;
@@ -558,7 +559,7 @@ function sizeUnknownPrompts(
         ctx.issues.push({
           file: ctx.rolloutFile ?? '',
           line: member.placeholder.line,
-          reason: `${describeOrigin(member.placeholder)} before this request is in neither the session store nor memory.json, and its size cannot be derived from promptChars; counted as 0 characters`,
+          reason: `${describeOrigin(member.placeholder)} here is in neither the session store nor memory.json, and its size cannot be derived from promptChars; counted as 0 characters`,
         });
         return;
       }
@@ -571,7 +572,7 @@ function sizeUnknownPrompts(
 function describeOrigin(placeholder: UserPlaceholder): string {
   switch (placeholder.origin) {
     case 'run_start':
-      return 'the user prompt';
+      return 'the user prompt sent';
     case 'poke':
       return 'the auto-poke message';
     case 'steer':
@@ -589,16 +590,19 @@ function growthResidue(
   promptChars: ReadonlyMap<number, number | null>,
   unknown: ReadonlySet<number>,
   previous: Request | undefined,
-  next: Request | undefined,
+  members: readonly Pending[],
 ): number | null {
-  if (previous === undefined || next === undefined) return null;
+  const last = members[members.length - 1];
+  if (previous === undefined || last === undefined) return null;
   const before = promptChars.get(previous.index);
-  const after = promptChars.get(next.index);
+  const after = last.placeholder.nextRequest?.promptChars;
   if (before === null || before === undefined || after === null || after === undefined) return null;
-  const compacted = events.some((event) => event.kind === 'compaction' && event.requestIndex > previous.index && event.requestIndex <= next.index);
+  const compacted = events.some(
+    (event) => event.kind === 'compaction' && event.requestIndex > previous.index && event.itemIndex <= last.itemIndex,
+  );
   if (compacted) return null;
   let known = 0;
-  for (let i = previous.itemIndex; i < next.itemIndex; i += 1) {
+  for (let i = previous.itemIndex; i <= last.itemIndex; i += 1) {
     const item = items[i];
     if (item !== undefined && !unknown.has(i)) known += promptCharsOf(item);
   }

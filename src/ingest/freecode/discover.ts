@@ -126,6 +126,14 @@ function homeOf(kind: FileKind, path: string): string | null {
 }
 
 async function addCompanions(files: MutableFiles, collector: Collector, projectDirsByHome: Map<string, string[]>): Promise<void> {
+  // The two store files live side by side wherever the store directory is.
+  if (files.messagesFile !== null && files.metaFile === null) {
+    const meta = join(dirname(files.messagesFile), 'meta.json');
+    if (await exists(meta)) collector.add('meta', meta);
+  } else if (files.metaFile !== null && files.messagesFile === null) {
+    const messages = join(dirname(files.metaFile), 'messages.jsonl');
+    if (await exists(messages)) collector.add('messages', messages);
+  }
   const known: [FileKind, string | null][] = [
     ['rollout', files.rolloutFile],
     ['messages', files.messagesFile],

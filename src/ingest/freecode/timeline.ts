@@ -42,10 +42,12 @@ export type EventDraft = HarnessEvent extends infer E ? (E extends HarnessEvent 
 /** Where the rollout implies a user message: a run start (turn-0), an auto-poke, or a steer. */
 export type UserPlaceholder = {
   readonly origin: 'run_start' | 'poke' | 'steer';
-  /** The request the message preceded (its `model.request`), for sizing and issues. */
+  /** The line that implies the message (its request's `model.request`, or the poke/steer event). */
   readonly line: number;
   readonly timestampMs: number;
   readonly eventId: string;
+  /** The first `model.request` sent after the message (successful or not), set once it is read. */
+  nextRequest: { readonly eventId: string; readonly promptChars: number | null } | null;
 };
 
 export type TimelineStep =
@@ -102,13 +104,20 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
   let compactedSinceError = false;
   let sawRequest = false;
   const nestedCallIds = new Set<string>();
+  let awaitingRequest: UserPlaceholder[] = [];
 
   records.forEach((rec, index) => {
     switch (rec.kind) {
       case 'model_request': {
         const isRetry = lastModelKind === 'error' && compactedSinceError;
+        const nextRequest = { eventId: rec.eventId, promptChars: rec.promptChars };
+        for (const placeholder of awaitingRequest) placeholder.nextRequest = nextRequest;
+        awaitingRequest = [];
         if (!sawRequest || (rec.turnId === FIRST_TURN_ID && !isRetry)) {
-          steps.push({ kind: 'user_placeholder', placeholder: { origin: 'run_start', line: rec.line, timestampMs: rec.timestampMs, eventId: rec.eventId } });
+          steps.push({
+            kind: 'user_placeholder',
+            placeholder: { origin: 'run_start', line: rec.line, timestampMs: rec.timestampMs, eventId: rec.eventId, nextRequest },
+          });
         }
         sawRequest = true;
         pendingRequest = rec;
@@ -119,7 +128,10 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
       case 'model_response': {
         if (!sawRequest) {
           // No model.request before the first response (a lost line): the session still began with a prompt.
-          steps.push({ kind: 'user_placeholder', placeholder: { origin: 'run_start', line: rec.line, timestampMs: rec.timestampMs, eventId: rec.eventId } });
+          steps.push({
+            kind: 'user_placeholder',
+            placeholder: { origin: 'run_start', line: rec.line, timestampMs: rec.timestampMs, eventId: rec.eventId, nextRequest: null },
+          });
           sawRequest = true;
         }
         const request: Extract<RolloutRecord, { kind: 'model_request' }> | null = pendingRequest;
@@ -214,11 +226,19 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
         steps.push({ kind: 'event', line: rec.line, event: { kind: 'subagent', timestampMs: rec.timestampMs, phase: rec.phase, subagentId: rec.subagentId } });
         break;
       case 'poke_triggered':
-        steps.push({ kind: 'user_placeholder', placeholder: { origin: 'poke', line: rec.line, timestampMs: rec.timestampMs, eventId: rec.eventId } });
+      case 'message_steered': {
+        const placeholder: UserPlaceholder = {
+          origin: rec.kind === 'poke_triggered' ? 'poke' : 'steer',
+          line: rec.line,
+          timestampMs: rec.timestampMs,
+          // A steer's event names the store id of its message; a poke has none.
+          eventId: rec.kind === 'message_steered' ? rec.messageId : rec.eventId,
+          nextRequest: null,
+        };
+        awaitingRequest.push(placeholder);
+        steps.push({ kind: 'user_placeholder', placeholder });
         break;
-      case 'message_steered':
-        steps.push({ kind: 'user_placeholder', placeholder: { origin: 'steer', line: rec.line, timestampMs: rec.timestampMs, eventId: rec.messageId } });
-        break;
+      }
       case 'side_request':
         steps.push({ kind: 'side_request', timestampMs: rec.timestampMs, agentId: rec.agentId, model: rec.model, provider: rec.provider, usage: rec.usage });
         break;
