@@ -75,8 +75,10 @@ export type ReplayRowKind = 'request' | 'summarize' | 'rejected_overflow';
 /** One provider request of the replay (replay.md §8); a rejected send bills nothing. */
 export type ReplayRow = {
   readonly rowIndex: number;
-  /** The log's request this row replays; null for a modelled summarizer call. */
+  /** The log's request this row replays; null for a modelled summarizer call or a rejected send. */
   readonly sourceRequestIndex: number | null;
+  /** The log's request this row belongs to: the one it replays, or the one it was made for. */
+  readonly requestIndex: number;
   readonly kind: ReplayRowKind;
   readonly model: string;
   readonly timestampMs: number | null;
@@ -101,6 +103,8 @@ export type ReplayCompactionTrigger = 'threshold' | 'overflow' | 'manual' | 'rec
 export type ReplayCompaction = {
   /** Index of the next row: the compaction happened before it. */
   readonly rowIndex: number;
+  /** The log's request it preceded (the request count when it came after the last one). */
+  readonly requestIndex: number;
   readonly trigger: ReplayCompactionTrigger;
   readonly promptTokensBefore: number;
   readonly promptTokensAfter: number;
@@ -202,6 +206,8 @@ class Replay {
   private lastMeasuredTokens = 0;
   private response: PendingResponse | null = null;
   private nextItem = 0;
+  /** The log request about to be sent: what rows and compactions made meanwhile belong to. */
+  private pendingRequestIndex = 0;
   private nowMs: number | null = null;
   private currentModel: string;
   private compactionBefore = false;
@@ -235,11 +241,13 @@ class Replay {
 
   run(): ReplayResult {
     for (const request of this.session.requests) {
+      this.pendingRequestIndex = request.index;
       this.advanceTo(request.itemIndex);
       this.finishResponse();
       this.recordedEventsAt(request.itemIndex);
       this.send(request);
     }
+    this.pendingRequestIndex = this.session.requests.length;
     this.advanceTo(this.session.items.length);
     this.finishResponse();
     this.recordedEventsAt(this.session.items.length);
@@ -392,6 +400,7 @@ class Replay {
     const after = this.render();
     this.compactions.push({
       rowIndex: this.rows.length,
+      requestIndex: this.pendingRequestIndex,
       trigger,
       promptTokensBefore: before.promptTokens,
       promptTokensAfter: outcome.kind === 'compacted' ? after.promptTokens : before.promptTokens,
@@ -419,6 +428,7 @@ class Replay {
     this.rows.push({
       rowIndex: this.rows.length,
       sourceRequestIndex: null,
+      requestIndex: this.pendingRequestIndex,
       kind: 'summarize',
       model: this.currentModel,
       timestampMs: this.nowMs,
@@ -506,6 +516,7 @@ class Replay {
     const after = this.render();
     this.compactions.push({
       rowIndex: this.rows.length,
+      requestIndex: this.pendingRequestIndex,
       trigger: 'recorded',
       promptTokensBefore: before.promptTokens,
       promptTokensAfter: after.promptTokens,
@@ -567,6 +578,7 @@ class Replay {
     this.rows.push({
       rowIndex: this.rows.length,
       sourceRequestIndex: null,
+      requestIndex: this.pendingRequestIndex,
       kind: 'rejected_overflow',
       model: this.currentModel,
       timestampMs: this.nowMs,
@@ -597,6 +609,7 @@ class Replay {
     this.rows.push({
       rowIndex: this.rows.length,
       sourceRequestIndex: request.index,
+      requestIndex: request.index,
       kind: 'request',
       model: request.model,
       timestampMs: this.nowMs,
