@@ -62,7 +62,8 @@ SELECT
   uncached_input_tokens, output_tokens, context_tokens_after, compaction_before, overflow_retries,
   seq,
   price_id,
-  long_context AND kind <> 'rejected_overflow' AS long_context,
+  -- Whether the tier priced this request (not for unpriced or unbilled requests).
+  long_context AND kind <> 'rejected_overflow' AND NOT unpriced AS long_context,
   unpriced,
   -- A rejected overflow is counted but not billed: 0, not NULL. Unpriced: NULL, never 0.
   CASE WHEN kind = 'rejected_overflow' THEN 0::HUGEINT WHEN unpriced THEN NULL ELSE input_pusd END AS cost_input_pusd,

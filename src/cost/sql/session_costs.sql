@@ -16,7 +16,8 @@ WITH req AS (
     coalesce(sum(cache_write_1h_tokens) FILTER (WHERE kind <> 'rejected_overflow'), 0) AS cache_write_1h_tokens,
     coalesce(sum(uncached_input_tokens) FILTER (WHERE kind <> 'rejected_overflow'), 0) AS uncached_input_tokens,
     coalesce(sum(output_tokens) FILTER (WHERE kind <> 'rejected_overflow'), 0) AS output_tokens,
-    coalesce(max(context_tokens_after), 0) AS peak_context_tokens,
+    -- The agent's own context: a rejected prompt never became context, a summarizer call is not the agent's.
+    coalesce(max(context_tokens_after) FILTER (WHERE kind = 'request'), 0) AS peak_context_tokens,
     coalesce(sum(overflow_retries), 0) AS overflow_retries,
     count(*) FILTER (WHERE compaction_before) AS requests_after_compaction,
     count(*) FILTER (WHERE long_context) AS long_context_requests,
