@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,5 +44,30 @@ describe('opening the cost database', () => {
     const notDb = await openError(garbage);
     expect(notDb.code).toBe('DATABASE_ERROR');
     expect(notDb.message).not.toContain('\n');
+  });
+
+  it('a file locked by another process is DATABASE_ERROR with one line', async () => {
+    const path = join(dir, 'locked.duckdb');
+    const holder = `import { DuckDBInstance } from '@duckdb/node-api';
+      const db = await DuckDBInstance.create(${JSON.stringify(path)});
+      process.stdout.write('ready\\n');
+      process.stdin.resume();
+      process.stdin.on('end', () => { db.closeSync(); process.exit(0); });`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', holder], { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('ready')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`lock holder exited with ${String(code)}`)));
+      });
+      const locked = await openError(path);
+      expect(locked.code).toBe('DATABASE_ERROR');
+      expect(locked.message).toMatch(/lock/i);
+      expect(locked.message).not.toContain('\n');
+    } finally {
+      child.stdin.end();
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
   });
 });
