@@ -76,7 +76,7 @@ describe('bundled price table', () => {
     }
     expect(modelFacts(table, 'MiniMax-M3')).toMatchObject({ provider: 'minimax', cacheFamily: 'minimax-anthropic', contextWindowTokens: 1_000_000 });
     expect(modelFacts(table, 'gpt-5')).toMatchObject({ provider: 'openai', contextWindowTokens: 400_000, maxOutputTokens: 128_000 });
-    expect(modelFacts(table, 'deepseek-chat')).toMatchObject({ provider: 'deepseek', contextWindowTokens: 128_000, maxOutputTokens: 8192 });
+    expect(modelFacts(table, 'deepseek-chat')).toMatchObject({ provider: 'deepseek', contextWindowTokens: 128_000, maxOutputTokens: 8000 });
     expect(modelFacts(table, 'claude-sonnet-4-5')).toMatchObject({ provider: 'anthropic', contextWindowTokens: 200_000, maxOutputTokens: 64_000 });
   });
 
