@@ -21,7 +21,8 @@ export function renderTable(spec: TableSpec): string {
   const table = new Table({
     head: spec.columns.map((column) => column.header),
     colAligns: spec.columns.map((column) => column.align),
-    style: { head: [], border: [], compact: false },
+    // Compact: a rule under the header only, so a list of sessions stays one line per session.
+    style: { head: [], border: [], compact: true },
   });
   for (const row of [...spec.rows, ...(spec.footer ?? [])]) {
     if (row.length !== spec.columns.length) {

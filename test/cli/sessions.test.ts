@@ -1,0 +1,115 @@
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { cli } from './run.js';
+
+const FIXTURES = 'test/fixtures/freecode';
+const SPEC12 = `${FIXTURES}/home-newest`;
+
+const SPEC12_ROW = {
+  sessionId: '7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34',
+  source: 'freecode',
+  models: ['claude-sonnet-4-5'],
+  userMessages: 3,
+  requests: 4,
+  promptTokens: 51480,
+  cacheReadTokens: 37440,
+  cacheWriteTokens: 13400,
+  outputTokens: 536,
+  peakContextTokens: 13400,
+  compactions: 1,
+  overflows: 0,
+  issues: 0,
+};
+
+describe('cachecost sessions', () => {
+  it('--json prints the exact array of camelCase objects of issue 2', async () => {
+    const { code, stdout, stderr } = await cli(['sessions', SPEC12, '--json']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const rows = z.array(z.record(z.string(), z.unknown())).parse(JSON.parse(stdout));
+    expect(rows).toEqual([SPEC12_ROW]);
+    expect(Object.keys(rows[0] ?? {})).toEqual([
+      'sessionId', 'source', 'models', 'userMessages', 'requests', 'promptTokens', 'cacheReadTokens',
+      'cacheWriteTokens', 'outputTokens', 'peakContextTokens', 'compactions', 'overflows', 'issues',
+    ]);
+  });
+
+  it('prints a table by default, with compact numbers and a total row', async () => {
+    const { code, stdout, stderr } = await cli(['sessions', SPEC12, `${FIXTURES}/home-aug`]);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    await expect(stdout).toMatchFileSnapshot('__snapshots__/sessions-table.txt');
+  });
+
+  it('--csv writes every row with exact integers and escapes a formula-looking session id', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cachecost-cli-'));
+    const evilId = '=2+5+cmd|calc!A0';
+    cpSync(`${SPEC12}/rollout/sessions/7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34`, join(home, 'rollout', 'sessions', evilId), { recursive: true });
+    const out = join(home, 'sessions.csv');
+    const { code, stdout } = await cli(['sessions', SPEC12, home, '--csv', out]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('');
+    const csv = readFileSync(out, 'utf8');
+    const [header, ...rows] = Papa.parse<string[]>(csv.trimEnd()).data;
+    expect(header).toEqual(Object.keys(SPEC12_ROW));
+    expect(rows.map((r) => r[0])).toEqual(['7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34', `'${evilId}`]);
+    expect(rows[0]).toEqual(['7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34', 'freecode', 'claude-sonnet-4-5', '3', '4', '51480', '37440', '13400', '536', '13400', '1', '0', '0']);
+  });
+
+  it('--csv - writes the CSV to stdout; with --json as well it is a usage error', async () => {
+    const { code, stdout } = await cli(['sessions', SPEC12, '--csv', '-']);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[1]).toBe('7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34,freecode,claude-sonnet-4-5,3,4,51480,37440,13400,536,13400,1,0,0');
+    expect(await cli(['sessions', SPEC12, '--csv', '-', '--json'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'cachecost: --json and --csv - both write to stdout; choose one\n',
+    });
+  });
+
+  it('prints one summary line on stderr when lines were skipped, and still the results', async () => {
+    const { code, stdout, stderr } = await cli(['sessions', `${FIXTURES}/bad-input`, '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toHaveLength(2);
+    expect(stderr).toBe('cachecost: 11 lines skipped in 4 files; --verbose lists them\n');
+  });
+
+  it('--verbose lists every issue as file:line: reason before the summary line', async () => {
+    const { stderr } = await cli(['sessions', `${FIXTURES}/bad-input`, '--json', '--verbose']);
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(12);
+    expect(lines).toContain(`${FIXTURES}/bad-input/rollout/sessions/d4e5f6a7-0000-4000-8000-000000000004/events.jsonl:5: unknown event type "model.teleport"`);
+    expect(lines).toContain(`${FIXTURES}/bad-input/rollout/sessions/d4e5f6a7-0000-4000-8000-000000000004/events.jsonl:11: truncated last line`);
+    expect(lines.at(-1)).toBe('cachecost: 11 lines skipped in 4 files; listed above');
+  });
+
+  it('--strict turns any ingest issue into exit 2 with one line and no results', async () => {
+    expect(await cli(['sessions', `${FIXTURES}/bad-input`, '--strict'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'cachecost: 11 lines skipped in 4 files and --strict is set; --verbose lists them\n',
+    });
+    expect((await cli(['sessions', SPEC12, '--strict', '--json'])).code).toBe(0);
+  });
+
+  it('exits 1 with one line for a path that does not exist', async () => {
+    expect(await cli(['sessions', 'no/such/dir'])).toEqual({ code: 1, stdout: '', stderr: 'cachecost: no such file or directory: no/such/dir\n' });
+  });
+
+  it('reads $FREECODE_HOME, else ~/.freecode, when no path is given', async () => {
+    expect(JSON.parse((await cli(['sessions', '--json'], { FREECODE_HOME: SPEC12 })).stdout)).toEqual([SPEC12_ROW]);
+    expect(await cli(['sessions'], {}, '/nonexistent-home')).toEqual({ code: 1, stdout: '', stderr: 'cachecost: no such file or directory: /nonexistent-home/.freecode\n' });
+    const home = mkdtempSync(join(tmpdir(), 'cachecost-home-'));
+    cpSync(SPEC12, join(home, '.freecode'), { recursive: true });
+    expect(JSON.parse((await cli(['sessions', '--json'], { FREECODE_HOME: '' }, home)).stdout)).toEqual([SPEC12_ROW]);
+  });
+
+  it('says so on stderr when a directory holds no sessions', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'cachecost-empty-'));
+    expect(await cli(['sessions', empty])).toEqual({ code: 0, stdout: '', stderr: `cachecost: no FreeCode sessions found in ${empty}\n` });
+    expect((await cli(['sessions', empty, '--json'])).stdout).toBe('[]\n');
+  });
+});
