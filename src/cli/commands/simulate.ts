@@ -1,0 +1,170 @@
+/**
+ * `cachecost simulate [paths..]`: replay sessions through the engine under scenarios, price every
+ * request in DuckDB, and report costs, savings against `recorded`, and the recorded replay's
+ * fidelity (replay.md §3–§8). The handler loads, replays, prices and renders; the work lives in
+ * `simulate/`, `cost/` and `report/`.
+ */
+import type { Argv } from 'yargs';
+import { CachecostError } from '../../session/errors.js';
+import type { ScenarioFamily, ScenarioOverrides } from '../../simulate/scenario.js';
+import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
+import type { CliCommand, GlobalArgs } from '../command.js';
+import type { CliIo } from '../io.js';
+
+type SimulateArgs = GlobalArgs & {
+  readonly paths: readonly string[] | undefined;
+  readonly target: string | undefined;
+  readonly window: string | undefined;
+  readonly buffer: string | undefined;
+  readonly preserveTurns: string | undefined;
+  readonly preserveTokens: string | undefined;
+  readonly scenario: readonly string[];
+  readonly ttl: '5m' | '1h' | undefined;
+  readonly pruning: string | undefined;
+  readonly summarizer: string | undefined;
+  readonly selector: string | undefined;
+  readonly pricing: string | undefined;
+  readonly db: string | undefined;
+  readonly csv: string | undefined;
+  readonly json: boolean;
+};
+
+/** A token count as typed: `120000`, `120k`, `1m` (K = 1,000, M = 1,000,000). */
+export function parseTokenCount(raw: string, option: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kKmM]?)\s*$/.exec(raw);
+  const scale = match?.[2]?.toLowerCase() === 'k' ? 1_000 : match?.[2]?.toLowerCase() === 'm' ? 1_000_000 : 1;
+  const value = match === null ? Number.NaN : Math.round(Number(match[1]) * scale);
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new CachecostError('BAD_ARGUMENT', `--${option} expects a token count such as 120000 or 120k, got "${raw}"`);
+  }
+  return value;
+}
+
+function positiveList(raw: string, option: string): number[] {
+  const values = raw.split(',').map((part) => parseTokenCount(part, option));
+  if (values.some((value) => value === 0)) throw new CachecostError('BAD_ARGUMENT', `--${option} values must be positive`);
+  return values;
+}
+
+function oneOf<T extends string>(raw: string | undefined, allowed: readonly T[], option: string): T | undefined {
+  if (raw === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new CachecostError('BAD_ARGUMENT', `--${option} must be one of ${allowed.join(', ')}; got "${raw}"`);
+}
+
+/** The families asked for (`--scenario a,b` or repeated); the default is FreeCode and the no-compaction baseline. */
+export function parseFamilies(raw: readonly string[]): ScenarioFamily[] {
+  const names = raw.flatMap((entry) => entry.split(',')).map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) return ['freecode', 'none'];
+  return names.map((name) => {
+    const family = oneOf(name, SCENARIO_FAMILIES, 'scenario');
+    if (family === undefined) throw new CachecostError('BAD_ARGUMENT', '--scenario is empty');
+    return family;
+  });
+}
+
+/** Scenario overrides from the options (only those given). */
+export function parseOverrides(args: SimulateArgs): ScenarioOverrides {
+  const pruning = oneOf(args.pruning, ['prefix-stable', 'sliding-legacy', 'none', 'recorded'] as const, 'pruning');
+  const summarizer = oneOf(args.summarizer, ['llm', 'heuristic'] as const, 'summarizer');
+  const selector = oneOf(args.selector, ['freecode', 'strict'] as const, 'selector');
+  return {
+    ...(args.target !== undefined ? { targetTokens: positiveList(args.target, 'target') } : {}),
+    ...(args.window !== undefined ? { windowTokens: positiveList(args.window, 'window')[0] ?? 0 } : {}),
+    ...(args.buffer !== undefined ? { bufferTokens: parseTokenCount(args.buffer, 'buffer') } : {}),
+    ...(args.preserveTurns !== undefined ? { preserveRecentTurns: parseTokenCount(args.preserveTurns, 'preserve-turns') } : {}),
+    ...(args.preserveTokens !== undefined ? { maxPreserveRecentTokens: parseTokenCount(args.preserveTokens, 'preserve-tokens') } : {}),
+    ...(args.ttl !== undefined ? { ttl: args.ttl } : {}),
+    ...(pruning !== undefined ? { pruning } : {}),
+    ...(summarizer !== undefined ? { summarizer } : {}),
+    ...(selector !== undefined ? { selector } : {}),
+  };
+}
+
+async function run(args: SimulateArgs, io: CliIo): Promise<number> {
+  const { buildScenarios } = await import('../../simulate/scenario.js');
+  const scenarios = buildScenarios(parseFamilies(args.scenario), parseOverrides(args));
+  const { runSimulation } = await import('../simulate-pipeline.js');
+  const { pathsOrDefault } = await import('../default-paths.js');
+  const { checkIssues, reportIssueSummary } = await import('../ingest-report.js');
+  const outcome = await runSimulation({
+    paths: pathsOrDefault(args.paths, io),
+    scenarios,
+    pricingFile: args.pricing ?? null,
+    dbPath: args.db ?? null,
+    csvDir: args.csv ?? null,
+  });
+  checkIssues(outcome.report.issues, args, io);
+  if (outcome.report.sessions.length === 0) {
+    io.stderr(`cachecost: no replayable sessions found in ${pathsOrDefault(args.paths, io).join(', ')}\n`);
+  } else if (args.json) {
+    io.stdout(`${JSON.stringify(outcome.report, null, 2)}\n`);
+  } else {
+    const { renderSimulateReport } = await import('../../report/simulate-report.js');
+    io.stdout(`${renderSimulateReport(outcome.report)}\n`);
+  }
+  for (const line of outcome.notices) io.stderr(`cachecost: ${line}\n`);
+  reportIssueSummary(outcome.report.issues, args, io);
+  return 0;
+}
+
+export const simulateCommand: CliCommand = {
+  name: 'simulate',
+  register: (parser: Argv<GlobalArgs>, ctx) =>
+    parser.command(
+      'simulate [paths..]',
+      'Replay sessions through the compaction engine under scenarios; price every request by cache class',
+      (y) =>
+        y
+          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: $FREECODE_HOME or ~/.freecode]' })
+          .option('target', { type: 'string', requiresArg: true, describe: 'Compaction target in tokens; a comma list makes one scenario each (e.g. 80000,120000,200000)' })
+          .option('window', { type: 'string', requiresArg: true, describe: "Override the model's context window (tokens)" })
+          .option('buffer', { type: 'string', requiresArg: true, describe: 'Tokens below the limit where compaction triggers [13000]' })
+          .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim by a compaction [2]' })
+          .option('preserve-tokens', { type: 'string', requiresArg: true, describe: 'Token cap on the preserved recent block [8000]' })
+          .option('scenario', {
+            type: 'string',
+            array: true,
+            default: [],
+            describe: `Scenario families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; recorded is always added`,
+          })
+          .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of breakpoint caches [5m]' })
+          .option('pruning', { type: 'string', requiresArg: true, describe: 'Tool-result pruning: prefix-stable, sliding-legacy, none, recorded [family default]' })
+          .option('summarizer', { type: 'string', requiresArg: true, describe: 'Compaction summarizer: llm (priced as its own request) or heuristic [llm]' })
+          .option('selector', { type: 'string', requiresArg: true, describe: 'Compaction selector: freecode (literal) or strict (whole turns) [freecode]' })
+          .option('pricing', { type: 'string', requiresArg: true, describe: 'Price file overlaying the bundled table: models.dev api.json or a LiteLLM price map' })
+          .option('db', { type: 'string', requiresArg: true, describe: 'Keep the DuckDB tables in this file (default: in memory)' })
+          .option('csv', { type: 'string', requiresArg: true, describe: 'Write requests.csv, sessions.csv, scenarios.csv, compactions.csv into this directory' })
+          .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
+          .example('$0 simulate --target 120000 datasets/freecode', 'FreeCode at 120K against the recorded policy and no compaction')
+          .example('$0 simulate --target 80000,120000,200000 --csv out/', 'Three targets; CSV tables in out/')
+          .example('$0 simulate --scenario window-only,none datasets/freecode', 'Compaction near the window only, and never')
+          .example('$0 simulate --ttl 1h --json ~/.freecode', 'One-hour cache writes; JSON report'),
+      (args) => {
+        ctx.settle(
+          run(
+            {
+              verbose: args.verbose,
+              strict: args.strict,
+              paths: args.paths,
+              target: args.target,
+              window: args.window,
+              buffer: args.buffer,
+              preserveTurns: args['preserve-turns'],
+              preserveTokens: args['preserve-tokens'],
+              scenario: args.scenario,
+              ttl: args.ttl,
+              pruning: args.pruning,
+              summarizer: args.summarizer,
+              selector: args.selector,
+              pricing: args.pricing,
+              db: args.db,
+              csv: args.csv,
+              json: args.json,
+            },
+            ctx.io,
+          ),
+        );
+      },
+    ),
+};

@@ -1,0 +1,131 @@
+/**
+ * A session's simulation as rows of the cost tables (replay.md §8): the log's measured usage as
+ * the `measured` scenario (the bill, priced by the same SQL), then every scenario's replay.
+ */
+import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from '../cost/rows.js';
+import { MEASURED_SCENARIO } from '../cost/rows.js';
+import type { Session } from '../session/model.js';
+import { POOR_FIDELITY_PCT } from './fidelity.js';
+import type { Scenario } from './scenario.js';
+import type { SessionSimulation } from './simulate-session.js';
+
+export type SimulationRows = {
+  readonly requests: RequestRow[];
+  readonly compactions: CompactionRow[];
+  readonly sessions: SessionRow[];
+};
+
+/** The scenarios table. */
+export function scenarioRows(scenarios: readonly Scenario[]): ScenarioRow[] {
+  return scenarios.map((scenario) => ({ name: scenario.name, family: scenario.family, params_json: JSON.stringify(scenario.params) }));
+}
+
+/** Distinct models of a session in order of first use. */
+export function sessionModels(session: Session): string[] {
+  return [...new Set(session.requests.map((request) => request.model))];
+}
+
+/**
+ * The bill: one `measured` row per request with measured usage. A write whose 5m/1h split the log
+ * does not give is put in the 5m column, the rate every agent writes by default (formats.md).
+ */
+export function measuredRows(session: Session): RequestRow[] {
+  const rows: RequestRow[] = [];
+  for (const request of session.requests) {
+    const usage = request.usage;
+    if (usage === null) continue;
+    const write1h = usage.cacheWrite1hTokens ?? 0;
+    rows.push({
+      session_id: session.id,
+      source: session.source,
+      model: request.model,
+      scenario: MEASURED_SCENARIO,
+      request_index: request.index,
+      timestamp_ms: request.timestampMs,
+      kind: 'request',
+      prompt_tokens: usage.promptTokens,
+      cache_read_tokens: usage.cacheReadTokens,
+      cache_write_5m_tokens: usage.cacheWrite5mTokens ?? usage.cacheWriteTokens - write1h,
+      cache_write_1h_tokens: write1h,
+      uncached_input_tokens: usage.uncachedInputTokens,
+      output_tokens: usage.outputTokens,
+      context_tokens_after: usage.promptTokens + usage.outputTokens,
+      compaction_before: false,
+      overflow_retries: 0,
+    });
+  }
+  return rows;
+}
+
+/** Why a session's fidelity may be poor, when the log tells (replay.md §6). */
+export function fidelityNote(simulation: SessionSimulation): string | null {
+  const { session, fidelity, calibration } = simulation;
+  if (fidelity.measuredRequests === 0) return 'no measured usage in the log';
+  const notes: string[] = [];
+  const textless = session.items.filter((item) => item.text === null).length;
+  if (textless > 0) notes.push(`${textless} items without content (sizes from counts)`);
+  if (calibration.source !== 'fitted') notes.push('chars-per-token ratio not fitted (default 4)');
+  const poor = fidelity.promptTokensErrorPct !== null && Math.abs(fidelity.promptTokensErrorPct) > POOR_FIDELITY_PCT;
+  if (poor) notes.unshift(`poor: prompt tokens off by ${fidelity.promptTokensErrorPct?.toFixed(1)}%`);
+  return notes.length === 0 ? null : notes.join('; ');
+}
+
+/** Every row a simulated session contributes. */
+export function simulationRows(simulation: SessionSimulation): SimulationRows {
+  const { session } = simulation;
+  const models = sessionModels(session);
+  const requests: RequestRow[] = measuredRows(session);
+  const compactions: CompactionRow[] = [];
+  const sessions: SessionRow[] = [];
+  const note = fidelityNote(simulation);
+  for (const { scenario, result } of simulation.results) {
+    for (const row of result.rows) {
+      requests.push({
+        session_id: session.id,
+        source: session.source,
+        model: row.model,
+        scenario: scenario.name,
+        request_index: row.requestIndex,
+        timestamp_ms: row.timestampMs,
+        kind: row.kind,
+        prompt_tokens: row.promptTokens,
+        cache_read_tokens: row.cacheReadTokens,
+        cache_write_5m_tokens: row.cacheWrite5mTokens,
+        cache_write_1h_tokens: row.cacheWrite1hTokens,
+        uncached_input_tokens: row.uncachedInputTokens,
+        output_tokens: row.outputTokens,
+        context_tokens_after: row.contextTokensAfter,
+        compaction_before: row.compactionBefore,
+        overflow_retries: row.overflowRetries,
+      });
+    }
+    for (const compaction of result.compactions) {
+      // An attempt that found nothing to summarize is no compaction (it is visible as a failed turn).
+      if (!compaction.compacted && !compaction.hookBlocked) continue;
+      compactions.push({
+        session_id: session.id,
+        scenario: scenario.name,
+        request_index: compaction.requestIndex,
+        trigger: compaction.trigger,
+        prompt_tokens_before: compaction.promptTokensBefore,
+        prompt_tokens_after: compaction.compacted ? compaction.promptTokensAfter : null,
+        estimate_tokens_before: compaction.estimateTokensBefore,
+        estimate_tokens_after: compaction.compacted ? compaction.estimateTokensAfter : null,
+        messages_before: compaction.messagesBefore,
+        messages_after: compaction.compacted ? compaction.messagesAfter : null,
+        summary_tokens: compaction.compacted ? compaction.summaryTokens : null,
+        hook_blocked: compaction.hookBlocked,
+      });
+    }
+    sessions.push({
+      session_id: session.id,
+      source: session.source,
+      models,
+      scenario: scenario.name,
+      failed_turns: result.failedTurns,
+      fidelity_note: scenario.family === 'recorded' ? note : null,
+      flags: [],
+    });
+  }
+  return { requests, compactions, sessions };
+}
