@@ -59,7 +59,7 @@ export type SimulateReport = {
   readonly assumption: string;
   readonly scenarios: ReadonlyArray<{ readonly name: string; readonly family: string; readonly params: Scenario['params'] }>;
   readonly sessions: readonly SessionReport[];
-  readonly totals: { readonly sessions: number; readonly recorded: UsageTotals; readonly results: readonly ScenarioResult[] };
+  readonly totals: { readonly sessions: number; readonly recorded: UsageTotals & { readonly requests: number }; readonly results: readonly ScenarioResult[] };
   readonly issues: readonly IngestIssue[];
 };
 
@@ -166,7 +166,7 @@ export function buildSimulateReport(input: {
     sessions,
     totals: {
       sessions: sessions.length,
-      recorded: measuredTotal === undefined ? EMPTY_USAGE : usageOf(measuredTotal),
+      recorded: { ...(measuredTotal === undefined ? EMPTY_USAGE : usageOf(measuredTotal)), requests: measuredTotal?.requests ?? 0 },
       results: input.scenarios.flatMap((scenario) => {
         const cost = totalCosts.get(scenario.name);
         return cost === undefined ? [] : [resultOf(cost, totalSavings.get(scenario.name))];
@@ -231,11 +231,11 @@ function resultCells(r: ScenarioResult): string[] {
   ];
 }
 
-function scenarioTable(recorded: UsageTotals, results: readonly ScenarioResult[]): string {
+function scenarioTable(recorded: UsageTotals, measuredRequests: number, results: readonly ScenarioResult[]): string {
   const blank = ['', '', '', '', '', ''];
   return renderTable({
     columns: COLUMNS,
-    rows: [[...usageCells('bill (measured)', recorded), ...blank], ...results.map(resultCells)],
+    rows: [measuredRequests === 0 ? ['bill (measured)', 'no measured usage in the log', '', '', '', '', '', ...blank] : [...usageCells('bill (measured)', recorded), ...blank], ...results.map(resultCells)],
   });
 }
 
@@ -249,11 +249,11 @@ export function renderSimulateReport(report: SimulateReport): string {
         (s.fidelity.note === null ? '' : ` (${s.fidelity.note})`),
     );
     out.push(`  recorded policy: ${s.recordedPolicy}; ${s.charsPerToken.toFixed(2)} chars/token, static block ${count(s.staticBlockTokens)} tokens`);
-    out.push(scenarioTable(s.recorded, s.results));
+    out.push(scenarioTable(s.recorded, s.recorded.requests, s.results));
     out.push('');
   }
   out.push(`Total over ${report.totals.sessions} session${report.totals.sessions === 1 ? '' : 's'}`);
-  out.push(scenarioTable(report.totals.recorded, report.totals.results));
+  out.push(scenarioTable(report.totals.recorded, report.totals.recorded.requests, report.totals.results));
   out.push('');
   out.push('Savings are against the simulated `recorded` scenario (modelling error cancels); the bill row is the log\'s measured usage.');
   out.push('A cost ending in + leaves out unpriced requests.');
