@@ -5,9 +5,9 @@
  */
 import type { IngestIssue, Session } from '../session/model.js';
 import { discoverFreecode, type FreecodeSessionFiles, loadFreecodeSession } from './freecode/index.js';
-import type { ContentMode } from './freecode/items.js';
+import type { ContentMode } from './content-mode.js';
 
-export type { ContentMode } from './freecode/items.js';
+export type { ContentMode } from './content-mode.js';
 
 /** A session found on disk, not yet read. */
 export type SessionSource = { readonly format: 'freecode'; readonly sessionId: string; readonly files: FreecodeSessionFiles };

@@ -58,7 +58,7 @@ function sameUsage(a: MeasuredUsage, b: MeasuredUsage): boolean {
 
 function textLength(message: StoreMessage): number {
   let length = 0;
-  for (const part of message.parts) if (part.kind === 'text') length += part.text.length;
+  for (const part of message.parts) if (part.kind === 'text') length += part.chars;
   return length;
 }
 

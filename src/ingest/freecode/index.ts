@@ -7,24 +7,24 @@ import type { IngestIssue, Session } from '../../session/model.js';
 import { readLines } from '../lines.js';
 import { buildFreecodeSession, type MemorySource, type RolloutSource, type StoreSource } from './build.js';
 import type { FreecodeSessionFiles } from './discover.js';
-import type { ContentMode } from './items.js';
+import type { ContentMode } from '../content-mode.js';
 import { parseMemory } from './memory.js';
 import { parseRolloutLine, type RolloutRecord } from './rollout.js';
 import { EMPTY_META, parseMeta, parseStoreLine, type StoreMessage, type StoreMeta } from './store.js';
 
 export { buildFreecodeSession, UNKNOWN_MODEL, type FreecodeSessionInput } from './build.js';
 export { discoverFreecode, type Discovery, type FreecodeSessionFiles } from './discover.js';
-export type { ContentMode } from './items.js';
+export type { ContentMode } from '../content-mode.js';
 
 function unreadable(file: string, error: unknown): IngestIssue {
   return { file, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` };
 }
 
-async function readRollout(file: string, issues: IngestIssue[]): Promise<RolloutSource> {
+async function readRollout(file: string, content: ContentMode, issues: IngestIssue[]): Promise<RolloutSource> {
   const records: RolloutRecord[] = [];
   try {
     for await (const line of readLines(file)) {
-      const result = parseRolloutLine(line);
+      const result = parseRolloutLine(line, content);
       if (result.kind === 'record') {
         records.push(result.record);
         if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem });
@@ -38,11 +38,11 @@ async function readRollout(file: string, issues: IngestIssue[]): Promise<Rollout
   return { file, records };
 }
 
-async function readMessages(file: string, issues: IngestIssue[]): Promise<StoreMessage[]> {
+async function readMessages(file: string, content: ContentMode, issues: IngestIssue[]): Promise<StoreMessage[]> {
   const messages: StoreMessage[] = [];
   try {
     for await (const line of readLines(file)) {
-      const result = parseStoreLine(line);
+      const result = parseStoreLine(line, content);
       if (result.kind === 'message') {
         messages.push(result.message);
         if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem });
@@ -86,12 +86,12 @@ async function readMemory(file: string, issues: IngestIssue[]): Promise<MemorySo
 export async function loadFreecodeSession(files: FreecodeSessionFiles, options: { readonly content: ContentMode }): Promise<Session> {
   const issues: IngestIssue[] = [];
   const read: string[] = [];
-  const rollout = files.rolloutFile === null ? null : await readRollout(files.rolloutFile, issues);
+  const rollout = files.rolloutFile === null ? null : await readRollout(files.rolloutFile, options.content, issues);
   if (files.rolloutFile !== null) read.push(files.rolloutFile);
   let store: StoreSource | null = null;
   if (files.metaFile !== null || files.messagesFile !== null) {
     const meta = files.metaFile === null ? EMPTY_META : await readMeta(files.metaFile, issues);
-    const messages = files.messagesFile === null ? [] : await readMessages(files.messagesFile, issues);
+    const messages = files.messagesFile === null ? [] : await readMessages(files.messagesFile, options.content, issues);
     if (files.metaFile !== null) read.push(files.metaFile);
     if (files.messagesFile !== null) read.push(files.messagesFile);
     store = { messagesFile: files.messagesFile, metaFile: files.metaFile, projectDir: files.projectDir, messages, meta };

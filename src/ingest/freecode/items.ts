@@ -4,11 +4,11 @@
  * for assistant items, the model-facing output for tool results. Pure: no I/O.
  */
 import type { AssistantItem, Item, ToolCall, ToolResultItem, UserItem } from '../../session/model.js';
+import { type ContentMode, kept } from '../content-mode.js';
 import type { StoreMessage, StorePart } from './store.js';
 import type { RolloutCall } from './timeline.js';
 
-/** `text`: keep content; `sizes`: keep only character counts (text null), for commands that never read it. */
-export type ContentMode = 'text' | 'sizes';
+export type { ContentMode } from '../content-mode.js';
 
 type ImageCounts = { readonly imageParts: number; readonly imageChars: number };
 
@@ -23,10 +23,16 @@ function images(parts: readonly StorePart[]): ImageCounts {
   return { imageParts, imageChars };
 }
 
-function joinedText(parts: readonly StorePart[]): string {
+/** The text parts joined (null when their text was not kept) and their total length. */
+function joinedText(parts: readonly StorePart[], content: ContentMode): { readonly text: string | null; readonly chars: number } {
   let text = '';
-  for (const part of parts) if (part.kind === 'text') text += part.text;
-  return text;
+  let chars = 0;
+  for (const part of parts) {
+    if (part.kind !== 'text') continue;
+    text += part.text ?? '';
+    chars += part.chars;
+  }
+  return { text: content === 'text' ? text : null, chars };
 }
 
 function toolCallChars(calls: readonly ToolCall[]): number {
@@ -37,13 +43,13 @@ function toolCallChars(calls: readonly ToolCall[]): number {
 
 /** A user item from a store line: its text parts joined, image parts counted apart. */
 export function userItemFromStore(message: StoreMessage, content: ContentMode): UserItem {
-  const text = joinedText(message.parts);
+  const { text, chars } = joinedText(message.parts, content);
   return {
     kind: 'user',
     id: message.id,
     timestampMs: message.timestampMs,
-    text: content === 'text' ? text : null,
-    chars: text.length,
+    text,
+    chars,
     ...images(message.parts),
     synthetic: message.synthetic,
   };
@@ -51,7 +57,7 @@ export function userItemFromStore(message: StoreMessage, content: ContentMode): 
 
 /** A user item whose content is known from elsewhere (memory.json) or not at all (`text` null, chars to be sized). */
 export function userItem(id: string, timestampMs: number, text: string | null, chars: number, synthetic: string | null, content: ContentMode): UserItem {
-  return { kind: 'user', id, timestampMs, text: content === 'text' ? text : null, chars, imageParts: 0, imageChars: 0, synthetic };
+  return { kind: 'user', id, timestampMs, text: text === null ? null : kept(text, content), chars, imageParts: 0, imageChars: 0, synthetic };
 }
 
 export type StoreCallInfo = { readonly callId: string; readonly failed: boolean };
@@ -67,7 +73,7 @@ export function itemsFromStoreLine(
   callInfo: (part: Extract<StorePart, { kind: 'tool' }>) => StoreCallInfo,
   content: ContentMode,
 ): Item[] {
-  const text = joinedText(message.parts);
+  const { text, chars } = joinedText(message.parts, content);
   const tools = message.parts.filter((part): part is Extract<StorePart, { kind: 'tool' }> => part.kind === 'tool');
   const infos = tools.map(callInfo);
   const toolCalls: ToolCall[] = tools.map((part, i) => ({ callId: infos[i]?.callId ?? '', name: part.name, argsJson: part.argsJson }));
@@ -75,8 +81,8 @@ export function itemsFromStoreLine(
     kind: 'assistant',
     id: message.id,
     timestampMs: message.timestampMs,
-    text: content === 'text' ? text : null,
-    chars: text.length + toolCallChars(toolCalls),
+    text,
+    chars: chars + toolCallChars(toolCalls),
     ...images(message.parts),
     responseId,
     toolCalls,
@@ -86,8 +92,8 @@ export function itemsFromStoreLine(
     kind: 'tool_result',
     id: `${message.id}:${part.partIndex}`,
     timestampMs: message.timestampMs,
-    text: content === 'text' ? part.result : null,
-    chars: part.result.length,
+    text: part.result === null ? null : kept(part.result, content),
+    chars: part.resultChars,
     imageParts: 0,
     imageChars: 0,
     callId: toolCalls[i]?.callId ?? '',
@@ -136,8 +142,8 @@ export function itemsFromRolloutCall(call: RolloutCall, responseId: string, thin
     kind: 'tool_result',
     id: `${call.output.eventId}:result`,
     timestampMs: call.output.timestampMs,
-    text: content === 'text' ? call.output.text : null,
-    chars: call.output.text.length,
+    text: call.output.text === null ? null : kept(call.output.text, content),
+    chars: call.output.chars,
     imageParts: 0,
     imageChars: 0,
     callId,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { MeasuredUsage } from '../../session/model.js';
+import { type ContentMode, kept } from '../content-mode.js';
 import { describeSchemaError, parseJsonLine } from '../json-line.js';
 import type { Line } from '../lines.js';
 import { isSkippableWholeLine, peekLeadingString } from '../peek-type.js';
@@ -38,7 +39,15 @@ export type RolloutRecord = RecordBase &
         /** A codemode inner call (`parentCallId`): made by code, not by the model, so not a model tool call. */
         readonly nested: boolean;
       }
-    | { readonly kind: 'function_output'; readonly tool: string; readonly output: string; readonly failed: boolean | null; readonly callId: string | null }
+    | {
+        readonly kind: 'function_output';
+        readonly tool: string;
+        /** The full output (§6.3); null in `sizes` mode. */
+        readonly output: string | null;
+        readonly outputChars: number;
+        readonly failed: boolean | null;
+        readonly callId: string | null;
+      }
     | { readonly kind: 'function_denied'; readonly tool: string; readonly argsJson: string; readonly reason: string; readonly callId: string | null }
     | { readonly kind: 'compact_occurred'; readonly beforeTokens: number | null; readonly afterTokens: number | null }
     | { readonly kind: 'context_overflow'; readonly beforeTokens: number | null }
@@ -162,7 +171,7 @@ function parseWith<K extends keyof typeof Schemas>(
 }
 
 /** Parses one rollout line; see the module comment. Never throws for bad content. */
-export function parseRolloutLine(line: Line): RolloutLineResult {
+export function parseRolloutLine(line: Line, content: ContentMode = 'text'): RolloutLineResult {
   const peeked = peekLeadingString(line.text, 'type');
   if (peeked !== null && IGNORED_EVENT_TYPES.has(peeked) && isSkippableWholeLine(line.text, 'type')) {
     return { kind: 'ignored' };
@@ -178,14 +187,14 @@ export function parseRolloutLine(line: Line): RolloutLineResult {
   const base = BaseSchema.safeParse(json.value);
   if (!base.success) return { kind: 'invalid', reason: describeSchemaError(type, base.error) };
   const common: RecordBase = { line: line.number, eventId: base.data.id, timestampMs: base.data.timestamp };
-  return parseHandled(type, json.value, common);
+  return parseHandled(type, json.value, common, content);
 }
 
 function record(record: RolloutRecord, problem: string | null = null): RolloutLineResult {
   return { kind: 'record', record, problem };
 }
 
-function parseHandled(type: string, value: unknown, common: RecordBase): RolloutLineResult {
+function parseHandled(type: string, value: unknown, common: RecordBase, content: ContentMode): RolloutLineResult {
   switch (type) {
     case 'model.request': {
       const p = parseWith('model.request', type, value);
@@ -238,7 +247,8 @@ function parseHandled(type: string, value: unknown, common: RecordBase): Rollout
       const p = parseWith('function.output', type, value);
       if (!p.ok) return { kind: 'invalid', reason: p.reason };
       const d = p.data;
-      return record({ ...common, kind: 'function_output', tool: d.tool, output: d.output ?? '', failed: d.failed ?? null, callId: d.callId ?? null });
+      const output = d.output ?? '';
+      return record({ ...common, kind: 'function_output', tool: d.tool, output: kept(output, content), outputChars: output.length, failed: d.failed ?? null, callId: d.callId ?? null });
     }
     case 'function.denied': {
       const p = parseWith('function.denied', type, value);

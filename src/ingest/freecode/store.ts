@@ -5,14 +5,22 @@
  */
 import { z } from 'zod';
 import type { MeasuredUsage } from '../../session/model.js';
+import { type ContentMode, kept } from '../content-mode.js';
 import { describeSchemaError, parseJsonLine } from '../json-line.js';
 import type { Line } from '../lines.js';
 import { normalizeUsage } from '../usage.js';
 
-/** A part of a stored message; text and code parts are both text the model saw. */
+/** A part of a stored message; text and code parts are both text the model saw. Texts are null in `sizes` mode. */
 export type StorePart =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'tool'; readonly partIndex: number; readonly name: string; readonly argsJson: string; readonly result: string }
+  | { readonly kind: 'text'; readonly text: string | null; readonly chars: number }
+  | {
+      readonly kind: 'tool';
+      readonly partIndex: number;
+      readonly name: string;
+      readonly argsJson: string;
+      readonly result: string | null;
+      readonly resultChars: number;
+    }
   | { readonly kind: 'image'; readonly dataChars: number };
 
 export type StoreMessage = {
@@ -68,18 +76,28 @@ function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parsePart(raw: unknown, partIndex: number): { readonly part: StorePart | null; readonly problem: string | null } {
+type PartReading = {
+  readonly part: StorePart | null;
+  readonly problem: string | null;
+  /** A text part's content even when it is not kept (to recognise the image caption). */
+  readonly text?: string;
+};
+
+function parsePart(raw: unknown, partIndex: number, content: ContentMode): PartReading {
   const parsed = PartSchema.safeParse(raw);
   if (!parsed.success) return { part: null, problem: describeSchemaError(`part ${partIndex}`, parsed.error) };
   const p = parsed.data;
   switch (p.type) {
     case 'text':
-    case 'code':
-      return { part: { kind: 'text', text: p.content ?? '' }, problem: null };
+    case 'code': {
+      const text = p.content ?? '';
+      return { part: { kind: 'text', text: kept(text, content), chars: text.length }, problem: null, text };
+    }
     case 'image':
       return { part: { kind: 'image', dataChars: (p.data ?? '').length }, problem: null };
-    case 'tool':
+    case 'tool': {
       if (p.tool === null || p.tool === undefined) return { part: null, problem: `part ${partIndex}: tool part without "tool"` };
+      const result = p.result ?? '';
       return {
         part: {
           kind: 'tool',
@@ -87,17 +105,19 @@ function parsePart(raw: unknown, partIndex: number): { readonly part: StorePart 
           name: p.tool.name,
           // FreeCode replaces args that are not a plain object by {} when it loads history (§7.3).
           argsJson: isPlainObject(p.tool.args) ? JSON.stringify(p.tool.args) : '{}',
-          result: p.result ?? '',
+          result: kept(result, content),
+          resultChars: result.length,
         },
         problem: null,
       };
+    }
     default:
       return { part: null, problem: `part ${partIndex}: unknown part type "${p.type}"` };
   }
 }
 
 /** Parses one `messages.jsonl` line; bad parts are dropped from the message and reported as its problem. */
-export function parseStoreLine(line: Line): StoreLineResult {
+export function parseStoreLine(line: Line, content: ContentMode = 'text'): StoreLineResult {
   const json = parseJsonLine(line);
   if (json.kind === 'blank') return { kind: 'ignored' };
   if (json.kind === 'invalid') return { kind: 'invalid', reason: json.reason };
@@ -108,8 +128,10 @@ export function parseStoreLine(line: Line): StoreLineResult {
 
   const problems: string[] = [];
   const parts: StorePart[] = [];
+  let captionText = false;
   m.parts.forEach((raw, index) => {
-    const { part, problem } = parsePart(raw, index);
+    const { part, problem, text } = parsePart(raw, index, content);
+    if (index === 0 && m.role === 'user' && text !== undefined) captionText = IMAGE_CAPTION.test(text);
     if (part !== null) parts.push(part);
     if (problem !== null) problems.push(problem);
   });
@@ -128,9 +150,7 @@ export function parseStoreLine(line: Line): StoreLineResult {
     if (reading.problem !== null) problems.push(reading.problem);
   }
 
-  const first = parts[0];
-  const isCaption =
-    m.role === 'user' && first?.kind === 'text' && IMAGE_CAPTION.test(first.text) && parts.some((part) => part.kind === 'image');
+  const isCaption = captionText && parts.some((part) => part.kind === 'image');
   const message: StoreMessage = {
     line: line.number,
     id: m.id,

@@ -14,7 +14,7 @@ export type RolloutCall = {
   readonly tool: string;
   readonly argsJson: string;
   readonly callId: string | null;
-  output: { readonly eventId: string; readonly timestampMs: number; readonly text: string; readonly failed: boolean } | null;
+  output: { readonly eventId: string; readonly timestampMs: number; readonly text: string | null; readonly chars: number; readonly failed: boolean } | null;
 };
 
 /** One provider response and the request that produced it. */
@@ -183,7 +183,7 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
           argsJson: rec.argsJson,
           callId: rec.callId,
           // A denied call is answered with the denial text (§6.3: "text returned to the model").
-          output: rec.kind === 'function_denied' ? { eventId: rec.eventId, timestampMs: rec.timestampMs, text: rec.reason, failed: true } : null,
+          output: rec.kind === 'function_denied' ? { eventId: rec.eventId, timestampMs: rec.timestampMs, text: rec.reason, chars: rec.reason.length, failed: true } : null,
         });
         break;
       }
@@ -196,7 +196,7 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
           issues.push({ file, line: rec.line, reason: `function.output for "${rec.tool}" without a matching function.call` });
           break;
         }
-        call.output = { eventId: rec.eventId, timestampMs: rec.timestampMs, text: rec.output, failed: rec.failed ?? false };
+        call.output = { eventId: rec.eventId, timestampMs: rec.timestampMs, text: rec.output, chars: rec.outputChars, failed: rec.failed ?? false };
         break;
       }
       case 'compact_occurred':

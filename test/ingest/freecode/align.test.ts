@@ -26,11 +26,11 @@ function response(eventId: string, promptTokens: number | null, textChars: numbe
 }
 
 function textLine(id: string, text: string, promptTokens: number | null): StoreMessage {
-  return { line: 0, id, role: 'assistant', synthetic: null, parts: [{ kind: 'text', text }], timestampMs: 0, usage: promptTokens === null ? null : usage(promptTokens), interrupted: false, parentId: null };
+  return { line: 0, id, role: 'assistant', synthetic: null, parts: [{ kind: 'text', text, chars: text.length }], timestampMs: 0, usage: promptTokens === null ? null : usage(promptTokens), interrupted: false, parentId: null };
 }
 
 function toolLine(id: string, name: string, promptTokens: number | null): StoreMessage {
-  return { line: 0, id, role: 'assistant', synthetic: null, parts: [{ kind: 'tool', partIndex: 0, name, argsJson: '{}', result: '' }], timestampMs: 0, usage: promptTokens === null ? null : usage(promptTokens), interrupted: false, parentId: null };
+  return { line: 0, id, role: 'assistant', synthetic: null, parts: [{ kind: 'tool', partIndex: 0, name, argsJson: '{}', result: '', resultChars: 0 }], timestampMs: 0, usage: promptTokens === null ? null : usage(promptTokens), interrupted: false, parentId: null };
 }
 
 describe('alignStore', () => {

@@ -76,7 +76,7 @@ export function write(runs: readonly Run[]): Written {
 
   runs.forEach((run, r) => {
     userLineIndex.push(store.length);
-    message('user', [{ kind: 'text', text: run.prompt }], null);
+    message('user', [{ kind: 'text', text: run.prompt, chars: run.prompt.length }], null);
     if (r === 0) firstPrompt = { content: run.prompt, timestampMs: tick() };
     promptChars += run.prompt.length;
     run.responses.forEach((response, k) => {
@@ -98,14 +98,14 @@ export function write(runs: readonly Run[]): Written {
       });
       let first = true;
       if (response.text !== '' || response.calls.length === 0) {
-        message('assistant', [{ kind: 'text', text: response.text }], usage);
+        message('assistant', [{ kind: 'text', text: response.text, chars: response.text.length }], usage);
         first = false;
       }
       response.calls.forEach((c, i) => {
         const argsJson = JSON.stringify(c.args);
         records.push({ kind: 'function_call', line, eventId: id(), timestampMs: tick(), tool: c.name, argsJson, callId: `call-${n}-${i}`, nested: false });
-        records.push({ kind: 'function_output', line, eventId: id(), timestampMs: tick(), tool: c.name, output: c.output, failed: false, callId: `call-${n}-${i}` });
-        message('assistant', [{ kind: 'tool', partIndex: 0, name: c.name, argsJson, result: c.output }], first ? usage : null);
+        records.push({ kind: 'function_output', line, eventId: id(), timestampMs: tick(), tool: c.name, output: c.output, outputChars: c.output.length, failed: false, callId: `call-${n}-${i}` });
+        message('assistant', [{ kind: 'tool', partIndex: 0, name: c.name, argsJson, result: c.output, resultChars: c.output.length }], first ? usage : null);
         first = false;
         promptChars += argsJson.length + c.output.length;
       });

@@ -76,6 +76,12 @@ describe('parseRolloutLine', () => {
     expect(parseRolloutLine(event('function.output', '"turnId":"turn-0","tool":"bash","output":"","duration_ms":5'))).toMatchObject({ record: { output: '', failed: null } });
   });
 
+  it('keeps only the output size in sizes mode', () => {
+    const l = event('function.output', '"turnId":"turn-0","tool":"bash","output":"12345","duration_ms":5');
+    expect(parseRolloutLine(l, 'sizes')).toMatchObject({ record: { output: null, outputChars: 5 } });
+    expect(parseRolloutLine(l)).toMatchObject({ record: { output: '12345', outputChars: 5 } });
+  });
+
   it('reads function.denied, compaction, overflow, hook block, model error, subagent, poke and steer events', () => {
     expect(parseRolloutLine(event('function.denied', '"turnId":"turn-0","tool":"write","args":{},"reason":"no","source":"hook"'))).toMatchObject({ record: { kind: 'function_denied', reason: 'no' } });
     expect(parseRolloutLine(event('compact.occurred', '"beforeTokens":105,"afterTokens":128'))).toMatchObject({ record: { kind: 'compact_occurred', beforeTokens: 105, afterTokens: 128 } });

@@ -20,12 +20,12 @@ function message(text: string): StoreMessage {
 
 describe('parseStoreLine', () => {
   it('reads the §12.2 lines: text, a tool part with its result, usage with cacheWriteInputTokens', () => {
-    const parsed = lines(`${SPEC}/messages-before-compaction.jsonl`).map(parseStoreLine);
+    const parsed = lines(`${SPEC}/messages-before-compaction.jsonl`).map((l) => parseStoreLine(l));
     expect(parsed.every((r) => r.kind === 'message' && r.problem === null)).toBe(true);
     const [user, text, tool] = parsed.map((r) => (r.kind === 'message' ? r.message : null));
-    expect(user).toMatchObject({ role: 'user', synthetic: null, parts: [{ kind: 'text', text: 'Why does parse() choke on inline tables?' }], usage: null });
+    expect(user).toMatchObject({ role: 'user', synthetic: null, parts: [{ kind: 'text', text: 'Why does parse() choke on inline tables?', chars: 40 }], usage: null });
     expect(text?.usage).toMatchObject({ promptTokens: 11840, cacheReadTokens: 0, cacheWriteTokens: 11200, uncachedInputTokens: 640, outputTokens: 212 });
-    expect(tool).toMatchObject({ usage: null, parts: [{ kind: 'tool', partIndex: 0, name: 'read', argsJson: '{"filePath":"src/parser.ts"}', result: '1\texport function parse(src: string) {\n2\t  // …\n' }] });
+    expect(tool).toMatchObject({ usage: null, parts: [{ kind: 'tool', partIndex: 0, name: 'read', argsJson: '{"filePath":"src/parser.ts"}', result: '1\texport function parse(src: string) {\n2\t  // …\n', resultChars: 48 }] });
   });
 
   it('reads the other line shapes of §12.2: synthetic, image parts, interrupted, parentId', () => {
@@ -54,14 +54,14 @@ describe('parseStoreLine', () => {
   it('replaces args that are not a plain object by {} as FreeCode does on load (§7.3), and counts code parts as text', () => {
     const m = message('{"id":"a","role":"assistant","parts":[{"type":"code","content":"let x","language":"ts"},{"type":"tool","tool":{"name":"bash","args":"ls -la"},"result":"ok"}],"timestamp":1}');
     expect(m.parts).toEqual([
-      { kind: 'text', text: 'let x' },
-      { kind: 'tool', partIndex: 1, name: 'bash', argsJson: '{}', result: 'ok' },
+      { kind: 'text', text: 'let x', chars: 5 },
+      { kind: 'tool', partIndex: 1, name: 'bash', argsJson: '{}', result: 'ok', resultChars: 2 },
     ]);
   });
 
   it('keeps a message with an unknown part, drops the part and reports it', () => {
     const result = parseStoreLine({ number: 3, text: '{"id":"a","role":"assistant","parts":[{"type":"hologram"},{"type":"text","content":"Here."}],"timestamp":1}', terminated: true });
-    expect(result).toMatchObject({ kind: 'message', problem: 'part 0: unknown part type "hologram"', message: { parts: [{ kind: 'text', text: 'Here.' }] } });
+    expect(result).toMatchObject({ kind: 'message', problem: 'part 0: unknown part type "hologram"', message: { parts: [{ kind: 'text', text: 'Here.', chars: 5 }] } });
   });
 
   it('reports a role it does not know, a missing id and malformed JSON', () => {
@@ -107,5 +107,15 @@ describe('parseMeta', () => {
 
   it('reports malformed JSON', () => {
     expect(parseMeta('{"id": ')).toMatchObject({ kind: 'invalid', reason: expect.stringMatching(/^meta.json: malformed JSON/) });
+  });
+});
+
+describe('parseStoreLine in sizes mode', () => {
+  it('keeps character counts and drops the text, still recognising the image caption', () => {
+    const [poke, caption] = lines(`${SPEC}/other-line-shapes.jsonl`).map((l) => parseStoreLine(l, 'sizes'));
+    expect(poke).toMatchObject({ kind: 'message', message: { parts: [{ kind: 'text', text: null, chars: '[todo reminder text]'.length }] } });
+    expect(caption).toMatchObject({ kind: 'message', message: { synthetic: 'image_caption' } });
+    const tool = parseStoreLine({ number: 1, text: '{"id":"a","role":"assistant","parts":[{"type":"tool","tool":{"name":"bash","args":{}},"result":"12345"}],"timestamp":1}', terminated: true }, 'sizes');
+    expect(tool).toMatchObject({ message: { parts: [{ kind: 'tool', result: null, resultChars: 5, argsJson: '{}' }] } });
   });
 });

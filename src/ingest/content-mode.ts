@@ -1,0 +1,12 @@
+/**
+ * How much of a log's content ingest keeps. `text`: the content, for commands that read it (the
+ * replay's summarizer). `sizes`: character counts only, text null everywhere — the long strings
+ * are dropped as each line is parsed, so a command that only counts (`sessions`) holds a 1 GB
+ * log's sizes, not its text.
+ */
+export type ContentMode = 'text' | 'sizes';
+
+/** The content to keep under `mode`: the string itself, or null. */
+export function kept(text: string, mode: ContentMode): string | null {
+  return mode === 'text' ? text : null;
+}
