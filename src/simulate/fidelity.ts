@@ -30,8 +30,11 @@ export function measureFidelity(session: Session, recordedRows: readonly ReplayR
   const readErrors: number[] = [];
   for (const row of recordedRows) {
     if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
-    const usage = session.requests[row.sourceRequestIndex]?.usage;
-    if (usage === null || usage === undefined || usage.promptTokens === 0) continue;
+    const request = session.requests[row.sourceRequestIndex];
+    // Side requests (subagents, memory jobs) are billed as measured in every scenario: not evidence.
+    if (request === undefined || request.agentId !== null) continue;
+    const usage = request.usage;
+    if (usage === null || usage.promptTokens === 0) continue;
     measured += usage.promptTokens;
     simulated += row.promptTokens;
     measuredRead += usage.cacheReadTokens;

@@ -541,6 +541,10 @@ class Replay {
   }
 
   private send(request: Request): void {
+    if (request.agentId !== null) {
+      this.pushSideRequest(request);
+      return;
+    }
     this.currentModel = request.model;
     if (request.timestampMs !== null) this.nowMs = request.timestampMs;
     const facts = this.input.modelFacts(request.model);
@@ -571,6 +575,36 @@ class Replay {
     const prompt = this.render();
     if (windowTokens !== null && prompt.promptTokens > windowTokens && this.mode === 'never') this.overflows += 1;
     this.pushPriced(request, prompt, facts);
+  }
+
+  /**
+   * A side request (a subagent's, a memory job's, a cache warm-up) does not carry the session's
+   * context, so no policy changes it: every scenario bills it as measured (first-order assumption).
+   */
+  private pushSideRequest(request: Request): void {
+    const usage = request.usage;
+    if (usage === null) return;
+    const write1h = usage.cacheWrite1hTokens ?? 0;
+    this.rows.push({
+      rowIndex: this.rows.length,
+      sourceRequestIndex: request.index,
+      requestIndex: request.index,
+      kind: 'request',
+      model: request.model,
+      timestampMs: request.timestampMs ?? this.nowMs,
+      promptTokens: usage.promptTokens,
+      cacheReadTokens: usage.cacheReadTokens,
+      cacheWrite5mTokens: usage.cacheWrite5mTokens ?? usage.cacheWriteTokens - write1h,
+      cacheWrite1hTokens: write1h,
+      uncachedInputTokens: usage.uncachedInputTokens,
+      outputTokens: usage.outputTokens,
+      contextTokensAfter: usage.promptTokens + usage.outputTokens,
+      compactionBefore: false,
+      overflowRetries: 0,
+      visibleChars: 0,
+      visibleUnits: 0,
+      fixedTokens: 0,
+    });
   }
 
   private pushRejected(prompt: RenderedPrompt): void {

@@ -113,8 +113,9 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
     const points: CalibrationPoint[] = [];
     for (const row of probe.rows) {
       if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
-      const usage = session.requests[row.sourceRequestIndex]?.usage;
-      if (usage === null || usage === undefined) continue;
+      const request = session.requests[row.sourceRequestIndex];
+      if (request === undefined || request.agentId !== null || request.usage === null) continue;
+      const usage = request.usage;
       points.push({ promptTokens: usage.promptTokens - row.fixedTokens, visibleChars: row.visibleChars, visibleSegments: row.visibleUnits });
     }
     const calibration = calibrateTokens(points);
