@@ -6,12 +6,13 @@
  * still yields a session. Pure: no I/O; every problem becomes an ingest issue.
  */
 import type { HarnessEvent, IngestIssue, Item, MeasuredUsage, Request, Session, SummaryItem, UserItem } from '../../session/model.js';
-import { alignStore, type ResponseMatch, toolCallNamesOf, hasTextLine } from './align.js';
-import { type ContentMode, itemsFromRolloutCall, itemsFromStoreLine, promptCharsOf, textItemFromRollout, userItem, userItemFromStore } from './items.js';
+import type { ContentMode } from '../content-mode.js';
+import { alignStore, hasTextLine, type ResponseMatch, toolCallNamesOf } from './align.js';
+import { itemsFromRolloutCall, itemsFromStoreLine, promptCharsOf, textItemFromRollout, userItem, userItemFromStore } from './items.js';
 import type { MemoryFile, MemorySummary } from './memory.js';
 import { projectPathFromDirName } from './project-dir.js';
 import type { RolloutRecord } from './rollout.js';
-import { activePath, type StoreMessage, type StoreMeta } from './store.js';
+import { activePath, EMPTY_META, type StoreMessage, type StoreMeta } from './store.js';
 import { buildTimeline, type EventDraft, type RolloutCall, type RolloutResponse, type UserPlaceholder } from './timeline.js';
 
 export type RolloutSource = { readonly file: string; readonly records: readonly RolloutRecord[] };
@@ -53,7 +54,6 @@ type Step =
   | { readonly kind: 'side'; readonly timestampMs: number; readonly request: RequestDraft };
 
 type Context = {
-  readonly sessionId: string;
   readonly content: ContentMode;
   readonly meta: StoreMeta;
   readonly rolloutFile: string | null;
@@ -62,8 +62,8 @@ type Context = {
 
 /** Builds the normalized session; see the module comment for which source wins where. */
 export function buildFreecodeSession(input: FreecodeSessionInput, options: BuildOptions): Session {
-  const meta = input.store?.meta ?? { id: null, title: null, projectPath: null, provider: null, model: null, parentId: null, leafId: null };
-  const ctx: Context = { sessionId: input.sessionId, content: options.content, meta, rolloutFile: input.rollout?.file ?? null, issues: [...input.issues] };
+  const meta = input.store?.meta ?? EMPTY_META;
+  const ctx: Context = { content: options.content, meta, rolloutFile: input.rollout?.file ?? null, issues: [...input.issues] };
 
   const storeMessages = input.store === null ? [] : storePath(input.store, ctx);
   const timeline = input.rollout === null ? null : buildTimeline(input.rollout.file, input.rollout.records);

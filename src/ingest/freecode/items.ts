@@ -8,7 +8,6 @@ import { type ContentMode, kept } from '../content-mode.js';
 import type { StoreMessage, StorePart } from './store.js';
 import type { RolloutCall } from './timeline.js';
 
-export type { ContentMode } from '../content-mode.js';
 
 type ImageCounts = { readonly imageParts: number; readonly imageChars: number };
 
