@@ -212,6 +212,8 @@ class Replay {
   private currentModel: string;
   private compactionBefore = false;
   private retriesBeforeNextRow = 0;
+  /** A recorded overflow not yet followed by a successful send: the run fails if none comes. */
+  private unrecoveredOverflow = false;
   private readonly rows: ReplayRow[] = [];
   private readonly compactions: ReplayCompaction[] = [];
   private overflows = 0;
@@ -251,6 +253,7 @@ class Replay {
     this.advanceTo(this.session.items.length);
     this.finishResponse();
     this.recordedEventsAt(this.session.items.length);
+    this.settleRecordedOverflow();
     return {
       rows: this.rows,
       compactions: this.compactions,
@@ -335,6 +338,7 @@ class Replay {
 
   /** A new user message starts a new `AgentLoop` run (engine.md §5.1): fresh holds and counters. */
   private startUserMessage(timestampMs: number | null): void {
+    this.settleRecordedOverflow();
     this.memory.startUserMessage();
     this.overflowRecovery = new OverflowRecovery({ maxOverflowCompactions: this.params.maxOverflowCompactions, version: this.params.version });
     if (pruneStateResetsEachUserMessage(this.params.version)) this.prune.reset();
@@ -415,6 +419,13 @@ class Replay {
     return result;
   }
 
+  /** A run whose last send was a recorded overflow with no success after it failed (engine.md §5.4). */
+  private settleRecordedOverflow(): void {
+    if (!this.unrecoveredOverflow) return;
+    this.unrecoveredOverflow = false;
+    this.failedTurns += 1;
+  }
+
   private setSummary(contentChars: number): void {
     this.summaryCount += 1;
     this.summary = { id: `summary#${this.summaryCount}`, chars: SUMMARY_BLOCK_PREFIX.length + contentChars };
@@ -460,16 +471,15 @@ class Replay {
           this.applyRecordedCompaction(event);
           break;
         case 'overflow':
-          this.finishResponse();
-          this.overflows += 1;
-          this.pushRejected(this.render());
+          // `context.overflow` is bookkeeping written after the compaction attempt (engine.md §5.4
+          // step 5); the rejected send itself is the `model.error` before it.
           break;
         case 'model_error':
           if (isContextOverflowError(Object.assign(new Error(event.message), { status: 400 }))) {
             this.finishResponse();
             this.overflows += 1;
-            this.failedTurns += 1;
             this.pushRejected(this.render());
+            this.unrecoveredOverflow = true;
           }
           break;
         case 'hook_block':
@@ -492,7 +502,19 @@ class Replay {
     const before = this.render();
     const stored = this.store.getMessages();
     const messagesBefore = stored.length;
-    const result = this.memory.compact({ nowMs: this.time() });
+    let llmRequest: LlmSummaryRequest | null = null;
+    const llm =
+      this.scenario.params.summarizer === 'llm'
+        ? {
+            model: this.currentModel,
+            // As in `compactNow`: the call is modelled; its request is priced, the summary's size is the log's.
+            summarize: (request: LlmSummaryRequest) => {
+              llmRequest = request;
+              return { ok: false as const, error: 'modelled by the replay' };
+            },
+          }
+        : undefined;
+    const result = this.memory.compact({ nowMs: this.time(), llm });
     const kept = keepLastNUserTurns(stored, this.params.preserveRecentTurns, this.params.version);
     if (kept.length < stored.length) this.store.replaceMessages(kept);
     const recordedChars = event.summaryItemId === null ? undefined : this.summaryCharsByItemId.get(event.summaryItemId);
@@ -501,18 +523,7 @@ class Replay {
     this.lastMeasuredTokens = 0;
     this.compactionBefore = true;
     const summaryTokens = tokensForChars(this.summary?.chars ?? 0, this.calibration);
-    if (this.scenario.params.summarizer === 'llm' && result.kind === 'compacted') {
-      this.emitSummarize(
-        {
-          system: '',
-          prompt: result.summarizer.kind === 'heuristic' ? '' : result.summarizer.request.prompt,
-          model: this.currentModel,
-          temperature: 0,
-          maxTokens: 1_024,
-        },
-        summaryTokens,
-      );
-    }
+    if (llmRequest !== null) this.emitSummarize(llmRequest, summaryTokens);
     const after = this.render();
     this.compactions.push({
       rowIndex: this.rows.length,
@@ -661,6 +672,7 @@ class Replay {
       fixedTokens: prompt.fixedTokens,
     });
     this.retriesBeforeNextRow = 0;
+    this.unrecoveredOverflow = false;
     // FreeCode's `lastMeasuredContextTokens` = the inclusive prompt of the last response (§1.5).
     this.lastMeasuredTokens = outcome.promptTokens;
   }

@@ -129,7 +129,8 @@ export function buildScenarios(families: readonly ScenarioFamily[], overrides: S
   const seen = new Set<string>(['recorded']);
   for (const family of families) {
     if (family === 'recorded') continue;
-    const targets = family === 'none' || overrides.targetTokens === undefined ? [undefined] : overrides.targetTokens;
+    // A target is the `freecode` family's knob; the others derive their trigger from the window.
+    const targets = family !== 'freecode' || overrides.targetTokens === undefined ? [undefined] : overrides.targetTokens;
     for (const target of targets) {
       const params = applyOverrides(familyDefaults(family), overrides, target);
       const name = scenarioName(family, params, target !== undefined && targets.length > 1);
