@@ -4,6 +4,7 @@
  */
 import { codeSentence } from './code-typescript.js';
 import { pascal, screaming, snake, testTitle, typeWords, variableWords, functionWords } from './names.js';
+import { pastTense, plural } from './english.js';
 import type { Rng } from './rng.js';
 import type { SourceFile } from './source-file.js';
 import { ADJECTIVES, ERROR_PHRASES, NOUNS, PY_DEPS, PY_TYPES, VERBS } from './vocab.js';
@@ -71,7 +72,7 @@ function pyStatements(scope: PyScope, indent: string, budget: number, depth: num
         out.push(`${indent}# ${codeSentence(rng)}`);
         break;
       case 'log':
-        out.push(`${indent}logger.${rng.pick(['debug', 'info', 'warning'])}("${rng.pick(VERBS)}ed %s ${rng.pick(NOUNS)}s", ${pyExpr(scope)})`);
+        out.push(`${indent}logger.${rng.pick(['debug', 'info', 'warning'])}("${pastTense(rng.pick(VERBS))} %s ${plural(rng.pick(NOUNS))}", ${pyExpr(scope)})`);
         break;
       case 'if':
         out.push(`${indent}if ${rng.pick([`not ${pyLocal(scope)}`, `${pyLocal(scope)} is None`, `len(${pyLocal(scope)}) > ${rng.pick(scope.consts)}`, `${pyLocal(scope)}.status == "${rng.pick(ADJECTIVES)}"`])}:`);
@@ -98,6 +99,12 @@ function pyStatements(scope: PyScope, indent: string, budget: number, depth: num
     }
   }
   return out;
+}
+
+/** A few statements in the style of the module generator, for an edit's inserted lines. */
+export function pythonStatements(rng: Rng, indent: string, count: number): string[] {
+  const scope: PyScope = { rng, locals: [], fns: [snake(functionWords(rng)), snake(functionWords(rng))], classes: [pascal(typeWords(rng))], consts: [screaming([rng.pick(['max', 'default']), rng.pick(NOUNS), 'size'])] };
+  return pyStatements(scope, indent, count, 0);
 }
 
 /** A Python module of roughly `targetLines` lines. */

@@ -4,9 +4,18 @@
  * have to compile; it has to look like the code a coding agent reads and edits.
  */
 import { camel, functionWords, pascal, screaming, testTitle, typeWords, variableWords } from './names.js';
+import { participle, pastTense, plural, thirdPerson, withArticle } from './english.js';
 import type { Rng } from './rng.js';
 import type { SourceFile } from './source-file.js';
 import { ADJECTIVES, ERROR_PHRASES, NOUNS, NPM_DEPS, TS_TYPES, VERBS } from './vocab.js';
+
+const NODE_EXPORTS: Readonly<Record<string, readonly string[]>> = {
+  'node:fs/promises': ['readFile', 'writeFile', 'mkdir', 'rm', 'stat', 'rename'],
+  'node:path': ['join', 'dirname', 'resolve', 'basename'],
+  'node:crypto': ['createHash', 'randomUUID', 'timingSafeEqual'],
+  'node:events': ['EventEmitter', 'once', 'on'],
+  'node:stream': ['Readable', 'Transform', 'pipeline'],
+};
 
 interface Scope {
   readonly rng: Rng;
@@ -31,17 +40,25 @@ export function codeSentence(rng: Rng): string {
   const a = rng.pick(ADJECTIVES);
   const v = rng.pick(VERBS);
   return rng.pick([
-    `${capital(v)}s the ${a} ${n} before it reaches the ${rng.pick(NOUNS)}.`,
+    `${capital(thirdPerson(v))} the ${a} ${n} before it reaches the ${rng.pick(NOUNS)}.`,
     `Keep this in sync with the ${n} ${rng.pick(['schema', 'migration', 'contract', 'docs'])}.`,
     `The ${n} may be ${a}; callers must ${v} it first.`,
     `Returns undefined when no ${n} matches.`,
-    `Order matters here: ${rng.pick(NOUNS)}s are ${rng.pick(VERBS)}ed before ${n}s.`,
-    `TODO(${rng.pick(['mara', 'jonas', 'priya', 'omar'])}): ${v} ${a} ${n}s in one pass.`,
+    `Order matters here: ${plural(rng.pick(NOUNS))} are ${participle(v)} before ${plural(n)}.`,
+    `TODO(${rng.pick(['mara', 'jonas', 'priya', 'omar'])}): ${v} ${a} ${plural(n)} in one pass.`,
     `Times are epoch milliseconds, never seconds.`,
-    `A ${a} ${n} is retried at most ${rng.int(2, 6)} times.`,
+    `${capital(withArticle(a))} ${n} is retried at most ${rng.int(2, 6)} times.`,
     `Pure: no I/O, the ${n} is passed in.`,
     `Mirrors the ${rng.pick(['upstream', 'legacy', 'v1', 'v2'])} ${n} behaviour on purpose.`,
+    `Callers hold the ${n} lock while this runs.`,
+    `See ${rng.pick(['ADR-0007', 'ADR-0012', 'the runbook', 'issue #' + String(rng.int(100, 2400))])} for why the ${n} is ${participle(v)} lazily.`,
+    `Throws if the ${n} was already ${participle(v)}.`,
+    `Idempotent: ${gerundPhrase(v)} the same ${n} twice is a no-op.`,
   ]);
+}
+
+function gerundPhrase(verb: string): string {
+  return verb.endsWith('e') ? `${verb.slice(0, -1)}ing` : `${verb}ing`;
 }
 
 function capital(word: string): string {
@@ -141,7 +158,7 @@ function statements(scope: Scope, indent: string, budget: number, depth: number)
         out.push(`${indent}// ${codeSentence(rng)}`);
         break;
       case 'log':
-        out.push(`${indent}logger.${rng.pick(['debug', 'info', 'warn'])}({ ${camel(variableWords(rng))}: ${local(scope)} }, '${rng.pick(VERBS)}ed ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}');`);
+        out.push(`${indent}logger.${rng.pick(['debug', 'info', 'warn'])}({ ${camel(variableWords(rng))}: ${local(scope)} }, '${pastTense(rng.pick(VERBS))} ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}');`);
         break;
       case 'if': {
         out.push(`${indent}if (${condition(scope)}) {`);
@@ -189,6 +206,12 @@ function statements(scope: Scope, indent: string, budget: number, depth: number)
     }
   }
   return out;
+}
+
+/** A few statements in the style of the module generator, for an edit's inserted lines. */
+export function typescriptStatements(rng: Rng, indent: string, count: number): string[] {
+  const scope: Scope = { rng, locals: [], types: [pascal(typeWords(rng))], fns: [camel(functionWords(rng)), camel(functionWords(rng))], consts: [screaming([rng.pick(['max', 'default']), rng.pick(NOUNS), 'size'])] };
+  return statements(scope, indent, count, 0);
 }
 
 function functionBlock(scope: Scope, name: string, exported: boolean, bodyLines: number): string[] {
@@ -243,8 +266,9 @@ export function typescriptModule(rng: Rng, path: string, targetLines: number, im
   const lines: string[] = [];
   const deps = rng.sample(NPM_DEPS, rng.int(1, 3));
   for (const dep of deps) {
+    const names = NODE_EXPORTS[dep];
     if (dep === 'zod') lines.push("import { z } from 'zod';");
-    else if (dep.startsWith('node:')) lines.push(`import { ${camel([rng.pick(VERBS)])} } from '${dep}';`);
+    else if (names !== undefined) lines.push(`import { ${rng.sample(names, rng.int(1, 2)).join(', ')} } from '${dep}';`);
     else lines.push(`import ${camel(dep.replace(/[^a-z]/g, ' ').trim().split(' '))} from '${dep}';`);
   }
   for (const imp of imports) lines.push(`import { ${imp.names.join(', ')} } from '${imp.from}';`);

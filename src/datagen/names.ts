@@ -2,8 +2,14 @@
  * Identifier composition: functions, types, constants, test names and file names built from the
  * word lists in the casing each language uses.
  */
+import { gerund, plural, RESERVED_WORDS, thirdPerson, withArticle } from './english.js';
 import type { Rng } from './rng.js';
 import { ADJECTIVES, NOUNS, VERBS } from './vocab.js';
+
+/** A reserved word cannot name a variable: such names get a suffix (`export` → `exportValue`). */
+function safe(name: string, suffix: string): string {
+  return RESERVED_WORDS.has(name) ? `${name}${suffix}` : name;
+}
 
 function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
@@ -11,7 +17,7 @@ function capitalize(word: string): string {
 
 /** `camelCase` from words. */
 export function camel(words: readonly string[]): string {
-  return words.map((w, i) => (i === 0 ? w.toLowerCase() : capitalize(w.toLowerCase()))).join('');
+  return safe(words.map((w, i) => (i === 0 ? w.toLowerCase() : capitalize(w.toLowerCase()))).join(''), 'Value');
 }
 
 /** `PascalCase` from words. */
@@ -21,7 +27,7 @@ export function pascal(words: readonly string[]): string {
 
 /** `snake_case` from words. */
 export function snake(words: readonly string[]): string {
-  return words.map((w) => w.toLowerCase()).join('_');
+  return safe(words.map((w) => w.toLowerCase()).join('_'), '_value');
 }
 
 /** `SCREAMING_SNAKE` from words. */
@@ -63,17 +69,22 @@ export function variableWords(rng: Rng): string[] {
 
 /** A test title in the "does X when Y" style. */
 export function testTitle(rng: Rng, subject: string): string {
+  const n = rng.pick(NOUNS);
+  const a = rng.pick(ADJECTIVES);
+  const v = rng.pick(VERBS);
   const outcome = rng.pick([
-    `returns ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}s for ${subject}`,
-    `rejects a ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}`,
-    `keeps the ${rng.pick(NOUNS)} order when ${rng.pick(VERBS)}ing ${rng.pick(NOUNS)}s`,
-    `${rng.pick(VERBS)}s ${rng.pick(NOUNS)}s in batches of ${rng.pick([2, 8, 16, 50, 100, 500])}`,
-    `does not ${rng.pick(VERBS)} a ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} twice`,
-    `handles an empty ${rng.pick(NOUNS)}`,
-    `throws when the ${rng.pick(NOUNS)} is ${rng.pick(['missing', 'expired', 'locked', 'stale', 'negative', 'too large'])}`,
-    `${rng.pick(VERBS)}s after ${rng.pick([1, 2, 3, 5])} ${rng.pick(['retries', 'timeouts', 'failures', 'ticks'])}`,
-    `maps ${rng.pick(NOUNS)} to ${rng.pick(NOUNS)} with ${rng.pick(ADJECTIVES)} defaults`,
-    `round-trips a ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} through ${subject}`,
+    `returns ${a} ${plural(n)} for ${subject}`,
+    `rejects ${withArticle(a)} ${n}`,
+    `keeps the ${n} order when ${gerund(v)} ${plural(rng.pick(NOUNS))}`,
+    `${thirdPerson(v)} ${plural(n)} in batches of ${rng.pick([2, 8, 16, 50, 100, 500])}`,
+    `does not ${v} ${withArticle(a)} ${n} twice`,
+    `handles an empty ${n}`,
+    `throws when the ${n} is ${rng.pick(['missing', 'expired', 'locked', 'stale', 'negative', 'too large'])}`,
+    `${thirdPerson(v)} after ${rng.pick([2, 3, 5])} ${rng.pick(['retries', 'timeouts', 'failures', 'ticks'])}`,
+    `maps ${n} to ${rng.pick(NOUNS)} with ${a} defaults`,
+    `round-trips ${withArticle(a)} ${n} through ${subject}`,
+    `ignores ${plural(n)} older than ${rng.pick([5, 15, 30, 60])} minutes`,
+    `${thirdPerson(v)} the ${n} exactly once under concurrency`,
   ]);
   return outcome;
 }

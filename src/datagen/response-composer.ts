@@ -5,7 +5,7 @@
  * prompts, so that is what absorbs the growth there (engine.md §9.2: write/edit args carrying
  * code made the runaway's history grow).
  */
-import { finalReport, intentLine, observation, plan, statusUpdate } from './prose.js';
+import { elaboration, finalReport, intentLine, observation, plan, statusUpdate } from './prose.js';
 import type { Repo } from './repo.js';
 import type { Rng } from './rng.js';
 import type { ResponseKind } from './session-plan.js';
@@ -73,14 +73,14 @@ function composeText(input: ComposeInput, firstTool: ToolInvocation | null, budg
   if (input.kind === 'text') {
     const isLast = input.index === input.count - 1;
     let text = isLast ? finalReport(rng, task, [...input.progress.changedFiles], input.progress.testsPassed, input.progress.testsFailed) : statusUpdate(rng, task);
-    while (text.length < Math.min(budgetChars, 7000) - 200) text += `\n\n${observation(rng, task, 4)}`;
+    while (text.length < Math.min(budgetChars, 4500) - 300) text += `\n\n${elaboration(rng, task)}`;
     return text;
   }
   if (firstTool === null) return '';
   let text = intentLine(rng, task, firstTool.name, firstTool.target);
-  if (rng.chance(35)) text = `${observation(rng, task, 3)} ${text}`;
-  if (rng.chance(8)) text = `${text}\n\n${plan(rng, task)}`;
-  while (text.length < Math.min(budgetChars, 2400) - 150 && rng.chance(70)) text = `${observation(rng, task, 3)}\n\n${text}`;
+  if (rng.chance(30)) text = `${observation(rng, task, 2)} ${text}`;
+  if (rng.chance(6)) text = `${text}\n\n${plan(rng, task)}`;
+  while (text.length < budgetChars - 150 && rng.chance(45)) text = `${rng.chance(70) ? observation(rng, task, 3) : elaboration(rng, task)}\n\n${text}`;
   return text;
 }
 
@@ -106,7 +106,7 @@ export function composeResponse(input: ComposeInput): ComposedResponse {
   const { rng } = input;
   if (input.kind === 'text') return { text: composeText(input, null, input.desiredChars), calls: [] };
   const hasText = input.kind === 'text+tool';
-  const expectedText = hasText ? Math.min(2400, Math.max(80, Math.floor(input.desiredChars * 0.18))) : 0;
+  const expectedText = hasText ? Math.min(1500, Math.max(80, Math.floor(input.desiredChars * 0.12))) : 0;
   const calls: ToolInvocation[] = [];
   const callCount = input.maxCalls > 1 && rng.chance(22) ? rng.int(2, input.maxCalls) : 1;
   const toolBudget = Math.max(200, input.desiredChars - expectedText);

@@ -3,6 +3,7 @@
  * structured lines with varied fields, occasional warnings and errors with stack traces. Used
  * for the huge tool results of the overflow scenario and for pasted logs in user prompts.
  */
+import { pastTense, plural } from './english.js';
 import { camel } from './names.js';
 import type { PackageInfo, Repo } from './repo.js';
 import type { Rng } from './rng.js';
@@ -42,7 +43,7 @@ export function serviceLog(rng: Rng, repo: Repo, pkg: PackageInfo, startMs: numb
       const message =
         level === 'WARN'
           ? `${rng.pick(['retrying', 'slow', 'skipping', 'throttled'])} ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} (attempt ${rng.int(1, 5)}/5)`
-          : `${rng.pick(VERBS)}ed ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}s`;
+          : `${pastTense(rng.pick(VERBS))} ${rng.pick(ADJECTIVES)} ${plural(rng.pick(NOUNS))}`;
       line = `${isoAt(t)} ${level.padEnd(5, ' ')} [${service}] ${message} ${fields.join(' ')}`;
     }
     out.push(line);

@@ -29,7 +29,9 @@ export function nodeStackTrace(rng: Rng, repo: Repo, pkg: PackageInfo, message: 
     const file = repo.file(path);
     const fn = file.symbols.length > 0 ? rng.pick(file.symbols) : 'anonymous';
     const line = rng.int(1, Math.max(1, file.lines.length));
-    lines.push(`    at ${i > 0 && rng.chance(50) ? 'async ' : ''}${fn} (${repo.projectPath}/${path.replace(/\.ts$/, rng.chance(50) ? '.ts' : '.js').replace('/src/', rng.chance(50) ? '/src/' : '/dist/')}:${line}:${rng.int(3, 40)})`);
+    const built = rng.chance(40);
+    const framePath = built ? path.replace('/src/', '/dist/').replace(/\.ts$/, '.js') : path;
+    lines.push(`    at ${i > 0 && rng.chance(50) ? 'async ' : ''}${fn} (${repo.projectPath}/${framePath}:${line}:${rng.int(3, 40)})`);
   }
   if (rng.chance(50)) lines.push(`    at async Promise.all (index ${rng.int(0, 7)})`);
   if (rng.chance(40)) lines.push('    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)');

@@ -3,13 +3,15 @@
  * repository: `read`, `write`, `edit`, `bash`, `grep`, `glob`, `ls`, `todowrite`. Each call says
  * how long it ran, so the session clock advances the way a real run does.
  */
-import { pythonModule, pythonTestModule } from './code-python.js';
-import { typescriptModule, typescriptTestModule } from './code-typescript.js';
+import { pythonModule, pythonStatements, pythonTestModule } from './code-python.js';
+import { typescriptModule, typescriptStatements, typescriptTestModule } from './code-typescript.js';
+import { pastTense, plural } from './english.js';
 import { numberedLines, type PackageInfo, type Repo } from './repo.js';
 import type { Rng } from './rng.js';
 import { serviceLog } from './service-log.js';
 import type { TaskContext } from './task.js';
 import { pytestRun, tscOutput, vitestRun } from './test-output.js';
+import { camel } from './names.js';
 import { ADJECTIVES, NOUNS, VERBS } from './vocab.js';
 
 export type ToolName = 'read' | 'write' | 'edit' | 'bash' | 'grep' | 'glob' | 'ls' | 'todowrite';
@@ -168,10 +170,10 @@ function editCall(ctx: ToolContext): ToolInvocation {
   const oldLines = file.lines.slice(start, start + blockLines);
   const addLines = Math.max(1, Math.round(ctx.sizeHintChars / avgLineChars(task.language)) - blockLines);
   const indent = (oldLines[0] ?? '').match(/^\s*/)?.[0] ?? '';
-  const fresh = generatedLines(ctx, path.endsWith('.py') ? 'scratch.py' : 'scratch.ts', addLines + 12).lines.filter((l) => l.trim() !== '' && !l.startsWith('import') && !l.startsWith('from '));
+  const fresh = path.endsWith('.py') ? pythonStatements(rng, indent, addLines) : typescriptStatements(rng, indent, addLines);
   const newLines = oldLines.map((l) => (rng.chance(25) ? l.replace(/\b(\w+)\b(?=\()/, (m) => `${m}${rng.pick(['Safe', 'Strict', 'Once', 'Batch', 'V2'])}`) : l));
   const insertAt = rng.int(0, newLines.length);
-  newLines.splice(insertAt, 0, ...fresh.slice(0, addLines).map((l) => `${indent}${l}`));
+  newLines.splice(insertAt, 0, ...fresh.slice(0, addLines));
   const oldString = oldLines.join('\n');
   const newString = newLines.join('\n');
   const args = { filePath: path, oldString, newString };
@@ -202,6 +204,15 @@ function todoCall(ctx: ToolContext): ToolInvocation {
   }));
   return { name: 'todowrite', args: { todos }, result: JSON.stringify(todos, null, 2), failed: false, durationMs: rng.int(1, 9), target: 'todos' };
 }
+
+const LINT_RULES: readonly (readonly [string, string])[] = [
+  ["'{x}' is assigned a value but never used", '@typescript-eslint/no-unused-vars'],
+  ['Unexpected any. Specify a different type', '@typescript-eslint/no-explicit-any'],
+  ['Missing return type on function', '@typescript-eslint/explicit-function-return-type'],
+  ["'{x}' is never reassigned. Use 'const' instead", 'prefer-const'],
+  ['Promises must be awaited, end with a call to .catch, or end with a call to .then with a rejection handler', '@typescript-eslint/no-floating-promises'],
+  ["Unsafe member access .{x} on an `any` value", '@typescript-eslint/no-unsafe-member-access'],
+];
 
 type BashKind = 'test' | 'tsc' | 'git-status' | 'git-diff' | 'git-log' | 'rg' | 'lint' | 'install';
 
@@ -242,7 +253,7 @@ function bashCall(ctx: ToolContext, preferred?: BashKind): ToolInvocation {
     }
     case 'git-log': {
       const count = rng.int(5, 15);
-      const lines = Array.from({ length: count }, () => `${rng.chars('0123456789abcdef', 7)} ${rng.pick(['fix', 'feat', 'chore', 'refactor', 'test'])}(${pkg.dir.split('/')[1] ?? 'core'}): ${rng.pick(VERBS)} ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}s`);
+      const lines = Array.from({ length: count }, () => `${rng.chars('0123456789abcdef', 7)} ${rng.pick(['fix', 'feat', 'chore', 'refactor', 'test'])}(${pkg.dir.split('/')[1] ?? 'core'}): ${rng.pick(VERBS)} ${rng.pick(ADJECTIVES)} ${plural(rng.pick(NOUNS))}`);
       return { name: 'bash', args: { command: `git log --oneline -n ${count}`, description: 'Recent commits' }, result: lines.join('\n'), failed: false, durationMs: rng.int(20, 120), target: 'git log' };
     }
     case 'rg': {
@@ -254,8 +265,15 @@ function bashCall(ctx: ToolContext, preferred?: BashKind): ToolInvocation {
     case 'lint': {
       const problems = rng.int(0, 6);
       const lines: string[] = [];
-      for (let i = 0; i < problems; i++) lines.push(`${repo.projectPath}/${rng.pick(pkg.sources)}\n  ${rng.int(1, 300)}:${rng.int(1, 40)}  ${rng.pick(['error', 'warning'])}  ${rng.pick(["'x' is assigned a value but never used", 'Unexpected any. Specify a different type', 'Missing return type on function', 'Prefer const over let'])}  ${rng.pick(['@typescript-eslint/no-unused-vars', '@typescript-eslint/no-explicit-any', 'prefer-const'])}`);
-      if (problems > 0) lines.push('', `✖ ${problems} problem${problems === 1 ? '' : 's'} (${problems} errors, 0 warnings)`);
+      let errors = 0;
+      for (let i = 0; i < problems; i++) {
+        const [message, rule] = rng.pick(LINT_RULES);
+        const severity = rng.chance(60) ? 'error' : 'warning';
+        if (severity === 'error') errors++;
+        const name = camel([rng.pick(ADJECTIVES), rng.pick(NOUNS)]);
+        lines.push(`${repo.projectPath}/${rng.pick(pkg.sources)}\n  ${rng.int(1, 300)}:${rng.int(1, 40)}  ${severity}  ${message.replace('{x}', name)}  ${rule}`);
+      }
+      if (problems > 0) lines.push('', `✖ ${problems} problem${problems === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}, ${problems - errors} warning${problems - errors === 1 ? '' : 's'})`);
       return { name: 'bash', args: { command: `pnpm --filter ${pkg.name} lint`, description: 'Lint' }, result: lines.length === 0 ? '(no output)' : lines.join('\n'), failed: false, durationMs: rng.int(1500, 9000), target: 'pnpm lint' };
     }
     case 'install': {
