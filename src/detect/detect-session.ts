@@ -1,0 +1,74 @@
+/**
+ * Flags of one simulated session: the recorded trace and each examined scenario run through
+ * every detector. Pure: the session's simulation, prices and thresholds in, flags out. The only
+ * extra work is one replay of the default-target scenario with the PreCompact hook allowing, for
+ * sessions whose hook blocks (the dollars a blocked-hook storm puts at stake); it replays the
+ * session already in memory with the simulation's own calibration.
+ */
+import type { PriceTable } from '../cost/index.js';
+import type { CacheRules } from '../simulate/cache-rules.js';
+import type { ModelFacts } from '../simulate/replay.js';
+import { replaySession } from '../simulate/replay.js';
+import type { Scenario } from '../simulate/scenario.js';
+import { familyDefaults } from '../simulate/scenario.js';
+import type { SessionSimulation } from '../simulate/simulate-session.js';
+import { preCompactHookBlocks } from '../simulate/simulate-session.js';
+import type { DetectorInput } from './detector.js';
+import type { Flag } from './flag.js';
+import { DETECTORS } from './registry.js';
+import type { FlagThresholds } from './thresholds.js';
+import type { Trace } from './trace.js';
+import { recordedTrace, scenarioTrace } from './trace.js';
+
+/** The default-target scenario every flag's dollars are compared with: FreeCode's defaults, target 120,000. */
+export const BASELINE_SCENARIO: Scenario = { name: 'freecode@120000', family: 'freecode', params: familyDefaults('freecode') };
+
+export type DetectOptions = {
+  readonly prices: PriceTable;
+  readonly modelFacts: (model: string) => ModelFacts;
+  readonly thresholds: FlagThresholds;
+  /** The comparison scenario; it must be among the simulation's results. */
+  readonly baseline: Scenario;
+  /** Simulated scenarios to examine besides `recorded` (by name). */
+  readonly examined: readonly string[];
+};
+
+/** Every flag of the session: recorded first, then the examined scenarios in order, detectors in registry order. */
+export function detectSessionFlags(simulation: SessionSimulation, options: DetectOptions): Flag[] {
+  const { session } = simulation;
+  const facts = options.modelFacts(simulation.model);
+  const result = (name: string) => simulation.results.find((entry) => entry.scenario.name === name);
+  const recorded = simulation.results.find((entry) => entry.scenario.family === 'recorded');
+  const baselineEntry = result(options.baseline.name);
+  if (recorded === undefined || baselineEntry === undefined) throw new Error('invariant: the simulation holds the recorded and baseline scenarios');
+  const baseline = scenarioTrace(session, baselineEntry.scenario, baselineEntry.result, facts);
+  let hookAllowedBaseline: Trace | null = null;
+  if (preCompactHookBlocks(session)) {
+    const allowed = replaySession({
+      session,
+      scenario: baselineEntry.scenario,
+      calibration: simulation.calibration,
+      recordedPolicy: simulation.recordedPolicy,
+      modelFacts: options.modelFacts,
+      preCompactHookBlocks: false,
+    });
+    const name = `${baselineEntry.scenario.name} with the PreCompact hook allowing`;
+    hookAllowedBaseline = scenarioTrace(session, { ...baselineEntry.scenario, name }, allowed, facts);
+  }
+  const traces: Trace[] = [recordedTrace(session, recorded.result, facts)];
+  for (const name of options.examined) {
+    const entry = result(name);
+    if (entry === undefined || entry.scenario.family === 'recorded') continue;
+    traces.push(name === baseline.scenario ? baseline : scenarioTrace(session, entry.scenario, entry.result, facts));
+  }
+  const cacheRules = (model: string): CacheRules => options.modelFacts(model).rules;
+  const flags: Flag[] = [];
+  for (const trace of traces) {
+    const input: DetectorInput = { session, trace, baseline, hookAllowedBaseline, prices: options.prices, cacheRules, thresholds: options.thresholds };
+    for (const detector of DETECTORS) {
+      const flag = detector.detect(input);
+      if (flag !== null) flags.push(flag);
+    }
+  }
+  return flags;
+}

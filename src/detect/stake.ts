@@ -1,0 +1,22 @@
+/** The dollars at stake of a flag, as differences of exact costs (see `Stake` in `flag.ts`). */
+import type { PriceTable } from '../cost/index.js';
+import type { RequestRange, Stake } from './flag.js';
+import type { Trace } from './trace.js';
+import type { CostSum } from './usage-cost.js';
+import { rowsCost } from './usage-cost.js';
+
+/** A stake from two cost sums: flagged minus comparison; unpriced when either misses a price. */
+export function stakeFromCosts(flagged: CostSum, comparison: CostSum, against: string): Stake {
+  if (flagged.unpriced > 0 || comparison.unpriced > 0) return { kind: 'unpriced', against };
+  return { kind: 'priced', picoUsd: flagged.picoUsd - comparison.picoUsd, against };
+}
+
+/**
+ * The cost of `trace` minus the cost of `comparison` over the flagged requests, both priced from
+ * replay rows (for `recorded`, the recorded replay), so that modelling error cancels (replay.md §3).
+ * A trace compared with itself has no stake.
+ */
+export function stakeAgainstScenario(prices: PriceTable, trace: Trace, comparison: Trace, range: RequestRange): Stake {
+  if (trace.scenario === comparison.scenario) return { kind: 'none', reason: `${trace.scenario} is the comparison scenario itself` };
+  return stakeFromCosts(rowsCost(prices, trace.rows, range), rowsCost(prices, comparison.rows, range), comparison.scenario);
+}
