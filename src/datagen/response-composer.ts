@@ -95,7 +95,7 @@ function sizeHint(input: ComposeInput, name: ToolName, budget: number): number {
   if (input.resultsTruncated) {
     if (name === 'edit') return Math.max(150, budget - 1_500);
     if (name === 'write') return Math.max(150, budget - 600);
-    return rng.skewed(900, 9_000);
+    return rng.skewed(1_100, 3_600);
   }
   if (name === 'edit') return Math.max(150, Math.floor((budget - 900) / 2));
   return Math.max(150, budget - 100);

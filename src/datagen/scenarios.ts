@@ -60,6 +60,7 @@ function tokenEfficiencyRow(
   startIso: string,
   model: typeof MINIMAX_M3,
   cptHundredths: number,
+  project: { projectPath: string; scope: string },
   shape: { users: number; responses: number; textOnly: number; toolOnly: number; idle: ('short' | 'long')[] },
   finalPromptTokens: number,
 ): SessionPlan {
@@ -76,7 +77,7 @@ function tokenEfficiencyRow(
     cptHundredths,
     staticTokens: rng.int(11_600, 12_800),
     toolCount: 14,
-    project: { projectPath: rng.pick(['/home/mara/src/ledger-sync', '/home/jonas/work/shipyard', '/Users/priya/code/atlas-api']), scope: rng.pick(['@ledger', '@shipyard', '@atlas']), pythonPercent: 25, packageCount: 6 },
+    project: { ...project, pythonPercent: 25, packageCount: 6 },
     legacy: { slidingTruncation: true, microcompact: true },
     compactionTrigger: 'window-only',
     preCompactHook: { kind: 'allow' },
@@ -94,6 +95,7 @@ function runaway(seed: number): DatasetScenario {
     '2026-08-04T09:14:27Z',
     MINIMAX_M3,
     380,
+    { projectPath: '/home/mara/src/ledger-sync', scope: '@ledger' },
     { users: 7, responses: 229, textOnly: 13, toolOnly: 82, idle: ['short', 'long', 'short', 'long', 'short', 'short'] },
     270_000,
   );
@@ -112,6 +114,7 @@ function runaway65(seed: number): DatasetScenario {
     '2026-08-02T13:05:40Z',
     MINIMAX_M3,
     385,
+    { projectPath: '/home/jonas/work/shipyard', scope: '@shipyard' },
     { users: 8, responses: 300, textOnly: 16, toolOnly: 95, idle: ['short', 'short', 'long', 'short', 'long', 'short', 'short'] },
     201_000,
   );
@@ -127,6 +130,7 @@ function runaway08(seed: number): DatasetScenario {
     '2026-08-01T08:40:12Z',
     GPT_5,
     410,
+    { projectPath: '/Users/priya/code/atlas-api', scope: '@atlas' },
     {
       users: 19,
       responses: 295,
