@@ -36,6 +36,8 @@ export class CacheSimulator {
   private readonly rules: CacheRules;
   private readonly intern = new Map<string, number>();
   private entries: Entry[] = [];
+  private lastIds: string[] = [];
+  private lastNodes: number[] = [];
 
   constructor(rules: CacheRules) {
     this.rules = rules;
@@ -47,18 +49,26 @@ export class CacheSimulator {
     const cumulative: number[] = [];
     let parent = 0;
     let total = 0;
-    for (const segment of segments) {
-      const key = `${parent}\u0000${segment.id}`;
-      let node = this.intern.get(key);
+    // Prompts mostly extend the previous one: reuse its prefix nodes while the ids agree.
+    let shared = 0;
+    while (shared < segments.length && shared < this.lastIds.length && segments[shared]?.id === this.lastIds[shared]) shared++;
+    for (const [i, segment] of segments.entries()) {
+      let node = i < shared ? this.lastNodes[i] : undefined;
       if (node === undefined) {
-        node = this.intern.size + 1;
-        this.intern.set(key, node);
+        const key = `${parent}\u0000${segment.id}`;
+        node = this.intern.get(key);
+        if (node === undefined) {
+          node = this.intern.size + 1;
+          this.intern.set(key, node);
+        }
       }
       nodes.push(node);
       total += segment.tokens;
       cumulative.push(total);
       parent = node;
     }
+    this.lastIds = segments.map((s) => s.id);
+    this.lastNodes = nodes;
     this.entries = this.entries.filter((e) => e.expiresAtMs >= atMs);
     const { rules } = this;
     if (rules.kind === 'anthropic') return this.anthropic(rules, nodes, cumulative, total, atMs);

@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { CachecostError } from '../session/errors.js';
 import type { LineSink } from './rollout.js';
 import type { SessionPlan } from './session-plan.js';
-import { simulateSession, type SessionReport } from './simulator.js';
+import { simulateSession, type SessionFiles, type SessionReport } from './simulator.js';
 
 const FLUSH_CHARS = 1 << 20;
 
@@ -18,6 +18,7 @@ export class BufferedFileWriter implements LineSink {
   private readonly fd: number;
   private chunks: string[] = [];
   private pendingChars = 0;
+  private closed = false;
   bytes = 0;
 
   constructor(path: string) {
@@ -40,8 +41,10 @@ export class BufferedFileWriter implements LineSink {
   }
 
   close(): void {
+    if (this.closed) return;
     this.flush();
     closeSync(this.fd);
+    this.closed = true;
   }
 }
 
@@ -80,16 +83,20 @@ export function removeSession(session: WrittenSession): void {
 /** Simulates `plan` and writes its files under the FreeCode home `outDir`. */
 export function writeSession(outDir: string, plan: SessionPlan): WrittenSession {
   const opened: { writer: BufferedFileWriter | null } = { writer: null };
-  const session = simulateSession(plan, (sessionId) => {
-    const dir = join(outDir, 'rollout', 'sessions', sessionId);
-    mkdirSync(dir, { recursive: true });
-    const writer = new BufferedFileWriter(join(dir, 'events.jsonl'));
-    opened.writer = writer;
-    return writer;
-  });
+  let session: SessionFiles;
+  try {
+    session = simulateSession(plan, (sessionId) => {
+      const dir = join(outDir, 'rollout', 'sessions', sessionId);
+      mkdirSync(dir, { recursive: true });
+      const writer = new BufferedFileWriter(join(dir, 'events.jsonl'));
+      opened.writer = writer;
+      return writer;
+    });
+  } finally {
+    opened.writer?.close();
+  }
   const rollout = opened.writer;
   if (rollout === null) throw new Error(`${plan.name}: the simulator opened no rollout`);
-  rollout.close();
   const storeDir = join(outDir, 'sessions', session.projectDir, session.sessionId);
   mkdirSync(storeDir, { recursive: true });
   const store = new BufferedFileWriter(join(storeDir, 'messages.jsonl'));

@@ -5,7 +5,7 @@
  */
 import { pythonModule, pythonStatements, pythonTestModule } from './code-python.js';
 import { typescriptModule, typescriptStatements, typescriptTestModule } from './code-typescript.js';
-import { pastTense, plural } from './english.js';
+import { plural } from './english.js';
 import { numberedLines, type PackageInfo, type Repo } from './repo.js';
 import type { Rng } from './rng.js';
 import { serviceLog } from './service-log.js';
