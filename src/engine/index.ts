@@ -83,7 +83,6 @@ export {
   buildLlmSummaryRequest,
   executeLlmSummary,
   type LlmSummarize,
-  type LlmSummarizer,
   type LlmSummaryOutcome,
   type LlmSummaryRequest,
   type SummaryProvider,

@@ -35,7 +35,8 @@ export const LLM_SUMMARY_SYSTEM_PROMPT = [
 export interface LlmSummaryRequest {
   readonly system: string;
   readonly prompt: string;
-  readonly model: string;
+  /** Undefined asks the provider's default model, as FreeCode does without a model. */
+  readonly model: string | undefined;
   readonly temperature: 0;
   readonly maxTokens: number;
 }
@@ -45,17 +46,11 @@ export type LlmSummaryOutcome = { readonly ok: true; readonly content: string } 
 /** A caller-supplied synchronous summarizer (the replay models the call; no Promise in the hot path). */
 export type LlmSummarize = (request: LlmSummaryRequest) => LlmSummaryOutcome;
 
-/** The model a summary is requested from, and the function that answers. */
-export interface LlmSummarizer {
-  readonly model: string;
-  readonly summarize: LlmSummarize;
-}
-
 /**
  * The request FreeCode sends (§3.3): the previous summary in full when there is one, then the
  * transcript as `<role>: <content>` paragraphs; parts joined by `\n\n---\n\n`; temperature 0.
  */
-export function buildLlmSummaryRequest(input: SummarizeInput, model: string): LlmSummaryRequest {
+export function buildLlmSummaryRequest(input: SummarizeInput, model: string | undefined): LlmSummaryRequest {
   const parts: string[] = [];
   if (input.previousSummary) {
     parts.push(`Previous summary (carry forward and update, don't repeat verbatim):\n\n${input.previousSummary}`);

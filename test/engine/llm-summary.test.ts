@@ -30,6 +30,8 @@ describe('LLM summarizer request (engine.md §3.3)', () => {
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(LLM_SUMMARY_SYSTEM_PROMPT).not.toContain('Recent Progress');
+    // No model: the provider's default, as FreeCode passes `model: undefined`.
+    expect(buildLlmSummaryRequest(input, undefined).model).toBeUndefined();
   });
 
   it('carries the full previous summary first, separated by a rule', () => {

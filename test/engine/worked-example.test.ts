@@ -43,7 +43,8 @@ function runScenario() {
         trigger: 'auto',
         compactOptions: {
           nowMs,
-          llm: { model: 'claude-sonnet-4-5', summarize: (request) => (requests.push(request), { ok: true, content: SUMMARY }) },
+          summaryModel: 'claude-sonnet-4-5',
+          llmSummarize: (request) => (requests.push(request), { ok: true, content: SUMMARY }),
         },
       }),
     );
