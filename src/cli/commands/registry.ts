@@ -1,6 +1,8 @@
 /** Every CLI command, in the order `--help` lists them. Add a command: one file here, one line below. */
 import type { CliCommand } from '../command.js';
+import { flagsCommand } from './flags.js';
 import { sessionsCommand } from './sessions.js';
 import { simulateCommand } from './simulate.js';
+import { tuneCommand } from './tune.js';
 
-export const COMMANDS: readonly CliCommand[] = [sessionsCommand, simulateCommand];
+export const COMMANDS: readonly CliCommand[] = [sessionsCommand, simulateCommand, tuneCommand, flagsCommand];

@@ -1,0 +1,277 @@
+/**
+ * `cachecost tune [paths..]`: sweep a grid of scenarios (target × buffer × preserve-turns × TTL ×
+ * family), replay every session once per scenario, and report per model and overall the cost
+ * curve, its knee and the recommended target (replay.md §7, §10). The handler parses the grid,
+ * runs the sweep (`src/tune`) and renders (`src/report/tune-*`).
+ */
+import { availableParallelism } from 'node:os';
+import type { Argv } from 'yargs';
+import { CachecostError } from '../../session/errors.js';
+import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
+import type { SweepGrid, Ttl } from '../../tune/grid.js';
+import type { TuneOutcome } from '../../tune/run-tune.js';
+import type { TuneReport } from '../../tune/tune-report.js';
+import { MAX_SWEEP_SCENARIOS } from '../../tune/grid.js';
+import type { CliCommand, GlobalArgs } from '../command.js';
+import type { CliIo } from '../io.js';
+import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
+
+/** The default grid: the issue's example, 40K to 400K in steps of 20K. */
+export const DEFAULT_TARGET_GRID = '40000..400000:20000';
+export const DEFAULT_TOLERANCE_PCT = 2;
+
+type TuneArgs = GlobalArgs & {
+  readonly paths: readonly string[] | undefined;
+  readonly target: string;
+  readonly buffer: string | undefined;
+  readonly preserveTurns: string | undefined;
+  readonly ttl: string | undefined;
+  readonly scenario: readonly string[];
+  readonly window: string | undefined;
+  readonly preserveTokens: string | undefined;
+  readonly pruning: string | undefined;
+  readonly summarizer: string | undefined;
+  readonly selector: string | undefined;
+  readonly pricing: string | undefined;
+  readonly tolerance: number;
+  readonly workers: number | undefined;
+  readonly json: boolean;
+  readonly csv: string | undefined;
+  readonly chart: string | undefined;
+  readonly chartModel: string | undefined;
+};
+
+/**
+ * A grid axis as typed: comma-separated single values and ranges `start..end:step` (inclusive of
+ * `end` when it falls on a step), each number a token count (`40k` = 40,000). Returns the values
+ * ascending and without duplicates.
+ */
+export function parseGridList(raw: string, option: string, { allowZero }: { readonly allowZero: boolean }): number[] {
+  const values: number[] = [];
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    if (part === '') throw new CachecostError('BAD_ARGUMENT', `--${option} has an empty value in "${raw}"`);
+    const range = /^(.+?)\.\.(.+?)(?::(.+))?$/.exec(part);
+    if (range === null) {
+      values.push(parseTokenCount(part, option));
+    } else {
+      const [, startText = '', endText = '', stepText] = range;
+      if (stepText === undefined) throw new CachecostError('BAD_ARGUMENT', `--${option} range "${part}" needs a step: start..end:step (e.g. 40k..400k:20k)`);
+      const start = parseTokenCount(startText, option);
+      const end = parseTokenCount(endText, option);
+      const step = parseTokenCount(stepText, option);
+      if (step === 0) throw new CachecostError('BAD_ARGUMENT', `--${option} range "${part}" has a step of 0`);
+      if (end < start) throw new CachecostError('BAD_ARGUMENT', `--${option} range "${part}" ends before it starts`);
+      const count = Math.floor((end - start) / step) + 1;
+      if (count > MAX_SWEEP_SCENARIOS) throw new CachecostError('BAD_ARGUMENT', `--${option} range "${part}" has ${count} values; at most ${MAX_SWEEP_SCENARIOS}`);
+      for (let value = start; value <= end; value += step) values.push(value);
+    }
+  }
+  if (!allowZero && values.includes(0)) throw new CachecostError('BAD_ARGUMENT', `--${option} values must be positive`);
+  return [...new Set(values)].sort((a, b) => a - b);
+}
+
+/** `--ttl 5m,1h`. */
+export function parseTtls(raw: string): Ttl[] {
+  const ttls = raw.split(',').map((part) => part.trim());
+  const out: Ttl[] = [];
+  for (const ttl of ttls) {
+    if (ttl !== '5m' && ttl !== '1h') throw new CachecostError('BAD_ARGUMENT', `--ttl values must be 5m or 1h; got "${ttl}"`);
+    if (!out.includes(ttl)) out.push(ttl);
+  }
+  return out;
+}
+
+/** The sweep grid from the options. */
+export function parseGrid(args: TuneArgs): SweepGrid {
+  const fixed = parseOverrides({
+    verbose: args.verbose,
+    strict: args.strict,
+    paths: args.paths,
+    target: undefined,
+    window: args.window,
+    buffer: undefined,
+    preserveTurns: undefined,
+    preserveTokens: args.preserveTokens,
+    scenario: args.scenario,
+    ttl: undefined,
+    pruning: args.pruning,
+    summarizer: args.summarizer,
+    selector: args.selector,
+    pricing: args.pricing,
+    db: undefined,
+    csv: undefined,
+    json: args.json,
+  });
+  return {
+    families: parseFamilies(args.scenario),
+    targetTokens: parseGridList(args.target, 'target', { allowZero: false }),
+    bufferTokens: args.buffer === undefined ? null : parseGridList(args.buffer, 'buffer', { allowZero: true }),
+    preserveRecentTurns: args.preserveTurns === undefined ? null : parseGridList(args.preserveTurns, 'preserve-turns', { allowZero: true }),
+    ttls: args.ttl === undefined ? null : parseTtls(args.ttl),
+    fixed,
+  };
+}
+
+function workerCount(raw: number | undefined): number {
+  if (raw === undefined) return availableParallelism();
+  if (!Number.isSafeInteger(raw) || raw < 1) throw new CachecostError('BAD_ARGUMENT', `--workers must be a whole number of at least 1; got ${raw}`);
+  return raw;
+}
+
+function checkOutputs(args: TuneArgs): void {
+  if (!Number.isFinite(args.tolerance) || args.tolerance < 0 || args.tolerance > 100) {
+    throw new CachecostError('BAD_ARGUMENT', `--tolerance is a percentage from 0 to 100; got ${args.tolerance}`);
+  }
+  if (args.chart !== undefined && !args.chart.toLowerCase().endsWith('.svg')) {
+    throw new CachecostError('BAD_ARGUMENT', `--chart writes an SVG file: name it *.svg (got "${args.chart}")`);
+  }
+}
+
+async function run(args: TuneArgs, io: CliIo): Promise<number> {
+  checkOutputs(args);
+  const grid = parseGrid(args);
+  const workers = workerCount(args.workers);
+  const { sweepScenarios, sweepSize } = await import('../../tune/grid.js');
+  const size = sweepSize(grid);
+  if (size > MAX_SWEEP_SCENARIOS) throw new CachecostError('BAD_ARGUMENT', `the grid has ${size} scenarios; at most ${MAX_SWEEP_SCENARIOS}`);
+  const scenarios = sweepScenarios(grid);
+  const { resolvePrices } = await import('../simulate-pipeline.js');
+  const { pathsOrDefault } = await import('../default-paths.js');
+  const { checkIssues, reportIssueSummary } = await import('../ingest-report.js');
+  const { runTune } = await import('../../tune/run-tune.js');
+  const paths = pathsOrDefault(args.paths, io);
+  const progress = await progressBar();
+  const prices = await resolvePrices(args.pricing ?? null);
+  let outcome: TuneOutcome;
+  try {
+    outcome = await runTune({
+      paths,
+      scenarios,
+      prices,
+      tolerancePct: args.tolerance,
+      workers,
+      onStart: (steps) => progress?.start(steps),
+      onProgress: () => progress?.increment(),
+    });
+  } finally {
+    progress?.stop();
+  }
+  const { report } = outcome;
+  checkIssues(report.issues, args, io);
+  if (report.overall.sessionIds.length === 0) {
+    io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
+  } else {
+    if (args.csv !== undefined) {
+      const [{ writeFileAtomic }, { tuneCsvChunks }] = await Promise.all([import('../../report/atomic-write.js'), import('../../report/tune-csv.js')]);
+      await writeFileAtomic(args.csv, tuneCsvChunks(report));
+    }
+    if (args.chart !== undefined) await writeChart(report, args.chart, args.chartModel);
+    if (args.json) {
+      const { tuneReportJson } = await import('../../report/tune-json.js');
+      io.stdout(`${JSON.stringify(tuneReportJson(report), null, 2)}\n`);
+    } else {
+      const { renderTuneReport } = await import('../../report/tune-table.js');
+      io.stdout(`${renderTuneReport(report)}\n`);
+    }
+  }
+  for (const line of outcome.notices) io.stderr(`cachecost: ${line}\n`);
+  reportIssueSummary(report.issues, args, io);
+  return 0;
+}
+
+async function writeChart(report: TuneReport, path: string, model: string | undefined): Promise<void> {
+  const group = model === undefined ? report.overall : report.models.find((g) => g.model === model);
+  if (group === undefined) {
+    throw new CachecostError('BAD_ARGUMENT', `--chart-model "${model ?? ''}" is not a main model of these sessions (${report.models.map((g) => g.model).join(', ')})`);
+  }
+  const only = report.models.length === 1 ? report.models[0]?.model : undefined;
+  const name = group.model ?? only ?? 'all models';
+  const sessions = group.sessionIds.length;
+  const [{ tuneChartSpec, renderSvg }, { writeFileAtomic }] = await Promise.all([import('../../report/tune-chart.js'), import('../../report/atomic-write.js')]);
+  const svg = await renderSvg(tuneChartSpec(group, `cachecost tune: cost against compaction target, ${name} (${sessions} session${sessions === 1 ? '' : 's'})`));
+  await writeFileAtomic(path, svg);
+}
+
+/** A progress bar on stderr when it is a terminal (never in pipes, files or tests). */
+async function progressBar(): Promise<{ start(total: number): void; increment(): void; stop(): void } | null> {
+  if (process.stderr.isTTY !== true) return null;
+  const { SingleBar } = await import('cli-progress');
+  const bar = new SingleBar({ stream: process.stderr, format: 'tune {bar} {percentage}% | {value}/{total} scenario replays | ETA {eta_formatted}', hideCursor: true, clearOnComplete: true });
+  let started = false;
+  return {
+    start: (total) => {
+      started = true;
+      bar.start(total, 0);
+    },
+    increment: () => bar.increment(),
+    stop: () => {
+      if (started) bar.stop();
+    },
+  };
+}
+
+export const tuneCommand: CliCommand = {
+  name: 'tune',
+  register: (parser: Argv<GlobalArgs>, ctx) =>
+    parser.command(
+      'tune [paths..]',
+      'Sweep compaction targets (and buffer, preserve-turns, TTL, family); report the cost curve, its knee and a recommended target per model',
+      (y) =>
+        y
+          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: $FREECODE_HOME or ~/.freecode]' })
+          .option('target', { type: 'string', requiresArg: true, default: DEFAULT_TARGET_GRID, describe: 'Targets of the curve: values and ranges start..end:step, comma-separated' })
+          .option('buffer', { type: 'string', requiresArg: true, describe: 'Buffers to sweep (same syntax) [family default]' })
+          .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim, to sweep (same syntax) [2]' })
+          .option('ttl', { type: 'string', requiresArg: true, describe: 'Cache TTLs to sweep: 5m, 1h or 5m,1h [5m]' })
+          .option('scenario', {
+            type: 'string',
+            array: true,
+            default: [],
+            describe: `Families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; the target axis applies to freecode, the others are reference points`,
+          })
+          .option('window', { type: 'string', requiresArg: true, describe: "Override the model's context window (tokens)" })
+          .option('preserve-tokens', { type: 'string', requiresArg: true, describe: 'Token cap on the preserved recent block [8000]' })
+          .option('pruning', { type: 'string', requiresArg: true, describe: 'Tool-result pruning: prefix-stable, sliding-legacy, none, recorded [family default]' })
+          .option('summarizer', { type: 'string', requiresArg: true, describe: 'Compaction summarizer: llm or heuristic [llm]' })
+          .option('selector', { type: 'string', requiresArg: true, describe: 'Compaction selector: freecode or strict [freecode]' })
+          .option('pricing', { type: 'string', requiresArg: true, describe: 'Price file overlaying the bundled table: models.dev api.json or a LiteLLM price map' })
+          .option('tolerance', { type: 'number', requiresArg: true, default: DEFAULT_TOLERANCE_PCT, describe: 'Percent above the cheapest point a larger target may cost and still be recommended' })
+          .option('workers', { type: 'number', requiresArg: true, describe: 'Worker threads [available cores]; 1 runs in the main thread' })
+          .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
+          .option('csv', { type: 'string', requiresArg: true, describe: 'Write one row per model and scenario to this CSV file' })
+          .option('chart', { type: 'string', requiresArg: true, describe: 'Draw the cost curve to this SVG file' })
+          .option('chart-model', { type: 'string', requiresArg: true, describe: 'Chart this main model instead of all sessions' })
+          .example('$0 tune datasets/freecode --chart tune.svg', 'Targets 40K…400K in 20K steps; chart of the curve')
+          .example('$0 tune --target 60k..300k:20k --ttl 5m,1h --csv tune.csv', 'Two curves (5-minute and 1-hour cache); CSV of every point')
+          .example('$0 tune --target 80000,120000,200000 --buffer 8000,13000 --json', 'Six scenarios plus references; JSON report'),
+      (args) => {
+        ctx.settle(
+          run(
+            {
+              verbose: args.verbose,
+              strict: args.strict,
+              paths: args.paths,
+              target: args.target,
+              buffer: args.buffer,
+              preserveTurns: args['preserve-turns'],
+              ttl: args.ttl,
+              scenario: args.scenario,
+              window: args.window,
+              preserveTokens: args['preserve-tokens'],
+              pruning: args.pruning,
+              summarizer: args.summarizer,
+              selector: args.selector,
+              pricing: args.pricing,
+              tolerance: args.tolerance,
+              workers: args.workers,
+              json: args.json,
+              csv: args.csv,
+              chart: args.chart,
+              chartModel: args['chart-model'],
+            },
+            ctx.io,
+          ),
+        );
+      },
+    ),
+};

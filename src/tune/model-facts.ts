@@ -1,0 +1,25 @@
+/**
+ * What the replay needs to know of each model (window, max output, cache rules), resolved once per
+ * model name from the price table. The same resolution as `simulate` uses (`modelFactsLookup` in
+ * `src/cli/simulate-pipeline.ts`); kept here because `tune` must not import from the CLI layer.
+ */
+import { modelFacts, resolveCacheRules } from '../cost/model-resolution.js';
+import type { PriceTable } from '../cost/price-table.js';
+import type { ModelFacts } from '../simulate/replay.js';
+
+/** A memoized lookup of model facts for one session's provider. */
+export function modelFactsFor(prices: PriceTable, provider: string | null): (model: string) => ModelFacts {
+  const known = new Map<string, ModelFacts>();
+  return (model) => {
+    const cached = known.get(model);
+    if (cached !== undefined) return cached;
+    const facts = modelFacts(prices, model);
+    const resolved: ModelFacts = {
+      contextWindowTokens: facts?.contextWindowTokens ?? null,
+      maxOutputTokens: facts?.maxOutputTokens ?? null,
+      rules: resolveCacheRules(prices, model, provider).rules,
+    };
+    known.set(model, resolved);
+    return resolved;
+  };
+}

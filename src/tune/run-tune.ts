@@ -1,0 +1,101 @@
+/**
+ * The `tune` pipeline: find the sessions, sweep each one (on worker threads when asked), and
+ * build the report. Each log is parsed once; each scenario is replayed once per session.
+ */
+import { stat } from 'node:fs/promises';
+import type { PriceTable } from '../cost/price-table.js';
+import type { SessionSource } from '../ingest/index.js';
+import { discoverSessions } from '../ingest/index.js';
+import type { IngestIssue } from '../session/model.js';
+import type { Scenario } from '../simulate/scenario.js';
+import type { WorkerScript } from './sweep-pool.js';
+import { runSweeps } from './sweep-pool.js';
+import type { TuneReport } from './tune-report.js';
+import { buildTuneReport } from './tune-report.js';
+
+export type TuneRequest = {
+  readonly paths: readonly string[];
+  /** The sweep's scenarios, `recorded` first (`sweepScenarios`). */
+  readonly scenarios: readonly Scenario[];
+  readonly prices: PriceTable;
+  readonly tolerancePct: number;
+  readonly workers: number;
+  /** Default true; false replays every scenario (to check that reuse changes nothing). */
+  readonly reuseSaturated?: boolean;
+  /** Called once the sessions are found, with the number of progress steps to expect. */
+  readonly onStart?: (steps: number) => void;
+  /** Called after each scenario of each session, with the rows it replayed. */
+  readonly onProgress?: (replayedRows: number) => void;
+  readonly workerScript?: WorkerScript;
+};
+
+/** Work counters for benchmarks; not part of the report (they do not change its bytes). */
+export type TuneStats = {
+  readonly sessions: number;
+  readonly replays: number;
+  readonly reused: number;
+  readonly replayedRows: number;
+};
+
+export type TuneOutcome = {
+  readonly report: TuneReport;
+  /** One-line notes for stderr (sessions not replayed, unpriced models). */
+  readonly notices: readonly string[];
+  readonly stats: TuneStats;
+};
+
+/** Bytes of a session's files on disk: how long it will take, roughly (0 when unreadable). */
+async function sourceBytes(source: SessionSource): Promise<number> {
+  switch (source.format) {
+    case 'freecode': {
+      const { rolloutFile, messagesFile, memoryFile } = source.files;
+      let bytes = 0;
+      for (const file of [rolloutFile, messagesFile, memoryFile]) {
+        if (file === null) continue;
+        bytes += await stat(file).then((info) => info.size, () => 0);
+      }
+      return bytes;
+    }
+    default: {
+      const unreachable: never = source.format;
+      return unreachable;
+    }
+  }
+}
+
+/** Runs the sweep over every session under `paths` and builds the report. */
+export async function runTune(request: TuneRequest): Promise<TuneOutcome> {
+  const { sources, issues: discoveryIssues } = await discoverSessions(request.paths);
+  request.onStart?.(sources.length * request.scenarios.length);
+  const weights = request.workers > 1 ? await Promise.all(sources.map(sourceBytes)) : undefined;
+  const results = await runSweeps(
+    sources,
+    { scenarios: request.scenarios, prices: request.prices, reuseSaturated: request.reuseSaturated ?? true },
+    {
+      workers: request.workers,
+      ...(weights === undefined ? {} : { weights }),
+      ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
+      ...(request.workerScript === undefined ? {} : { workerScript: request.workerScript }),
+    },
+  );
+  const issues: IngestIssue[] = [...discoveryIssues, ...results.flatMap((result) => result.issues)];
+  const sweeps = results.map((result) => result.sweep);
+  const report = buildTuneReport({ scenarios: request.scenarios, sweeps, issues, tolerancePct: request.tolerancePct });
+  const notices: string[] = [];
+  if (report.skipped.length > 0) {
+    notices.push(`${report.skipped.length} session(s) without per-request data were not replayed: ${report.skipped.map((s) => s.sessionId).join(', ')}`);
+  }
+  const unpriced = new Set<string>();
+  let replays = 0;
+  let reused = 0;
+  let replayedRows = 0;
+  for (const sweep of sweeps) {
+    if (sweep.kind !== 'swept') continue;
+    for (const model of sweep.unpricedModels) unpriced.add(model);
+    replays += sweep.stats.replays;
+    reused += sweep.stats.reused;
+    replayedRows += sweep.stats.replayedRows;
+  }
+  for (const model of [...unpriced].sort()) notices.push(`model "${model}" is unpriced: its requests are left out of every cost, and no target is recommended where they count`);
+  return { report, notices, stats: { sessions: sweeps.length - report.skipped.length, replays, reused, replayedRows } };
+}

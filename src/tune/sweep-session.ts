@@ -1,0 +1,174 @@
+/**
+ * One session through every scenario of a sweep (replay.md §10): the `recorded` policy and the
+ * token calibration are fitted once (`simulateSession` on `recorded` alone), then each scenario is
+ * replayed with them and reduced at once to its totals, so a sweep of hundreds of scenarios holds
+ * one session's rows at a time. Pure: everything arrives as arguments.
+ */
+import type { PriceTable } from '../cost/price-table.js';
+import type { Session } from '../session/model.js';
+import type { Fidelity } from '../simulate/fidelity.js';
+import type { ModelFacts, ReplayResult } from '../simulate/replay.js';
+import { replaySession, triggerWindowTokens } from '../simulate/replay.js';
+import type { Scenario } from '../simulate/scenario.js';
+import { isReplayable, preCompactHookBlocks, simulateSession } from '../simulate/simulate-session.js';
+import { measuredRows } from '../simulate/to-rows.js';
+import { isCurvePoint, seriesKey } from './grid.js';
+import { modelFactsFor } from './model-facts.js';
+import type { ScenarioTotals, TotalsRow } from './scenario-totals.js';
+import { sessionTotals } from './scenario-totals.js';
+
+/** Work done for one session, for the benchmark and the progress bar (not part of any report). */
+export type SweepStats = {
+  /** Scenarios replayed (the recorded fit counts as one). */
+  readonly replays: number;
+  /** Scenarios whose result was taken from an equivalent replay of the same series. */
+  readonly reused: number;
+  /** Rows (provider requests) the replays produced. */
+  readonly replayedRows: number;
+};
+
+export type SessionSweep =
+  | {
+      readonly kind: 'swept';
+      readonly sessionId: string;
+      /** The session's main model: the group it is reported in. */
+      readonly model: string;
+      readonly recordedPolicy: string;
+      readonly fidelity: Fidelity;
+      /** The log's measured usage, priced: the bill. */
+      readonly bill: ScenarioTotals;
+      /** One entry per scenario, in the sweep's order. */
+      readonly results: readonly ScenarioTotals[];
+      /** Models of rows that could not be priced (in the bill or any scenario), sorted. */
+      readonly unpricedModels: readonly string[];
+      readonly stats: SweepStats;
+    }
+  | { readonly kind: 'skipped'; readonly sessionId: string; readonly reason: string };
+
+export type SweepSessionOptions = {
+  readonly prices: PriceTable;
+  /**
+   * Reuse a replay for the larger targets of its series that provably replay the same (exact:
+   * see `sweepSession`). Off only to test that it changes nothing.
+   */
+  readonly reuseSaturated: boolean;
+  /** Called after each scenario with the rows it replayed (0 when reused). */
+  readonly onScenario?: (replayedRows: number) => void;
+};
+
+function toTotals(prices: PriceTable, result: ReplayResult, unpricedModels: Set<string>): ScenarioTotals {
+  return sessionTotals(prices, result.rows, result.compactions, result.failedTurns, unpricedModels);
+}
+
+/** The bill: the measured rows `simulate` inserts as the `measured` scenario, priced the same way. */
+function billTotals(prices: PriceTable, session: Session, unpricedModels: Set<string>): ScenarioTotals {
+  const rows: TotalsRow[] = measuredRows(session).map((row) => ({
+    kind: row.kind,
+    model: row.model,
+    timestampMs: row.timestamp_ms,
+    promptTokens: row.prompt_tokens,
+    cacheReadTokens: row.cache_read_tokens,
+    cacheWrite5mTokens: row.cache_write_5m_tokens,
+    cacheWrite1hTokens: row.cache_write_1h_tokens,
+    uncachedInputTokens: row.uncached_input_tokens,
+    outputTokens: row.output_tokens,
+    contextTokensAfter: row.context_tokens_after,
+    compactionBefore: row.compaction_before,
+  }));
+  return sessionTotals(prices, rows, [], 0, unpricedModels);
+}
+
+/**
+ * The largest trigger window over the session's models under the scenario's rule: from this
+ * target on, `min(window, target)` is the window for every request, so the target no longer
+ * matters. Null when a model's window is unknown (the engine then falls back to its own default).
+ */
+function targetCapTokens(session: Session, scenario: Scenario, modelFacts: (model: string) => ModelFacts): number | null {
+  let cap = 0;
+  for (const model of new Set(session.requests.map((request) => request.model))) {
+    const windowTokens = triggerWindowTokens(scenario, modelFacts(model));
+    if (windowTokens === undefined) return null;
+    cap = Math.max(cap, windowTokens);
+  }
+  return cap;
+}
+
+/**
+ * Replays `session` under every scenario (the first must be `recorded`) and returns one totals
+ * record per scenario. The target enters the engine only through the trigger threshold
+ * `min(window, target) − buffer` (engine.md §1.2), so two exact shortcuts hold within a series
+ * (scenarios that differ only in their target), taken in ascending target order:
+ * - saturation: a replay in which no compaction was ever attempted never reached its threshold;
+ *   under any larger target every check compares the same counts with a higher threshold, and
+ *   the replay is the same, row for row;
+ * - cap: once the target reaches every model's trigger window, `min(window, target)` no longer
+ *   depends on it, and all such targets replay the same.
+ */
+export function sweepSession(session: Session, scenarios: readonly Scenario[], options: SweepSessionOptions): SessionSweep {
+  if (!isReplayable(session)) return { kind: 'skipped', sessionId: session.id, reason: 'no per-request data' };
+  const recordedScenario = scenarios[0];
+  if (recordedScenario?.family !== 'recorded') throw new Error('invariant: a sweep starts with the recorded scenario');
+  const { prices } = options;
+  const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
+  const modelFacts = modelFactsFor(prices, provider);
+  const fit = simulateSession(session, [recordedScenario], { modelFacts });
+  const recorded = fit.results[0]?.result;
+  if (recorded === undefined) throw new Error('invariant: simulateSession returns the recorded result');
+  const hookBlocks = preCompactHookBlocks(session);
+  const saturated = new Map<string, { readonly targetTokens: number; readonly totals: ScenarioTotals }>();
+  const capped = new Map<string, ScenarioTotals>();
+  const caps = new Map<string, number | null>();
+  const results: ScenarioTotals[] = [];
+  const unpricedModels = new Set<string>();
+  let replays = 1;
+  let reused = 0;
+  let replayedRows = recorded.rows.length;
+  results.push(toTotals(prices, recorded, unpricedModels));
+  options.onScenario?.(recorded.rows.length);
+  for (const scenario of scenarios.slice(1)) {
+    const target = scenario.params.targetTokens;
+    const key = options.reuseSaturated && isCurvePoint(scenario) && target !== null ? seriesKey(scenario) : null;
+    let cap: number | null = null;
+    if (key !== null) {
+      if (!caps.has(key)) caps.set(key, targetCapTokens(session, scenario, modelFacts));
+      cap = caps.get(key) ?? null;
+    }
+    const atCap = key !== null && target !== null && cap !== null && target >= cap;
+    const known = key === null ? undefined : saturated.get(key);
+    const equivalent = known !== undefined && target !== null && target >= known.targetTokens ? known.totals : atCap && key !== null ? capped.get(key) : undefined;
+    if (equivalent !== undefined) {
+      results.push(equivalent);
+      reused += 1;
+      options.onScenario?.(0);
+      continue;
+    }
+    const result = replaySession({
+      session,
+      scenario,
+      calibration: fit.calibration,
+      recordedPolicy: fit.recordedPolicy,
+      modelFacts,
+      preCompactHookBlocks: hookBlocks,
+    });
+    const totals = toTotals(prices, result, unpricedModels);
+    results.push(totals);
+    replays += 1;
+    replayedRows += result.rows.length;
+    if (key !== null && target !== null && result.compactions.length === 0 && !saturated.has(key)) {
+      saturated.set(key, { targetTokens: target, totals });
+    }
+    if (key !== null && atCap && !capped.has(key)) capped.set(key, totals);
+    options.onScenario?.(result.rows.length);
+  }
+  return {
+    kind: 'swept',
+    sessionId: session.id,
+    model: fit.model,
+    recordedPolicy: fit.recordedPolicy.basis,
+    fidelity: fit.fidelity,
+    bill: billTotals(prices, session, unpricedModels),
+    results,
+    unpricedModels: [...unpricedModels].sort(),
+    stats: { replays, reused, replayedRows },
+  };
+}
