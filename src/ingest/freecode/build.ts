@@ -55,6 +55,8 @@ type Step =
 
 type Context = {
   readonly content: ContentMode;
+  /** Ids of the items made from store lines: what the model still saw after the last compaction (§7.7). */
+  readonly storeItemIds: Set<string>;
   readonly meta: StoreMeta;
   readonly rolloutFile: string | null;
   readonly issues: IngestIssue[];
@@ -63,7 +65,7 @@ type Context = {
 /** Builds the normalized session; see the module comment for which source wins where. */
 export function buildFreecodeSession(input: FreecodeSessionInput, options: BuildOptions): Session {
   const meta = input.store?.meta ?? EMPTY_META;
-  const ctx: Context = { content: options.content, meta, rolloutFile: input.rollout?.file ?? null, issues: [...input.issues] };
+  const ctx: Context = { content: options.content, storeItemIds: new Set(), meta, rolloutFile: input.rollout?.file ?? null, issues: [...input.issues] };
 
   const storeMessages = input.store === null ? [] : storePath(input.store, ctx);
   const timeline = input.rollout === null ? null : buildTimeline(input.rollout.file, input.rollout.records);
@@ -102,6 +104,12 @@ export function buildFreecodeSession(input: FreecodeSessionInput, options: Build
     parentSessionId: meta.parentId,
     totalsOnly: null,
   };
+}
+
+/** Notes that items came from store lines (see `Context.storeItemIds`) and returns them. */
+function fromStore<T extends Item | readonly Item[]>(ctx: Context, made: T): T {
+  for (const item of Array.isArray(made) ? made : [made]) ctx.storeItemIds.add(item.id);
+  return made;
 }
 
 function storePath(store: StoreSource, ctx: Context): readonly StoreMessage[] {
@@ -170,7 +178,7 @@ function stepsFromRollout(
       }
     }
   });
-  const storeUsers = storeMessages.filter((message) => message.role === 'user').map((message) => userItemFromStore(message, ctx.content));
+  const storeUsers = storeMessages.filter((message) => message.role === 'user').map((message) => fromStore(ctx, userItemFromStore(message, ctx.content)));
   return placeStoreUsers(steps, storeUsers);
 }
 
@@ -188,7 +196,7 @@ function responseStep(response: RolloutResponse, match: ResponseMatch | undefine
   if (hasTextLine(response)) {
     const stored = match?.text ?? null;
     if (stored !== null) {
-      items.push(...itemsFromStoreLine(stored, responseId, takeThinking(), (part) => ({ callId: `tool-${stored.id}-${part.partIndex}`, failed: false }), ctx.content));
+      items.push(...fromStore(ctx, itemsFromStoreLine(stored, responseId, takeThinking(), (part) => ({ callId: `tool-${stored.id}-${part.partIndex}`, failed: false }), ctx.content)));
     } else {
       const text = textItemFromRollout(response.eventId, response.respondedAtMs, response.textChars, responseId, takeThinking());
       items.push(ctx.content === 'text' ? text : { ...text, text: null });
@@ -206,12 +214,15 @@ function responseStep(response: RolloutResponse, match: ResponseMatch | undefine
     const stored = match?.calls[callIndex] ?? null;
     if (stored !== null) {
       items.push(
-        ...itemsFromStoreLine(
-          stored,
-          responseId,
-          takeThinking(),
-          (part) => ({ callId: call?.callId ?? `tool-${stored.id}-${part.partIndex}`, failed: call?.output?.failed ?? false }),
-          ctx.content,
+        ...fromStore(
+          ctx,
+          itemsFromStoreLine(
+            stored,
+            responseId,
+            takeThinking(),
+            (part) => ({ callId: call?.callId ?? `tool-${stored.id}-${part.partIndex}`, failed: call?.output?.failed ?? false }),
+            ctx.content,
+          ),
         ),
       );
     } else if (call !== null) {
@@ -328,11 +339,11 @@ function stepsFromStore(messages: readonly StoreMessage[], ctx: Context): Step[]
   }
 
   return groups.map((group): Step => {
-    if (!Array.isArray(group)) return { kind: 'user', timestampMs: group.timestampMs, item: userItemFromStore(group, ctx.content) };
+    if (!Array.isArray(group)) return { kind: 'user', timestampMs: group.timestampMs, item: fromStore(ctx, userItemFromStore(group, ctx.content)) };
     const first = group[0];
     const responseId = first?.id ?? '';
     const items = group.flatMap((message) =>
-      itemsFromStoreLine(message, responseId, 0, (part) => ({ callId: `tool-${message.id}-${part.partIndex}`, failed: false }), ctx.content),
+      fromStore(ctx, itemsFromStoreLine(message, responseId, 0, (part) => ({ callId: `tool-${message.id}-${part.partIndex}`, failed: false }), ctx.content)),
     );
     const timestampMs = first?.timestampMs ?? 0;
     return {
@@ -524,9 +535,10 @@ function emit(steps: readonly Step[], ctx: Context): { items: Item[]; requests: 
  * in between (no compaction), Q.promptChars − P.promptChars is what was appended after P was sent
  * (P's response and results, then the new messages), so the unknown messages get that growth minus
  * what the known items added, in equal shares. It is an estimate: the ephemeral tail and pruning
- * replacements also move promptChars. When it cannot be done (no earlier request, a compaction in
- * between, a missing promptChars, a negative residue) the message counts 0 characters and is
- * reported as an issue.
+ * replacements also move promptChars. A first prompt has no earlier request: its baseline is the
+ * system part of promptChars, estimated after the last compaction (`estimateSystemChars`). When it
+ * cannot be done (no baseline, a compaction in between, a missing promptChars, a negative residue)
+ * the message counts 0 characters and is reported as an issue.
  */
 function sizeUnknownPrompts(
   items: Item[],
@@ -550,8 +562,16 @@ function sizeUnknownPrompts(
     group.members.push(p);
     groups.set(key, group);
   }
+  let systemChars: number | null | undefined;
   for (const { previous, members } of groups.values()) {
-    const residue = growthResidue(items, events, promptChars, unknown, previous, members);
+    let baseline: Baseline | null = null;
+    if (previous !== undefined) {
+      baseline = { promptChars: promptChars.get(previous.index) ?? null, fromItemIndex: previous.itemIndex, afterRequestIndex: previous.index };
+    } else {
+      systemChars ??= estimateSystemChars(items, requests, events, promptChars, ctx.storeItemIds);
+      baseline = systemChars === null ? null : { promptChars: systemChars, fromItemIndex: 0, afterRequestIndex: -1 };
+    }
+    const residue = baseline === null ? null : growthResidue(items, events, unknown, baseline, members);
     members.forEach((member, k) => {
       const item = items[member.itemIndex];
       if (item === undefined || item.kind !== 'user') return;
@@ -584,28 +604,61 @@ function describeOrigin(placeholder: UserPlaceholder): string {
   }
 }
 
+/** What the prompt held before the unknown messages: a request's promptChars and the items after it, or the system part alone. */
+type Baseline = { readonly promptChars: number | null; readonly fromItemIndex: number; readonly afterRequestIndex: number };
+
 function growthResidue(
   items: readonly Item[],
   events: readonly HarnessEvent[],
-  promptChars: ReadonlyMap<number, number | null>,
   unknown: ReadonlySet<number>,
-  previous: Request | undefined,
+  baseline: Baseline,
   members: readonly Pending[],
 ): number | null {
   const last = members[members.length - 1];
-  if (previous === undefined || last === undefined) return null;
-  const before = promptChars.get(previous.index);
-  const after = last.placeholder.nextRequest?.promptChars;
-  if (before === null || before === undefined || after === null || after === undefined) return null;
+  const before = baseline.promptChars;
+  const after = last?.placeholder.nextRequest?.promptChars;
+  if (last === undefined || before === null || after === null || after === undefined) return null;
   const compacted = events.some(
-    (event) => event.kind === 'compaction' && event.requestIndex > previous.index && event.itemIndex <= last.itemIndex,
+    (event) => event.kind === 'compaction' && event.requestIndex > baseline.afterRequestIndex && event.itemIndex <= last.itemIndex,
   );
   if (compacted) return null;
   let known = 0;
-  for (let i = previous.itemIndex; i <= last.itemIndex; i += 1) {
+  for (let i = baseline.fromItemIndex; i <= last.itemIndex; i += 1) {
     const item = items[i];
     if (item !== undefined && !unknown.has(i)) known += promptCharsOf(item);
   }
   const residue = after - before - known;
   return residue >= 0 ? residue : null;
+}
+
+/** FreeCode's session block after a compaction (engine.md §5.8): a system block holding the latest summary. */
+const SUMMARY_BLOCK_PREFIX = 'Compacted session summary:\n';
+
+/**
+ * The system part of promptChars (system prompt, tools, dynamic context), for sizing a first prompt
+ * that neither the store nor memory.json kept. After the last compaction the store holds exactly
+ * what the model saw (§7.7), so the first main request Q after it satisfies
+ * Q.promptChars = system + summary block + the store's items before Q; solve for system. Null when
+ * there is no such request or compaction summary.
+ */
+function estimateSystemChars(
+  items: readonly Item[],
+  requests: readonly Request[],
+  events: readonly HarnessEvent[],
+  promptChars: ReadonlyMap<number, number | null>,
+  storeItemIds: ReadonlySet<string>,
+): number | null {
+  const compaction = events.findLast((event) => event.kind === 'compaction');
+  if (compaction === undefined || compaction.kind !== 'compaction' || compaction.summaryItemId === null) return null;
+  const summary = items.find((item) => item.id === compaction.summaryItemId);
+  const q = requests.find((request) => request.agentId === null && request.index >= compaction.requestIndex && (promptChars.get(request.index) ?? null) !== null);
+  const qChars = q === undefined ? null : (promptChars.get(q.index) ?? null);
+  if (summary === undefined || q === undefined || qChars === null) return null;
+  let visible = 0;
+  for (let i = 0; i < q.itemIndex; i += 1) {
+    const item = items[i];
+    if (item !== undefined && item.kind !== 'summary' && storeItemIds.has(item.id)) visible += promptCharsOf(item);
+  }
+  const system = qChars - SUMMARY_BLOCK_PREFIX.length - summary.chars - visible;
+  return system >= 0 ? system : null;
 }

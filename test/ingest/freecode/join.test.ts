@@ -132,3 +132,35 @@ describe('joining the rollout, the store and memory.json (engine.md §12)', () =
     );
   });
 });
+
+describe('a first prompt that neither the store nor memory.json kept', () => {
+  const DIR = 'test/fixtures/freecode/compacted-head-lost';
+  const ID = '7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34';
+
+  // The fixture is §12 plus a fourth message after the compaction, whose promptChars is
+  // system (41170) + "Compacted session summary:\n" + summary (305) + what the store holds.
+  it('is sized from the system part estimated after the last compaction', () => {
+    const session = build({
+      sessionId: ID,
+      rollout: `${DIR}/rollout/sessions/${ID}/events.jsonl`,
+      messages: `${DIR}/sessions/home__dev__work__toml_h_parser/${ID}/messages.jsonl`,
+      meta: `${DIR}/sessions/home__dev__work__toml_h_parser/${ID}/meta.json`,
+      memory: `${DIR}/memory/${ID}/memory.json`,
+    });
+    expect(session.issues).toEqual([]);
+    const users = session.items.filter((i) => i.kind === 'user');
+    expect(users.map((u) => [u.text, u.chars])).toEqual([
+      [null, 'Why does parse() choke on inline tables?'.length],
+      ['Fix it and add a test.', 22],
+      ['node:test is fine.', 18],
+      ['Go.', 3],
+    ]);
+    expect(session.requests).toHaveLength(5);
+  });
+
+  it('stays unknown, and reported, when no request follows the last compaction', () => {
+    const session = build({ sessionId: SPEC12.sessionId, rollout: SPEC12.rollout, messages: SPEC12.messagesAfterCompaction, meta: SPEC12.meta });
+    expect(session.items[0]).toMatchObject({ kind: 'user', chars: 0 });
+    expect(session.issues.map((i) => i.line)).toEqual([4]);
+  });
+});
