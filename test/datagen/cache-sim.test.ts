@@ -58,7 +58,9 @@ describe('replay.md §11 oracle', () => {
   });
 });
 
-const segmentArb = fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), tokens: fc.integer({ min: 0, max: 3_000 }) });
+// A segment id names its content, so equal ids carry equal token counts (the cache model relies on it).
+const TOKENS_OF: Readonly<Record<string, number>> = { a: 0, b: 90, c: 700, d: 1_300, e: 2_200, f: 3_000 };
+const segmentArb = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f').map((id) => ({ id, tokens: TOKENS_OF[id] ?? 0 }));
 const promptArb = fc.array(segmentArb, { minLength: 1, maxLength: 8 }).map((rest) => [{ id: 'S', tokens: 1_500 }, ...rest]);
 const rulesArb = fc.constantFrom<CacheRules>(ANTHROPIC, OPENAI, { kind: 'automatic', minTokens: 64, granularityTokens: 64, ttlMs: 3_600_000 }, { kind: 'anthropic', minTokens: 512, ttlMs: 300_000 });
 const scheduleArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 400_000 }), promptArb), { minLength: 1, maxLength: 12 });
