@@ -83,6 +83,7 @@ export {
   buildLlmSummaryRequest,
   executeLlmSummary,
   type LlmSummarize,
+  type LlmSummarizer,
   type LlmSummaryOutcome,
   type LlmSummaryRequest,
   type SummaryProvider,

@@ -46,6 +46,12 @@ export type LlmSummaryOutcome = { readonly ok: true; readonly content: string } 
 /** A caller-supplied synchronous summarizer (the replay models the call; no Promise in the hot path). */
 export type LlmSummarize = (request: LlmSummaryRequest) => LlmSummaryOutcome;
 
+/** The model a summary is requested from (undefined = provider default), and the function that answers. */
+export interface LlmSummarizer {
+  readonly model: string | undefined;
+  readonly summarize: LlmSummarize;
+}
+
 /**
  * The request FreeCode sends (§3.3): the previous summary in full when there is one, then the
  * transcript as `<role>: <content>` paragraphs; parts joined by `\n\n---\n\n`; temperature 0.

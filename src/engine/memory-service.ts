@@ -7,7 +7,7 @@
 import type { CompactionHooks } from './compaction-hooks.js';
 import { NO_COMPACTION_HOOKS } from './compaction-hooks.js';
 import type { CompactionResult, SummarizerUsed } from './compaction-result.js';
-import type { LlmSummarize, LlmSummaryOutcome, LlmSummaryRequest } from './llm-summary.js';
+import type { LlmSummarizer, LlmSummaryOutcome, LlmSummaryRequest } from './llm-summary.js';
 import { acceptLlmSummary, buildLlmSummaryRequest } from './llm-summary.js';
 import type { CompactionSummary, MemoryMessage, MemoryRole, MemoryState } from './memory-state.js';
 import { freshMemoryState } from './memory-state.js';
@@ -33,16 +33,18 @@ export interface CompactOptions {
   /** Epoch ms used for the summary id, `createdAt` and `lastCompactionAt`. */
   readonly nowMs: number;
   /** When present, asked for the summary; any failure keeps the heuristic one (§3.4). */
-  readonly llmSummarize?: LlmSummarize | undefined;
-  /** The model named in the summary request (FreeCode's loop model; undefined = provider default). */
-  readonly summaryModel?: string | undefined;
+  readonly llm?: LlmSummarizer | undefined;
 }
 
 /** The async form of `CompactOptions`, for a live provider call. */
 export interface CompactAsyncOptions {
   readonly nowMs: number;
-  readonly llmSummarize?: ((request: LlmSummaryRequest) => Promise<LlmSummaryOutcome>) | undefined;
-  readonly summaryModel?: string | undefined;
+  readonly llm?:
+    | {
+        readonly model: string | undefined;
+        readonly summarize: (request: LlmSummaryRequest) => Promise<LlmSummaryOutcome>;
+      }
+    | undefined;
 }
 
 /** Why the trigger did or did not fire (the boolean FreeCode returns is `kind === 'compact'`). */
@@ -194,18 +196,18 @@ export class MemoryService {
   compact(options: CompactOptions): CompactionResult {
     const plan = this.prepare(options.nowMs);
     if (plan.kind === 'final') return plan.result;
-    if (options.llmSummarize === undefined) return this.commit(plan, plan.heuristic, { kind: 'heuristic' }, options.nowMs);
-    const request = buildLlmSummaryRequest(plan.input, options.summaryModel);
-    return this.finishWithLlm(plan, request, options.llmSummarize(request), options.nowMs);
+    if (options.llm === undefined) return this.commit(plan, plan.heuristic, { kind: 'heuristic' }, options.nowMs);
+    const request = buildLlmSummaryRequest(plan.input, options.llm.model);
+    return this.finishWithLlm(plan, request, options.llm.summarize(request), options.nowMs);
   }
 
   /** `compact` with an async LLM call, awaited where FreeCode awaits it (after the PreCompact hook). */
   async compactAsync(options: CompactAsyncOptions): Promise<CompactionResult> {
     const plan = this.prepare(options.nowMs);
     if (plan.kind === 'final') return plan.result;
-    if (options.llmSummarize === undefined) return this.commit(plan, plan.heuristic, { kind: 'heuristic' }, options.nowMs);
-    const request = buildLlmSummaryRequest(plan.input, options.summaryModel);
-    return this.finishWithLlm(plan, request, await options.llmSummarize(request), options.nowMs);
+    if (options.llm === undefined) return this.commit(plan, plan.heuristic, { kind: 'heuristic' }, options.nowMs);
+    const request = buildLlmSummaryRequest(plan.input, options.llm.model);
+    return this.finishWithLlm(plan, request, await options.llm.summarize(request), options.nowMs);
   }
 
   /** The summary the loop sends to the model: only the latest one (§3.4). */

@@ -153,10 +153,12 @@ describe('MemoryService.compact (engine.md §4.5)', () => {
     withThreeTurns(ok);
     const result = ok.compact({
       nowMs: 7,
-      summaryModel: 'haiku',
-      llmSummarize: (request) => {
-        requests.push(request);
-        return { ok: true, content: '  ## Goal\n- g  ' };
+      llm: {
+        model: 'haiku',
+        summarize: (request) => {
+          requests.push(request);
+          return { ok: true, content: '  ## Goal\n- g  ' };
+        },
       },
     });
     expect(result).toMatchObject({ kind: 'compacted', summary: { content: '## Goal\n- g', summaryTokenCount: 3 }, summarizer: { kind: 'llm' } });
@@ -166,7 +168,7 @@ describe('MemoryService.compact (engine.md §4.5)', () => {
     for (const outcome of [{ ok: false as const, error: 'boom' }, { ok: true as const, content: '   ' }]) {
       const failing = new MemoryService('s');
       withThreeTurns(failing);
-      const fallback = failing.compact({ nowMs: 7, summaryModel: 'haiku', llmSummarize: () => outcome });
+      const fallback = failing.compact({ nowMs: 7, llm: { model: 'haiku', summarize: () => outcome } });
       if (fallback.kind !== 'compacted') throw new Error('expected a compaction');
       expect(fallback.summary.content.startsWith('## Goal\n')).toBe(true);
       expect(fallback.summary.content).toContain('## Recent Progress');
@@ -195,7 +197,7 @@ describe('MemoryService.compact (engine.md §4.5)', () => {
     withThreeTurns(service);
     const result = await service.compactAsync({
       nowMs: 3,
-      llmSummarize: async () => (order.push('llm'), { ok: true, content: 'async summary' }),
+      llm: { model: undefined, summarize: async () => (order.push('llm'), { ok: true, content: 'async summary' }) },
     });
     expect(order).toEqual(['pre', 'llm', 'post']);
     expect(result).toMatchObject({ kind: 'compacted', summary: { content: 'async summary' } });

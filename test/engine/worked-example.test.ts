@@ -43,8 +43,7 @@ function runScenario() {
         trigger: 'auto',
         compactOptions: {
           nowMs,
-          summaryModel: 'claude-sonnet-4-5',
-          llmSummarize: (request) => (requests.push(request), { ok: true, content: SUMMARY }),
+          llm: { model: 'claude-sonnet-4-5', summarize: (request) => (requests.push(request), { ok: true, content: SUMMARY }) },
         },
       }),
     );
