@@ -79,7 +79,8 @@ function dropFromFront(messages: readonly SelectableMessage[], start: number, ca
  * is kept even above the cap.
  */
 function dropWholeTurns(messages: readonly SelectableMessage[], start: number, capTokens: number): number {
-  let tail = start < messages.length && messages[start]?.role !== 'user' ? nextUserIndex(messages, start) ?? messages.length : start;
+  const startsMidTurn = start < messages.length && messages[start]?.role !== 'user';
+  let tail = startsMidTurn ? (nextUserIndex(messages, start) ?? messages.length) : start;
   let tailTokens = sumTokens(messages.slice(tail));
   while (tailTokens > capTokens) {
     const next = nextUserIndex(messages, tail + 1);
@@ -134,9 +135,8 @@ export function selectForCompaction<M extends SelectableMessage>(
   if (params.version === 'newest') {
     const firstUser = nextUserIndex(messages, 0);
     const head = firstUser === null ? undefined : messages[firstUser];
-    if (firstUser !== null && firstUser < tailStartIndex && head !== undefined && head.tokenCount <= params.maxPreserveHeadTokens) {
-      headIndex = firstUser;
-    }
+    const inSummarized = firstUser !== null && firstUser < tailStartIndex;
+    if (inSummarized && head !== undefined && head.tokenCount <= params.maxPreserveHeadTokens) headIndex = firstUser;
   }
 
   const summarize = messages.slice(0, tailStartIndex).filter((_, i) => i !== headIndex);
