@@ -30,6 +30,9 @@ export type Knee = {
   readonly distance: number;
 };
 
+/** Distances below this (scaled units) are rounding noise of a straight line, not a bend. */
+const NO_BEND = 1e-9;
+
 /** The knee of the curve, or null when it has fewer than three distinct targets or no bend. */
 export function findKnee(points: readonly CurvePoint[]): Knee | null {
   const order = points.map((point, index) => ({ point, index })).sort((a, b) => a.point.targetTokens - b.point.targetTokens || a.index - b.index);
@@ -54,7 +57,7 @@ export function findKnee(points: readonly CurvePoint[]): Knee | null {
     const gap = y0 + (y1 - y0) * x - y;
     // Perpendicular distance = |gap| / sqrt(1 + slope²): the same factor for every point.
     const distance = Math.abs(gap) / Math.hypot(1, y1 - y0);
-    if (distance > 0 && (best === null || distance > best.distance)) {
+    if (distance > NO_BEND && (best === null || distance > best.distance)) {
       best = { targetTokens: point.targetTokens, index, side: gap > 0 ? 'below' : 'above', distance };
     }
   }

@@ -4,6 +4,8 @@
  * discovery order, so the report is the same bytes whatever the number of workers and whichever
  * thread finished first.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SessionSource } from '../ingest/index.js';
 import type { CachecostErrorCode } from '../session/errors.js';
@@ -15,13 +17,17 @@ import { sweepSource } from './sweep-source.js';
 /** The worker's entry module and the Node options to start it with. */
 export type WorkerScript = { readonly url: URL; readonly execArgv: readonly string[] };
 
-/** The compiled worker beside this module (`dist/tune/sweep-worker.js`). */
-export function defaultWorkerScript(): WorkerScript {
-  return { url: new URL('./sweep-worker.js', import.meta.url), execArgv: [] };
+/**
+ * The compiled worker beside this module (`dist/tune/sweep-worker.js`); null when this module runs
+ * from its TypeScript source (a test runner), where there is no compiled worker to start.
+ */
+export function defaultWorkerScript(): WorkerScript | null {
+  const url = new URL('./sweep-worker.js', import.meta.url);
+  return existsSync(fileURLToPath(url)) ? { url, execArgv: [] } : null;
 }
 
 export type PoolOptions = {
-  /** Threads to use; 1 (or fewer sessions than 2) runs in this thread. */
+  /** Threads to use; 1, fewer than 2 sessions, or no compiled worker (see `defaultWorkerScript`) runs in this thread. */
   readonly workers: number;
   /** Called once per scenario swept, with the rows it replayed (0 when reused). */
   readonly onProgress?: (replayedRows: number) => void;
@@ -49,17 +55,17 @@ function revive(failure: WorkerFailure): Error {
 
 /** Sweeps every source and returns the results in the sources' order. */
 export async function runSweeps(sources: readonly SessionSource[], config: SweepConfig, options: PoolOptions): Promise<SourceSweep[]> {
-  const threads = Math.min(Math.max(1, Math.floor(options.workers)), sources.length);
-  if (threads <= 1) {
+  const script = options.workerScript ?? defaultWorkerScript();
+  const threads = script === null ? 1 : Math.min(Math.max(1, Math.floor(options.workers)), sources.length);
+  if (threads <= 1 || script === null) {
     const results: SourceSweep[] = [];
     for (const source of sources) results.push(await sweepSource(source, config, options.onProgress));
     return results;
   }
-  return runOnThreads(sources, config, threads, options);
+  return runOnThreads(sources, config, threads, script, options);
 }
 
-function runOnThreads(sources: readonly SessionSource[], config: SweepConfig, threads: number, options: PoolOptions): Promise<SourceSweep[]> {
-  const script = options.workerScript ?? defaultWorkerScript();
+function runOnThreads(sources: readonly SessionSource[], config: SweepConfig, threads: number, script: WorkerScript, options: PoolOptions): Promise<SourceSweep[]> {
   const results: (SourceSweep | undefined)[] = new Array<SourceSweep | undefined>(sources.length).fill(undefined);
   const weights = options.weights;
   const order = sources.map((_, index) => index);
