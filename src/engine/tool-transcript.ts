@@ -16,6 +16,17 @@ export interface ToolActivity {
 
 /** The transcript's clip: whitespace runs collapsed to one space, trimmed, cut with `…` (U+2026). */
 function clipLine(text: string, maxChars: number): string {
+  // Outputs can be hundreds of KB; only the head can survive the clip. Collapsing a head slice
+  // gives the collapsed text's prefix exactly, except possibly its last character (a whitespace
+  // run cut at the slice's end still collapses to one space); a non-space past `maxChars` in
+  // that exact part proves the line is clipped, and the result is the same as FreeCode's.
+  const headChars = 4 * maxChars + 64;
+  if (text.length > headChars) {
+    const head = text.slice(0, headChars).replace(/\s+/g, ' ').trimStart();
+    for (let i = maxChars; i < head.length - 1; i++) {
+      if (head[i] !== ' ') return `${head.slice(0, maxChars)}\u2026`;
+    }
+  }
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length <= maxChars ? oneLine : `${oneLine.slice(0, maxChars)}\u2026`;
 }
