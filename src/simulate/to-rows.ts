@@ -4,7 +4,7 @@
  */
 import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from '../cost/rows.js';
 import { MEASURED_SCENARIO } from '../cost/rows.js';
-import type { Session } from '../session/model.js';
+import type { MeasuredUsage, Session } from '../session/model.js';
 import { POOR_FIDELITY_PCT } from './fidelity.js';
 import type { Scenario } from './scenario.js';
 import type { SessionSimulation } from './simulate-session.js';
@@ -26,8 +26,18 @@ export function sessionModels(session: Session): string[] {
 }
 
 /**
+ * Cache-write tokens whose TTL the log does not give (no 5m/1h split, or only half of one): they are
+ * in the `measured` row's 5m column and priced at the 5m rate; reports show them apart (issue 5).
+ */
+export function unknownTtlWriteTokens(usage: MeasuredUsage): number {
+  if (usage.cacheWrite5mTokens !== null && usage.cacheWrite1hTokens !== null) return 0;
+  return usage.cacheWriteTokens - (usage.cacheWrite5mTokens ?? 0) - (usage.cacheWrite1hTokens ?? 0);
+}
+
+/**
  * The bill: one `measured` row per request with measured usage. A write whose 5m/1h split the log
- * does not give is put in the 5m column, the rate every agent writes by default (formats.md).
+ * does not give is put in the 5m column, the rate every agent writes by default (formats.md);
+ * `unknownTtlWriteTokens` says how much of that column is such a write.
  */
 export function measuredRows(session: Session): RequestRow[] {
   const rows: RequestRow[] = [];
@@ -45,7 +55,8 @@ export function measuredRows(session: Session): RequestRow[] {
       kind: 'request',
       prompt_tokens: usage.promptTokens,
       cache_read_tokens: usage.cacheReadTokens,
-      cache_write_5m_tokens: usage.cacheWrite5mTokens ?? usage.cacheWriteTokens - write1h,
+      // Whatever is not a known 1h write (a known 5m write or an unknown TTL) bills at the 5m rate.
+      cache_write_5m_tokens: usage.cacheWriteTokens - write1h,
       cache_write_1h_tokens: write1h,
       uncached_input_tokens: usage.uncachedInputTokens,
       output_tokens: usage.outputTokens,

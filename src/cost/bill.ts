@@ -1,0 +1,157 @@
+/**
+ * The bill (issue 5): the log's measured usage, priced by the same SQL as every scenario
+ * (`request_costs`), grouped by day, session, model or project. The `measured` request rows go
+ * into `requests` as usual; the facts they have no column for (a session's project, writes whose
+ * TTL the log did not give) go into the side tables of `sql/bill_schema.sql`. Every amount is
+ * computed in SQL (`sql/bill_requests.sql`, `sql/bill_report.sql`); this module only moves rows.
+ */
+import type { CostDb } from './db.js';
+import { readSqlFile } from './db.js';
+import type { DuckRow } from './duck-values.js';
+import { boolOf, doubleOrNull, intOf, intOrNull, picoOrNull, stringListOf, stringOrNull } from './duck-values.js';
+import { picoUsdToUsd } from './money.js';
+import type { Money } from './reports.js';
+
+/** What a bill line is grouped by. `day` = the UTC date of the request's timestamp. */
+export const BILL_GROUPINGS = ['day', 'session', 'model', 'project'] as const;
+export type BillGrouping = (typeof BILL_GROUPINGS)[number];
+
+/** A session's project for the `project` grouping. */
+export type BillSessionRow = { readonly session_id: string; readonly project: string | null };
+
+/** Cache-write tokens of one measured request whose TTL the log did not give (> 0). */
+export type UnknownTtlRow = { readonly session_id: string; readonly request_index: number; readonly write_unknown_ttl_tokens: number };
+
+/** The window a bill covers: `[sinceMs, untilMs)` in UTC epoch ms, null = unbounded. */
+export type BillWindow = { readonly sinceMs: number | null; readonly untilMs: number | null };
+
+/** One group of the bill (or the total). Tokens are exact integers, money exact pico-dollars. */
+export type BillLine = {
+  /** Day (`YYYY-MM-DD`), session id, model as logged, or project; null = no date / no project (or the total). */
+  readonly key: string | null;
+  readonly requests: number;
+  readonly sessions: number;
+  readonly models: readonly string[];
+  readonly firstTimestampMs: number | null;
+  readonly lastTimestampMs: number | null;
+  /** Inclusive prompt: uncached + read + every write. */
+  readonly promptTokens: number;
+  readonly uncachedInputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWrite5mTokens: number;
+  readonly cacheWrite1hTokens: number;
+  /** Writes without a 5m/1h split in the log, priced at the 5m rate. */
+  readonly cacheWriteUnknownTtlTokens: number;
+  readonly outputTokens: number;
+  /** Requests priced at a long-context tier (the whole request, pricing.md §2 rec. 4). */
+  readonly longContextRequests: number;
+  /** Requests left out of the cost (unknown model, no price at that date, or no rate for a used class). */
+  readonly unpricedRequests: number;
+  /** Prompt + output tokens of the unpriced requests. */
+  readonly unpricedTokens: number;
+  /** Cache read / prompt, in percent; null when there is no prompt. */
+  readonly cacheHitRatePct: number | null;
+  readonly inputCost: Money;
+  readonly cacheReadCost: Money;
+  readonly cacheWrite5mCost: Money;
+  readonly cacheWrite1hCost: Money;
+  readonly cacheWriteUnknownTtlCost: Money;
+  readonly outputCost: Money;
+  /** Sum over the priced requests; null when none is priced; incomplete when `unpricedRequests > 0`. */
+  readonly cost: Money;
+};
+
+export type BillTable = { readonly lines: readonly BillLine[]; readonly total: BillLine };
+
+/** A model that left requests of the bill unpriced. */
+export type BillUnpricedModel = { readonly model: string; readonly requests: number; readonly tokens: number };
+
+const INSERT_BATCH_ROWS = 1_000;
+
+/** Creates the bill's side tables, its view and its report macros on an open cost database. */
+export async function openBill(db: CostDb): Promise<void> {
+  for (const name of ['bill_schema', 'bill_requests', 'bill_report', 'bill_unpriced']) await db.query(await readSqlFile(name));
+}
+
+function sqlString(value: string | null): string {
+  return value === null ? 'NULL' : `'${value.replaceAll("'", "''")}'`;
+}
+
+function sqlInteger(value: number | null): string {
+  if (value === null) return 'NULL';
+  if (!Number.isSafeInteger(value)) throw new RangeError(`not an integer: ${value}`);
+  return String(value);
+}
+
+async function insertValues(db: CostDb, table: string, tuples: readonly string[]): Promise<void> {
+  for (let start = 0; start < tuples.length; start += INSERT_BATCH_ROWS) {
+    await db.query(`INSERT INTO ${table} VALUES ${tuples.slice(start, start + INSERT_BATCH_ROWS).join(', ')}`);
+  }
+}
+
+/** Records each session's project (values are quoted literals: names come from user files). */
+export async function insertBillSessions(db: CostDb, rows: readonly BillSessionRow[]): Promise<void> {
+  await insertValues(db, 'bill_sessions', rows.map((row) => `(${sqlString(row.session_id)}, ${sqlString(row.project)})`));
+}
+
+/** Records the unknown-TTL writes of measured requests; rows with 0 tokens are not stored. */
+export async function insertUnknownTtl(db: CostDb, rows: readonly UnknownTtlRow[]): Promise<void> {
+  const tuples = rows
+    .filter((row) => row.write_unknown_ttl_tokens > 0)
+    .map((row) => `(${sqlString(row.session_id)}, ${sqlInteger(row.request_index)}, ${sqlInteger(row.write_unknown_ttl_tokens)})`);
+  await insertValues(db, 'bill_unknown_ttl', tuples);
+}
+
+function moneyOf(row: DuckRow, column: string): Money {
+  const picoUsd = picoOrNull(row, column);
+  return picoUsd === null ? null : { picoUsd, usd: picoUsdToUsd(picoUsd) };
+}
+
+function lineOf(row: DuckRow): BillLine {
+  return {
+    key: stringOrNull(row, 'group_key'),
+    requests: intOf(row, 'requests'),
+    sessions: intOf(row, 'sessions'),
+    models: row['models'] === null ? [] : stringListOf(row, 'models'),
+    firstTimestampMs: intOrNull(row, 'first_timestamp_ms'),
+    lastTimestampMs: intOrNull(row, 'last_timestamp_ms'),
+    promptTokens: intOf(row, 'prompt_tokens'),
+    uncachedInputTokens: intOf(row, 'uncached_input_tokens'),
+    cacheReadTokens: intOf(row, 'cache_read_tokens'),
+    cacheWrite5mTokens: intOf(row, 'cache_write_5m_tokens'),
+    cacheWrite1hTokens: intOf(row, 'cache_write_1h_tokens'),
+    cacheWriteUnknownTtlTokens: intOf(row, 'cache_write_unknown_ttl_tokens'),
+    outputTokens: intOf(row, 'output_tokens'),
+    longContextRequests: intOf(row, 'long_context_requests'),
+    unpricedRequests: intOf(row, 'unpriced_requests'),
+    unpricedTokens: intOf(row, 'unpriced_tokens'),
+    cacheHitRatePct: doubleOrNull(row, 'cache_hit_rate_pct'),
+    inputCost: moneyOf(row, 'cost_input_pusd'),
+    cacheReadCost: moneyOf(row, 'cost_cache_read_pusd'),
+    cacheWrite5mCost: moneyOf(row, 'cost_cache_write_5m_pusd'),
+    cacheWrite1hCost: moneyOf(row, 'cost_cache_write_1h_pusd'),
+    cacheWriteUnknownTtlCost: moneyOf(row, 'cost_cache_write_unknown_ttl_pusd'),
+    outputCost: moneyOf(row, 'cost_output_pusd'),
+    cost: moneyOf(row, 'cost_pusd'),
+  };
+}
+
+/** The bill grouped by `by` within `window`, with its total row (`sql/bill_report.sql`). */
+export async function billTable(db: CostDb, by: BillGrouping, window: BillWindow): Promise<BillTable> {
+  // `by` is one of four literals and the bounds are integers: nothing from the user reaches the SQL text.
+  const rows = await db.query(`SELECT * FROM bill_report(${sqlString(by)}, ${sqlInteger(window.sinceMs)}::BIGINT, ${sqlInteger(window.untilMs)}::BIGINT)`);
+  const lines: BillLine[] = [];
+  let total: BillLine | null = null;
+  for (const row of rows) {
+    if (boolOf(row, 'is_total')) total = lineOf(row);
+    else lines.push(lineOf(row));
+  }
+  if (total === null) throw new Error('bill_report returned no total row');
+  return { lines, total };
+}
+
+/** Models that left requests in `window` unpriced, most requests first (`sql/bill_unpriced.sql`). */
+export async function billUnpricedModels(db: CostDb, window: BillWindow): Promise<BillUnpricedModel[]> {
+  const rows = await db.query(`SELECT * FROM bill_unpriced(${sqlInteger(window.sinceMs)}::BIGINT, ${sqlInteger(window.untilMs)}::BIGINT)`);
+  return rows.map((row) => ({ model: stringOrNull(row, 'model') ?? '', requests: intOf(row, 'requests'), tokens: intOf(row, 'tokens') }));
+}

@@ -1,0 +1,17 @@
+-- The bill's side tables (issue 5): facts of the `measured` request rows that `requests` has no
+-- column for. Created fresh with the bill views by src/cost/bill.ts; keyed like `requests`.
+
+-- One row per session of the bill: its project (`Session.project`; NULL = none known).
+CREATE OR REPLACE TABLE bill_sessions (
+  session_id VARCHAR NOT NULL,
+  project    VARCHAR
+);
+
+-- Cache writes whose TTL the log did not give (no 5m/1h split). They are inside the measured row's
+-- `cache_write_5m_tokens` (priced at the 5m rate) and shown apart so the user sees them.
+-- Only requests with such writes have a row.
+CREATE OR REPLACE TABLE bill_unknown_ttl (
+  session_id               VARCHAR NOT NULL,
+  request_index            INTEGER NOT NULL,
+  write_unknown_ttl_tokens BIGINT NOT NULL CHECK (write_unknown_ttl_tokens > 0)
+);
