@@ -92,6 +92,9 @@ export function simulateSession(session: Session, scenarios: readonly Scenario[]
   };
 }
 
+/** A median per-request prompt error below this is a fit no other policy needs to beat. */
+export const GOOD_FIT_MEDIAN_ERROR_PCT = 0.5;
+
 type RecordedFit = {
   readonly policy: RecordedPolicy;
   readonly calibration: TokenCalibration;
@@ -123,7 +126,9 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
     const fidelity = measureFidelity(session, result.rows);
     const candidate: RecordedFit = { policy, calibration, result, fidelity };
     if (best === null || score(candidate.fidelity) < score(best.fidelity)) best = candidate;
-    if (fidelity.measuredRequests === 0) break;
+    // The date's candidate comes first; when it already reproduces the measured prompts the
+    // others cannot do meaningfully better, and each costs two more replays.
+    if (fidelity.measuredRequests === 0 || (fidelity.medianRequestErrorPct ?? Number.POSITIVE_INFINITY) < GOOD_FIT_MEDIAN_ERROR_PCT) break;
   }
   if (best === null) throw new Error('invariant: at least one recorded policy candidate');
   return best;
