@@ -12,7 +12,7 @@ import type { Flag } from './flag.js';
 import { stakeAgainstScenario } from './stake.js';
 import { ceilingTokens, clampRequestIndex, mainRequests, peakPromptTokens } from './target-ceiling.js';
 import type { TraceCompaction, TraceRequest } from './trace.js';
-import { plural, tokens } from './wording.js';
+import { integer, plural, tokens } from './wording.js';
 
 /** Runs of consecutive blocked attempts with no completed compaction between them. */
 function blockRuns(compactions: readonly TraceCompaction[]): TraceCompaction[][] {
@@ -71,7 +71,9 @@ function detect(input: DetectorInput): Flag | null {
   const ceiling = ceilingTokens(trace, thresholds);
   const growth = firstCount !== null && lastCount !== null ? ` while the context grew ${tokens(firstCount)} → ${tokens(lastCount)}` : '';
   const earlyClause =
-    early > 0 ? `; ${plural(early, 'block')} came before the ${tokens(thresholds.holdGrowthTokens)}-token hold allowed a retry (it resets at each user message)` : '';
+    early > 0
+      ? `; ${plural(early, 'block')} came less than ${integer(thresholds.holdGrowthTokens)} tokens after the previous one (FreeCode's hold allows that only once a new user message resets it)`
+      : '';
   return {
     kind: 'blocked-hook-storm',
     severity: peak >= thresholds.criticalContextMultiple * ceiling ? 'critical' : 'warning',
@@ -94,4 +96,4 @@ function detect(input: DetectorInput): Flag | null {
   };
 }
 
-export const blockedHookStorm: Detector = { kind: 'blocked-hook-storm', title: 'blocked-hook storm', detect };
+export const blockedHookStorm: Detector = { kind: 'blocked-hook-storm', detect };

@@ -90,4 +90,4 @@ function detect(input: DetectorInput): Flag | null {
   };
 }
 
-export const cacheBust: Detector = { kind: 'cache-bust', title: 'cache bust', detect };
+export const cacheBust: Detector = { kind: 'cache-bust', detect };

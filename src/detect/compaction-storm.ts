@@ -115,4 +115,4 @@ function detect(input: DetectorInput): Flag | null {
   };
 }
 
-export const compactionStorm: Detector = { kind: 'compaction-storm', title: 'compaction storm', detect };
+export const compactionStorm: Detector = { kind: 'compaction-storm', detect };

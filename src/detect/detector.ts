@@ -25,7 +25,5 @@ export type DetectorInput = {
 
 export type Detector = {
   readonly kind: FlagKind;
-  /** The flag's name in reports ("runaway cost"). */
-  readonly title: string;
   readonly detect: (input: DetectorInput) => Flag | null;
 };

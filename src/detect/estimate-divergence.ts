@@ -50,4 +50,4 @@ function detect(input: DetectorInput): Flag | null {
   };
 }
 
-export const estimateDivergence: Detector = { kind: 'estimate-divergence', title: 'estimate divergence', detect };
+export const estimateDivergence: Detector = { kind: 'estimate-divergence', detect };

@@ -15,6 +15,18 @@ export const FLAG_KINDS = [
 ] as const;
 export type FlagKind = (typeof FLAG_KINDS)[number];
 
+/** The name of each flag in reports. */
+export const FLAG_TITLES: Readonly<Record<FlagKind, string>> = {
+  'runaway-cost': 'runaway cost',
+  'never-compacted': 'never compacted',
+  'non-converging-overflow': 'non-converging overflow',
+  'compaction-storm': 'compaction storm',
+  'blocked-hook-storm': 'blocked-hook storm',
+  'cache-bust': 'cache bust',
+  'estimate-divergence': 'estimate divergence',
+  'ttl-mismatch': 'TTL mismatch',
+};
+
 export const SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 

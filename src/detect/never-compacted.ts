@@ -69,4 +69,4 @@ function detect(input: DetectorInput): Flag | null {
   };
 }
 
-export const neverCompacted: Detector = { kind: 'never-compacted', title: 'never compacted', detect };
+export const neverCompacted: Detector = { kind: 'never-compacted', detect };

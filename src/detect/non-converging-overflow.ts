@@ -57,4 +57,4 @@ function detect(input: DetectorInput): Flag | null {
   };
 }
 
-export const nonConvergingOverflow: Detector = { kind: 'non-converging-overflow', title: 'non-converging overflow', detect };
+export const nonConvergingOverflow: Detector = { kind: 'non-converging-overflow', detect };

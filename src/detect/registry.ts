@@ -4,7 +4,6 @@ import { cacheBust } from './cache-bust.js';
 import { compactionStorm } from './compaction-storm.js';
 import type { Detector } from './detector.js';
 import { estimateDivergence } from './estimate-divergence.js';
-import type { FlagKind } from './flag.js';
 import { neverCompacted } from './never-compacted.js';
 import { nonConvergingOverflow } from './non-converging-overflow.js';
 import { runawayCost } from './runaway-cost.js';
@@ -20,8 +19,3 @@ export const DETECTORS: readonly Detector[] = [
   estimateDivergence,
   ttlMismatch,
 ];
-
-/** The report title of a flag kind ("runaway cost"). */
-export function flagTitle(kind: FlagKind): string {
-  return DETECTORS.find((detector) => detector.kind === kind)?.title ?? kind;
-}

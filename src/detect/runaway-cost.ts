@@ -70,4 +70,4 @@ function detect(input: DetectorInput): Flag | null {
   };
 }
 
-export const runawayCost: Detector = { kind: 'runaway-cost', title: 'runaway cost', detect };
+export const runawayCost: Detector = { kind: 'runaway-cost', detect };

@@ -109,4 +109,4 @@ function detect(input: DetectorInput): Flag | null {
   };
 }
 
-export const ttlMismatch: Detector = { kind: 'ttl-mismatch', title: 'TTL mismatch', detect };
+export const ttlMismatch: Detector = { kind: 'ttl-mismatch', detect };

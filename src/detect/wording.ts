@@ -7,6 +7,11 @@ export function tokens(count: number): string {
   return formatCompactCount(count);
 }
 
+/** `5,000`: an exact integer with thousands separators. */
+export function integer(value: number): string {
+  return String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** `$8.23`, `$0.0714`, `$123`; sign kept. */
 export function usd(picoUsd: bigint): string {
   const value = picoUsdToUsd(picoUsd);

@@ -1,0 +1,228 @@
+/**
+ * `cachecost flags [paths..]`: pathological sessions (replay.md §9) with evidence and the dollars
+ * at stake, on the recorded data and on any scenario chosen as in `simulate`. The handler loads,
+ * replays, detects and renders; the detectors live in `detect/`, the rendering in `report/`.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Argv } from 'yargs';
+import type { Flag, Severity } from '../../detect/flag.js';
+import { SEVERITIES } from '../../detect/flag.js';
+import type { FlagThresholds } from '../../detect/thresholds.js';
+import { CachecostError } from '../../session/errors.js';
+import type { Scenario, ScenarioFamily } from '../../simulate/scenario.js';
+import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
+import type { CliCommand, GlobalArgs } from '../command.js';
+import type { CliIo } from '../io.js';
+import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
+
+/** Exit code when `--fail-on` finds a flag of that severity or worse in the recorded data (1 and 2 are errors and `--strict`). */
+export const FLAGS_RAISED_EXIT = 3;
+
+type FlagsArgs = GlobalArgs & {
+  readonly paths: readonly string[] | undefined;
+  readonly scenario: readonly string[];
+  readonly target: string | undefined;
+  readonly window: string | undefined;
+  readonly buffer: string | undefined;
+  readonly preserveTurns: string | undefined;
+  readonly preserveTokens: string | undefined;
+  readonly ttl: '5m' | '1h' | undefined;
+  readonly pruning: string | undefined;
+  readonly summarizer: string | undefined;
+  readonly selector: string | undefined;
+  readonly pricing: string | undefined;
+  readonly config: string | undefined;
+  readonly threshold: readonly string[];
+  readonly json: boolean;
+  readonly csv: string | undefined;
+  readonly failOn: Severity | undefined;
+};
+
+/**
+ * The families examined beside `recorded`: `--scenario`'s; without it, `freecode` when any
+ * scenario option is given (e.g. `--target 80000`), else none (the log alone).
+ */
+export function examinedFamilies(args: FlagsArgs): ScenarioFamily[] {
+  if (args.scenario.some((entry) => entry.trim() !== '')) return parseFamilies(args.scenario);
+  const scenarioOptions = [args.target, args.window, args.buffer, args.preserveTurns, args.preserveTokens, args.ttl, args.pruning, args.summarizer, args.selector];
+  return scenarioOptions.some((value) => value !== undefined) ? ['freecode'] : [];
+}
+
+/** `name=value` pairs from `--threshold` (repeated or comma-separated); token counts accept `120k`. */
+export function parseThresholdOptions(raw: readonly string[]): Record<string, number> {
+  const values: Record<string, number> = {};
+  for (const entry of raw.flatMap((part) => part.split(',')).map((part) => part.trim()).filter((part) => part !== '')) {
+    const match = /^([A-Za-z]+)=(.+)$/.exec(entry);
+    const name = match?.[1];
+    const text = match?.[2]?.trim();
+    if (name === undefined || text === undefined) throw new CachecostError('BAD_ARGUMENT', `--threshold expects name=value, got "${entry}"`);
+    const value = /Tokens$/.test(name) && /[kKmM]$/.test(text) ? parseTokenCount(text, 'threshold') : Number(text);
+    if (!Number.isFinite(value)) throw new CachecostError('BAD_ARGUMENT', `--threshold ${name} expects a number, got "${text}"`);
+    values[name] = value;
+  }
+  return values;
+}
+
+async function readConfig(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CachecostError('PATH_NOT_FOUND', `cannot read --config ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new CachecostError('BAD_ARGUMENT', `--config ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Defaults, then the config file, then `--threshold` options. */
+async function thresholdsFrom(args: FlagsArgs): Promise<FlagThresholds> {
+  const { resolveThresholds } = await import('../../detect/thresholds.js');
+  const layers: unknown[] = [];
+  if (args.config !== undefined) layers.push(await readConfig(args.config));
+  layers.push(parseThresholdOptions(args.threshold));
+  const resolved = resolveThresholds(layers);
+  if (!resolved.ok) throw new CachecostError('BAD_ARGUMENT', `bad thresholds${args.config === undefined ? '' : ` (--config ${args.config})`}: ${resolved.error}`);
+  return resolved.thresholds;
+}
+
+/** `recorded`, the baseline, then the examined scenarios (the baseline once even when asked for). */
+async function scenariosFor(args: FlagsArgs): Promise<{ readonly all: Scenario[]; readonly examined: string[]; readonly baseline: Scenario }> {
+  const [{ buildScenarios, familyDefaults }, { BASELINE_SCENARIO }] = await Promise.all([import('../../simulate/scenario.js'), import('../../detect/detect-session.js')]);
+  const overrides = parseOverrides({ ...args, db: undefined, csv: undefined });
+  const families = examinedFamilies(args);
+  const asked = families.length === 0 ? [] : buildScenarios(families, overrides).filter((scenario) => scenario.family !== 'recorded');
+  const recorded: Scenario = { name: 'recorded', family: 'recorded', params: familyDefaults('recorded') };
+  const all = [recorded, BASELINE_SCENARIO, ...asked.filter((scenario) => scenario.name !== BASELINE_SCENARIO.name)];
+  return { all, examined: asked.map((scenario) => scenario.name), baseline: BASELINE_SCENARIO };
+}
+
+async function run(args: FlagsArgs, io: CliIo): Promise<number> {
+  if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
+  const thresholds = await thresholdsFrom(args);
+  const scenarios = await scenariosFor(args);
+  const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, pipeline, simulate, { detectSessionFlags }, report] = await Promise.all([
+    import('../default-paths.js'),
+    import('../load-sessions.js'),
+    import('../ingest-report.js'),
+    import('../simulate-pipeline.js'),
+    import('../../simulate/simulate-session.js'),
+    import('../../detect/detect-session.js'),
+    import('../../report/flags-report.js'),
+  ]);
+  const prices = await pipeline.resolvePrices(args.pricing ?? null);
+  const paths = pathsOrDefault(args.paths, io);
+  const flags: Flag[] = [];
+  const skipped: string[] = [];
+  let sessions = 0;
+  const issues = await forEachSession(paths, { content: 'text' }, (session) => {
+    if (!simulate.isReplayable(session)) {
+      skipped.push(session.id);
+      return;
+    }
+    const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
+    const modelFacts = pipeline.modelFactsLookup(prices, provider);
+    const simulation = simulate.simulateSession(session, scenarios.all, { modelFacts });
+    flags.push(...detectSessionFlags(simulation, { prices, modelFacts, thresholds, baseline: scenarios.baseline, examined: scenarios.examined }));
+    sessions += 1;
+  });
+  checkIssues(issues, args, io);
+
+  const built = report.buildFlagsReport({
+    flags,
+    scenarios: ['recorded', ...scenarios.examined],
+    baseline: scenarios.baseline.name,
+    thresholds,
+    sessions,
+    ingestIssues: issues.length,
+  });
+  if (args.csv !== undefined) {
+    const [{ csvChunks }, { writeFileAtomic }] = await Promise.all([import('../../report/csv.js'), import('../../report/atomic-write.js')]);
+    if (args.csv === '-') for (const chunk of csvChunks(report.FLAG_CSV_COLUMNS, built.flags)) io.stdout(chunk);
+    else await writeFileAtomic(args.csv, csvChunks(report.FLAG_CSV_COLUMNS, built.flags));
+  }
+  if (args.json) io.stdout(`${JSON.stringify(built, null, 2)}\n`);
+  else if (args.csv !== '-') {
+    if (sessions === 0) io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
+    else io.stdout(`${report.renderFlagsReport(built)}\n`);
+  }
+  if (skipped.length > 0) io.stderr(`cachecost: ${skipped.length} session(s) without per-request data were not examined: ${skipped.join(', ')}\n`);
+  reportIssueSummary(issues, args, io);
+
+  if (args.failOn === undefined) return 0;
+  const { isAtLeast } = await import('../../detect/flag.js');
+  const failing = flags.filter((flag) => flag.scenario === 'recorded' && isAtLeast(flag.severity, args.failOn ?? 'critical'));
+  if (failing.length === 0) return 0;
+  io.stderr(`cachecost: ${failing.length} flag(s) at ${args.failOn} or worse in the recorded data (--fail-on ${args.failOn})\n`);
+  return FLAGS_RAISED_EXIT;
+}
+
+export const flagsCommand: CliCommand = {
+  name: 'flags',
+  register: (parser: Argv<GlobalArgs>, ctx) =>
+    parser.command(
+      'flags [paths..]',
+      'Find pathological sessions (runaway cost, overflow loops, compaction and hook storms, cache busts, ...) with evidence and dollars at stake',
+      (y) =>
+        y
+          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: $FREECODE_HOME or ~/.freecode]' })
+          .option('scenario', {
+            type: 'string',
+            array: true,
+            default: [],
+            describe: `Also examine these simulated scenario families (comma list or repeated): ${SCENARIO_FAMILIES.join(', ')}; default: the log only, or freecode when a scenario option is given`,
+          })
+          .option('target', { type: 'string', requiresArg: true, describe: 'Compaction target of the examined scenarios; a comma list makes one scenario each' })
+          .option('window', { type: 'string', requiresArg: true, describe: "Override the model's context window (tokens)" })
+          .option('buffer', { type: 'string', requiresArg: true, describe: 'Tokens below the limit where compaction triggers [13000]' })
+          .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim by a compaction [2]' })
+          .option('preserve-tokens', { type: 'string', requiresArg: true, describe: 'Token cap on the preserved recent block [8000]' })
+          .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of the examined scenarios [5m]' })
+          .option('pruning', { type: 'string', requiresArg: true, describe: 'Tool-result pruning: prefix-stable, sliding-legacy, none, recorded [family default]' })
+          .option('summarizer', { type: 'string', requiresArg: true, describe: 'Compaction summarizer: llm or heuristic [llm]' })
+          .option('selector', { type: 'string', requiresArg: true, describe: 'Compaction selector: freecode or strict [freecode]' })
+          .option('pricing', { type: 'string', requiresArg: true, describe: 'Price file overlaying the bundled table: models.dev api.json or a LiteLLM price map' })
+          .option('config', { type: 'string', requiresArg: true, describe: 'JSON file of thresholds (any subset; see README "Flags")' })
+          .option('threshold', { type: 'string', array: true, default: [], describe: 'Set a threshold: name=value (repeated or comma list), e.g. runawayCostRatio=3' })
+          .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
+          .option('csv', { type: 'string', requiresArg: true, describe: 'Also write one CSV row per flag to <file> ("-" for stdout)' })
+          .option('fail-on', {
+            choices: SEVERITIES,
+            describe: `Exit ${FLAGS_RAISED_EXIT} when the recorded data raises a flag of this severity or worse (for CI)`,
+          })
+          .example('$0 flags datasets/freecode', 'Flags of the recorded sessions')
+          .example('$0 flags --target 80000,200000 datasets/freecode', 'Which flags other targets would clear or raise')
+          .example('$0 flags --fail-on warning --json ~/.freecode', 'CI: exit 3 on any warning or critical flag')
+          .example('$0 flags --threshold runawayCostRatio=3 --config flags.json', 'Thresholds from a file, one overridden'),
+      (args) => {
+        ctx.settle(
+          run(
+            {
+              verbose: args.verbose,
+              strict: args.strict,
+              paths: args.paths,
+              scenario: args.scenario,
+              target: args.target,
+              window: args.window,
+              buffer: args.buffer,
+              preserveTurns: args['preserve-turns'],
+              preserveTokens: args['preserve-tokens'],
+              ttl: args.ttl,
+              pruning: args.pruning,
+              summarizer: args.summarizer,
+              selector: args.selector,
+              pricing: args.pricing,
+              config: args.config,
+              threshold: args.threshold,
+              json: args.json,
+              csv: args.csv,
+              failOn: args['fail-on'],
+            },
+            ctx.io,
+          ),
+        );
+      },
+    ),
+};

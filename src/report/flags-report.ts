@@ -1,0 +1,203 @@
+/**
+ * The `flags` report: every flag as JSON, CSV rows, or a terminal table followed by one sentence
+ * per flag, and, when scenarios were examined beside the log, a count of flagged sessions per
+ * flag and scenario (which flags a threshold change would clear).
+ */
+import { formatPicoUsd, picoUsdToUsd } from '../cost/index.js';
+import type { Flag, FlagBasis, FlagKind, RequestRange, Severity } from '../detect/flag.js';
+import { FLAG_KINDS, FLAG_TITLES, severityRank } from '../detect/flag.js';
+import type { FlagThresholds } from '../detect/thresholds.js';
+import type { CsvColumn } from './csv.js';
+import { renderTable } from './table.js';
+
+/** One flag as JSON: exact dollars as a decimal string beside the USD number. */
+export type FlagJson = {
+  readonly kind: FlagKind;
+  readonly title: string;
+  readonly severity: Severity;
+  readonly sessionId: string;
+  readonly scenario: string;
+  readonly basis: FlagBasis;
+  readonly requests: RequestRange;
+  readonly evidence: Readonly<Record<string, number | null>>;
+  readonly summary: string;
+  /** Positive = the flagged behaviour costs this much more than `stakeAgainst`; null when unpriced or not applicable. */
+  readonly usdAtStake: number | null;
+  readonly usdAtStakeExact: string | null;
+  readonly stakeAgainst: string | null;
+  /** `unpriced` (a request has no price), or why the flag has no dollar figure; null when priced. */
+  readonly stakeNote: string | null;
+};
+
+export type FlagsReport = {
+  /** The counterfactual behind every simulated number (replay.md §4). */
+  readonly assumption: string;
+  readonly baseline: string;
+  /** `recorded` first, then the simulated scenarios examined. */
+  readonly scenarios: readonly string[];
+  readonly thresholds: FlagThresholds;
+  readonly sessions: number;
+  readonly flags: readonly FlagJson[];
+  /** Sessions flagged, per flag kind and scenario. */
+  readonly flaggedSessions: Readonly<Record<string, Readonly<Record<FlagKind, number>>>>;
+  readonly ingestIssues: number;
+};
+
+export const FLAGS_ASSUMPTION =
+  'Flags on `recorded` come from the log (measured usage, recorded events); flags on other scenarios and every dollar figure compared with a scenario come from replays under the first-order counterfactual: the agent is assumed to produce the same items in the same order under every policy.';
+
+/** A flag as JSON. */
+export function flagJson(flag: Flag): FlagJson {
+  const stake = flag.stake;
+  return {
+    kind: flag.kind,
+    title: FLAG_TITLES[flag.kind],
+    severity: flag.severity,
+    sessionId: flag.sessionId,
+    scenario: flag.scenario,
+    basis: flag.basis,
+    requests: flag.requests,
+    evidence: flag.evidence,
+    summary: flag.summary,
+    usdAtStake: stake.kind === 'priced' ? picoUsdToUsd(stake.picoUsd) : null,
+    usdAtStakeExact: stake.kind === 'priced' ? formatPicoUsd(stake.picoUsd) : null,
+    stakeAgainst: stake.kind === 'none' ? null : stake.against,
+    stakeNote: stake.kind === 'priced' ? null : stake.kind === 'unpriced' ? 'unpriced' : stake.reason,
+  };
+}
+
+function stakeOrder(flag: FlagJson): number {
+  return flag.usdAtStake ?? Number.NEGATIVE_INFINITY;
+}
+
+/** Flags in report order: scenarios as given, then the worst severity, then the most dollars. */
+export function sortFlags(flags: readonly FlagJson[], scenarios: readonly string[]): FlagJson[] {
+  const position = (scenario: string) => scenarios.indexOf(scenario);
+  return [...flags].sort(
+    (a, b) => position(a.scenario) - position(b.scenario) || severityRank(b.severity) - severityRank(a.severity) || stakeOrder(b) - stakeOrder(a),
+  );
+}
+
+const NO_FLAGS: Readonly<Record<FlagKind, number>> = {
+  'runaway-cost': 0,
+  'never-compacted': 0,
+  'non-converging-overflow': 0,
+  'compaction-storm': 0,
+  'blocked-hook-storm': 0,
+  'cache-bust': 0,
+  'estimate-divergence': 0,
+  'ttl-mismatch': 0,
+};
+
+/** Assembles the report. */
+export function buildFlagsReport(input: {
+  readonly flags: readonly Flag[];
+  readonly scenarios: readonly string[];
+  readonly baseline: string;
+  readonly thresholds: FlagThresholds;
+  readonly sessions: number;
+  readonly ingestIssues: number;
+}): FlagsReport {
+  const flags = sortFlags(input.flags.map(flagJson), input.scenarios);
+  const flaggedSessions: Record<string, Record<FlagKind, number>> = {};
+  for (const scenario of input.scenarios) {
+    const counts: Record<FlagKind, number> = { ...NO_FLAGS };
+    for (const flag of flags) if (flag.scenario === scenario) counts[flag.kind] += 1;
+    flaggedSessions[scenario] = counts;
+  }
+  return {
+    assumption: FLAGS_ASSUMPTION,
+    baseline: input.baseline,
+    scenarios: input.scenarios,
+    thresholds: input.thresholds,
+    sessions: input.sessions,
+    flags,
+    flaggedSessions,
+    ingestIssues: input.ingestIssues,
+  };
+}
+
+function shortId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
+}
+
+/** `$5.57`, `-$0.0100`, `unpriced`, `-` (no dollar figure). */
+export function stakeText(flag: FlagJson): string {
+  if (flag.usdAtStake === null) return flag.stakeNote === 'unpriced' ? 'unpriced' : '-';
+  const magnitude = Math.abs(flag.usdAtStake);
+  const digits = magnitude >= 100 ? 0 : magnitude >= 1 ? 2 : 4;
+  return `${flag.usdAtStake < 0 ? '-' : ''}$${magnitude.toFixed(digits)}`;
+}
+
+function rangeText(range: RequestRange): string {
+  return range.first === range.last ? String(range.first) : `${range.first}–${range.last}`;
+}
+
+function countLine(report: FlagsReport): string {
+  const recorded = report.flags.filter((flag) => flag.scenario === 'recorded');
+  const bySeverity = (['critical', 'warning', 'info'] as const).map((severity) => `${recorded.filter((f) => f.severity === severity).length} ${severity}`).join(', ');
+  const sessions = new Set(recorded.map((flag) => flag.sessionId)).size;
+  return `Recorded data: ${recorded.length} flag${recorded.length === 1 ? '' : 's'} (${bySeverity}) in ${sessions} of ${report.sessions} session${report.sessions === 1 ? '' : 's'}.`;
+}
+
+/** The terminal rendering: a table, one sentence per flag, the per-scenario counts, and notes. */
+export function renderFlagsReport(report: FlagsReport): string {
+  const out: string[] = [countLine(report)];
+  if (report.flags.length > 0) {
+    out.push(
+      renderTable({
+        columns: [
+          { header: '#', align: 'right' },
+          { header: 'severity', align: 'left' },
+          { header: 'flag', align: 'left' },
+          { header: 'session', align: 'left' },
+          { header: 'scenario', align: 'left' },
+          { header: 'requests', align: 'right' },
+          { header: 'at stake', align: 'right' },
+        ],
+        rows: report.flags.map((flag, i) => [String(i + 1), flag.severity, flag.title, shortId(flag.sessionId), flag.scenario, rangeText(flag.requests), stakeText(flag)]),
+      }),
+    );
+    for (const [i, flag] of report.flags.entries()) {
+      const against = flag.usdAtStake !== null && flag.stakeAgainst !== null ? ` [at stake vs ${flag.stakeAgainst}]` : '';
+      out.push(`${i + 1}. ${flag.title} (${shortId(flag.sessionId)}, ${flag.scenario}${flag.basis === 'simulated' && flag.scenario === 'recorded' ? ', simulated' : ''}): ${flag.summary}${against}`);
+    }
+  }
+  if (report.scenarios.length > 1) {
+    out.push('', 'Sessions flagged per scenario');
+    out.push(
+      renderTable({
+        columns: [{ header: 'flag', align: 'left' }, ...report.scenarios.map((scenario) => ({ header: scenario, align: 'right' as const }))],
+        rows: FLAG_KINDS.map((kind) => [FLAG_TITLES[kind], ...report.scenarios.map((scenario) => String(report.flaggedSessions[scenario]?.[kind] ?? 0))]),
+      }),
+    );
+  }
+  out.push(
+    '',
+    `Dollars at stake: the flagged requests' cost minus the same requests under ${report.baseline} (both replayed), or the explicit re-pricing the flag names; flags of one session overlap (a runaway includes its cache bust), so do not add them.`,
+  );
+  if (report.scenarios.length > 1) out.push(report.assumption);
+  return out.join('\n');
+}
+
+function evidenceText(evidence: FlagJson['evidence']): string {
+  return Object.entries(evidence)
+    .map(([name, value]) => `${name}=${value === null ? '' : String(value)}`)
+    .join(';');
+}
+
+/** CSV columns, one row per flag; dollars as exact decimals (empty = unpriced or none). */
+export const FLAG_CSV_COLUMNS: readonly CsvColumn<FlagJson>[] = [
+  { header: 'session_id', value: (f) => f.sessionId },
+  { header: 'scenario', value: (f) => f.scenario },
+  { header: 'kind', value: (f) => f.kind },
+  { header: 'severity', value: (f) => f.severity },
+  { header: 'basis', value: (f) => f.basis },
+  { header: 'first_request', value: (f) => f.requests.first },
+  { header: 'last_request', value: (f) => f.requests.last },
+  { header: 'usd_at_stake', value: (f) => f.usdAtStakeExact },
+  { header: 'stake_against', value: (f) => f.stakeAgainst },
+  { header: 'stake_note', value: (f) => f.stakeNote },
+  { header: 'summary', value: (f) => f.summary },
+  { header: 'evidence', value: (f) => evidenceText(f.evidence) },
+];
