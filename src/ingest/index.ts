@@ -1,26 +1,95 @@
 /**
  * Ingest entry: find sessions under paths and load them into the normalized model, one at a time
  * (a caller that summarizes can drop each session before loading the next). One folder per log
- * format; FreeCode is the first. Adding a format = a discover + a load in its folder and a case here.
+ * format; the format is detected per file (`detect-format.ts`) and directories are searched for
+ * every format. Adding a format = a discover + a load in its folder and a case here.
  */
+import { stat } from 'node:fs/promises';
+import { CachecostError } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
-import { discoverFreecode, type FreecodeSessionFiles, loadFreecodeSession } from './freecode/index.js';
+import { type ClaudeSessionFiles, groupClaudeFiles, loadClaudeSession } from './claude-code/index.js';
+import { type CodexSessionFiles, groupCodexFiles, loadCodexSession } from './codex/index.js';
 import type { ContentMode } from './content-mode.js';
+import { detectFormat } from './detect-format.js';
+import { discoverFreecode, type FreecodeSessionFiles, loadFreecodeSession } from './freecode/index.js';
+import { loadOpencodeSession, type OpencodeSessionFiles, groupOpencodeFiles } from './opencode/index.js';
+import { loadOpenhandsSession, type OpenhandsSessionFiles, groupOpenhandsFiles } from './openhands/index.js';
+import { loadSweAgentSession, type SweAgentSessionFiles, groupSweAgentFiles } from './swe-agent/index.js';
+import { type FoundLog, walkLogs } from './walk-logs.js';
 
 export type { ContentMode } from './content-mode.js';
 
-/** A session found on disk, not yet read. */
-export type SessionSource = { readonly format: 'freecode'; readonly sessionId: string; readonly files: FreecodeSessionFiles };
+/** A session found on disk, not yet read (plain data: it is sent to worker threads). */
+export type SessionSource =
+  | { readonly format: 'freecode'; readonly sessionId: string; readonly files: FreecodeSessionFiles }
+  | { readonly format: 'claude-code'; readonly sessionId: string; readonly files: ClaudeSessionFiles }
+  | { readonly format: 'codex'; readonly sessionId: string; readonly files: CodexSessionFiles }
+  | { readonly format: 'opencode'; readonly sessionId: string; readonly files: OpencodeSessionFiles }
+  | { readonly format: 'openhands'; readonly sessionId: string; readonly files: OpenhandsSessionFiles }
+  | { readonly format: 'swe-agent'; readonly sessionId: string; readonly files: SweAgentSessionFiles };
 
 export type IngestOptions = { readonly content: ContentMode };
 
-/** Finds every session under `paths`; missing paths throw `CachecostError('PATH_NOT_FOUND')`. */
+function isMissing(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
+}
+
+/**
+ * Finds every session under `paths`, FreeCode's first, then each other format's, each sorted by
+ * id. A missing path throws `CachecostError('PATH_NOT_FOUND')`; a file given by name that no
+ * format claims throws `BAD_ARGUMENT`; inside directories such files are not logs and are passed over.
+ */
 export async function discoverSessions(paths: readonly string[]): Promise<{ readonly sources: readonly SessionSource[]; readonly issues: readonly IngestIssue[] }> {
-  const freecode = await discoverFreecode(paths);
-  return {
-    sources: freecode.sessions.map((files) => ({ format: 'freecode', sessionId: files.sessionId, files })),
-    issues: freecode.issues,
-  };
+  const freecodePaths: string[] = [];
+  const found: FoundLog[] = [];
+  const issues: IngestIssue[] = [];
+  for (const path of paths) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = (await stat(path)).isDirectory();
+    } catch (error) {
+      if (isMissing(error)) throw new CachecostError('PATH_NOT_FOUND', `no such file or directory: ${path}`, { cause: error });
+      throw new CachecostError('IO_ERROR', `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    if (isDirectory) {
+      freecodePaths.push(path);
+      const walked = await walkLogs(path);
+      found.push(...walked.found);
+      issues.push(...walked.issues);
+      continue;
+    }
+    let detection;
+    try {
+      detection = await detectFormat(path);
+    } catch (error) {
+      throw new CachecostError('IO_ERROR', `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    if (detection === null) {
+      throw new CachecostError('BAD_ARGUMENT', `not a session log cachecost can read: ${path} (FreeCode, Claude Code, Codex, opencode, OpenHands or SWE-agent)`);
+    }
+    if (detection.format === 'freecode') freecodePaths.push(path);
+    else found.push({ ...detection, path });
+  }
+  const sources: SessionSource[] = [];
+  if (freecodePaths.length > 0) {
+    const freecode = await discoverFreecode(freecodePaths);
+    issues.push(...freecode.issues);
+    for (const files of freecode.sessions) sources.push({ format: 'freecode', sessionId: files.sessionId, files });
+  }
+  const unique = new Map<string, FoundLog>();
+  for (const log of found) if (!unique.has(log.path)) unique.set(log.path, log);
+  const logs = [...unique.values()];
+  const of = (format: FoundLog['format']): FoundLog[] => logs.filter((log) => log.format === format);
+  for (const files of groupClaudeFiles(of('claude-code'))) sources.push({ format: 'claude-code', sessionId: files.sessionId, files });
+  const codex = groupCodexFiles(of('codex'));
+  issues.push(...codex.issues);
+  for (const files of codex.sessions) sources.push({ format: 'codex', sessionId: files.sessionId, files });
+  for (const files of groupOpencodeFiles(of('opencode'))) sources.push({ format: 'opencode', sessionId: files.sessionId, files });
+  const openhands = await groupOpenhandsFiles(of('openhands'));
+  issues.push(...openhands.issues);
+  for (const files of openhands.sessions) sources.push({ format: 'openhands', sessionId: files.sessionId, files });
+  for (const files of groupSweAgentFiles(of('swe-agent'))) sources.push({ format: 'swe-agent', sessionId: files.sessionId, files });
+  return { sources, issues };
 }
 
 /** Reads one session; bad content becomes the session's ingest issues, never an exception. */
@@ -28,9 +97,19 @@ export async function loadSession(source: SessionSource, options: IngestOptions)
   switch (source.format) {
     case 'freecode':
       return loadFreecodeSession(source.files, options);
+    case 'claude-code':
+      return loadClaudeSession(source.files, options);
+    case 'codex':
+      return loadCodexSession(source.files, options);
+    case 'opencode':
+      return loadOpencodeSession(source.files, options);
+    case 'openhands':
+      return loadOpenhandsSession(source.files, options);
+    case 'swe-agent':
+      return loadSweAgentSession(source.files, options);
     default: {
-      const unreachable: never = source.format;
-      throw new Error(`unknown format ${String(unreachable)}`);
+      const unreachable: never = source;
+      throw new Error(`unknown format ${JSON.stringify(unreachable)}`);
     }
   }
 }

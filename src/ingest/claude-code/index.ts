@@ -1,0 +1,44 @@
+/**
+ * The Claude Code adapter: group the detected transcripts by session → read each file line by
+ * line (streamed) → build. Bad content never throws: it becomes ingest issues on the session.
+ */
+import type { IngestIssue, Session } from '../../session/model.js';
+import type { ContentMode } from '../content-mode.js';
+import { readLines } from '../lines.js';
+import { buildClaudeSession, type ClaudeFileRecords } from './build.js';
+import type { ClaudeSessionFiles } from './discover.js';
+import { type ClaudeRecord, parseClaudeLine } from './record.js';
+
+export { buildClaudeSession, claudeRequestKey, CLAUDE_PROVIDER, type ClaudeFileRecords, type ClaudeSessionInput } from './build.js';
+export { groupClaudeFiles, type ClaudeAgentFile, type ClaudeSessionFiles } from './discover.js';
+export { parseClaudeLine, type ClaudeRecord } from './record.js';
+
+async function readTranscript(file: string, agentId: string | null, content: ContentMode, issues: IngestIssue[]): Promise<ClaudeFileRecords> {
+  const records: { line: number; record: ClaudeRecord }[] = [];
+  try {
+    for await (const line of readLines(file)) {
+      const result = parseClaudeLine(line, content);
+      if (result.kind === 'record') {
+        if (result.record.kind !== 'ignored') records.push({ line: line.number, record: result.record });
+        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem });
+      } else if (result.kind === 'invalid') {
+        issues.push({ file, line: line.number, reason: result.reason });
+      }
+    }
+  } catch (error) {
+    issues.push({ file, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` });
+  }
+  return { file, agentId, records };
+}
+
+/** Reads one Claude Code session (main transcript, then its subagent files). */
+export async function loadClaudeSession(files: ClaudeSessionFiles, options: { readonly content: ContentMode }): Promise<Session> {
+  const issues: IngestIssue[] = [];
+  const read: ClaudeFileRecords[] = [];
+  if (files.mainFile !== null) read.push(await readTranscript(files.mainFile, null, options.content, issues));
+  for (const agent of files.agentFiles) read.push(await readTranscript(agent.file, agent.agentId, options.content, issues));
+  return buildClaudeSession(
+    { sessionId: files.sessionId, files: read, issues, parentSessionId: files.parentSessionId, projectDir: files.projectDir },
+    options,
+  );
+}

@@ -1,0 +1,304 @@
+/**
+ * One Claude Code transcript line → a record (formats.md §1.2–§1.8). Only the fields the session
+ * needs are read; the many UI record types are known and ignored, `progress` records (which embed
+ * copies of subagent usage, §1.5) are ignored on purpose, and an unknown type is returned as such
+ * so the builder can report it once per file without failing.
+ */
+import type { MeasuredUsage, ToolCall } from '../../session/model.js';
+import { type ContentMode, kept } from '../content-mode.js';
+import { parseJsonLine } from '../json-line.js';
+import { asArray, asNumber, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
+import type { Line } from '../lines.js';
+import { normalizeUsage } from '../usage.js';
+
+/** Fields of a conversation record that place it in the session. */
+export type Envelope = {
+  readonly uuid: string | null;
+  readonly parentUuid: string | null;
+  readonly sidechain: boolean;
+  readonly agentId: string | null;
+  readonly sessionId: string | null;
+  readonly timestampMs: number | null;
+  readonly cwd: string | null;
+};
+
+export type TextContent = { readonly text: string | null; readonly chars: number; readonly imageParts: number; readonly imageChars: number };
+
+export type ToolResultBlock = TextContent & { readonly callId: string; readonly failed: boolean };
+
+export type AssistantRecord = Envelope & {
+  readonly kind: 'assistant';
+  readonly messageId: string | null;
+  readonly requestId: string | null;
+  readonly model: string;
+  /** `<synthetic>` messages and `isApiErrorMessage` lines: not a provider request (§6 item 1). */
+  readonly apiError: string | null;
+  readonly usage: MeasuredUsage | null;
+  readonly text: string | null;
+  readonly textChars: number;
+  readonly thinkingChars: number;
+  readonly toolCalls: readonly ToolCall[];
+};
+
+export type UserRecord = Envelope & {
+  readonly kind: 'user';
+  readonly isMeta: boolean;
+  readonly isCompactSummary: boolean;
+  /** The text and image blocks, joined; chars 0 when the message holds only tool results. */
+  readonly content: TextContent;
+  readonly hasText: boolean;
+  readonly toolResults: readonly ToolResultBlock[];
+};
+
+export type ClaudeRecord =
+  | AssistantRecord
+  | UserRecord
+  | (Envelope & { readonly kind: 'compact_boundary'; readonly trigger: 'auto' | 'manual' | 'unknown'; readonly preTokens: number | null; readonly postTokens: number | null })
+  | (Envelope & { readonly kind: 'api_error'; readonly message: string })
+  | { readonly kind: 'title'; readonly title: string; readonly leafUuid: string | null; readonly fromSummary: boolean }
+  | { readonly kind: 'ignored' }
+  | { readonly kind: 'unknown'; readonly type: string };
+
+export type ClaudeLineResult =
+  | { readonly kind: 'record'; readonly record: ClaudeRecord; readonly problem: string | null }
+  | { readonly kind: 'blank' }
+  | { readonly kind: 'invalid'; readonly reason: string };
+
+/** Record types that carry nothing cachecost counts (§1.2); `progress` usage is a copy (§1.5). */
+const IGNORED_TYPES: ReadonlySet<string> = new Set([
+  'file-history-snapshot',
+  'queue-operation',
+  'attachment',
+  'progress',
+  'last-prompt',
+  'permission-mode',
+  'pr-link',
+  'teleported-from',
+]);
+
+function envelope(line: JsonObject): Envelope {
+  return {
+    uuid: asString(line['uuid']) ?? null,
+    parentUuid: asString(line['parentUuid']) ?? null,
+    sidechain: line['isSidechain'] === true,
+    agentId: asString(line['agentId']) ?? null,
+    sessionId: asString(line['sessionId']) ?? null,
+    timestampMs: timestampMsOf(line['timestamp']),
+    cwd: asString(line['cwd']) ?? null,
+  };
+}
+
+type MutableText = { text: string; chars: number; imageParts: number; imageChars: number };
+
+function addBlockText(acc: MutableText, block: unknown): void {
+  if (typeof block === 'string') {
+    acc.text += block;
+    acc.chars += block.length;
+    return;
+  }
+  const object = asObject(block);
+  if (object === undefined) return;
+  if (object['type'] === 'text') {
+    const text = asString(object['text']) ?? '';
+    acc.text += text;
+    acc.chars += text.length;
+  } else if (object['type'] === 'image') {
+    acc.imageParts += 1;
+    acc.imageChars += asString(asObject(object['source'])?.['data'])?.length ?? 0;
+  }
+}
+
+function finishText(acc: MutableText, content: ContentMode): TextContent {
+  return { text: kept(acc.text, content), chars: acc.chars, imageParts: acc.imageParts, imageChars: acc.imageChars };
+}
+
+/** A tool_result's model-facing content: a string, or text/image blocks (§1.8). */
+function toolResultContent(value: unknown, content: ContentMode): TextContent {
+  const acc: MutableText = { text: '', chars: 0, imageParts: 0, imageChars: 0 };
+  const blocks = asArray(value);
+  if (blocks === undefined) addBlockText(acc, value);
+  else for (const block of blocks) addBlockText(acc, block);
+  return finishText(acc, content);
+}
+
+function userRecord(line: JsonObject, message: JsonObject | undefined, content: ContentMode): UserRecord {
+  const acc: MutableText = { text: '', chars: 0, imageParts: 0, imageChars: 0 };
+  const toolResults: ToolResultBlock[] = [];
+  let hasText = false;
+  const raw = message?.['content'];
+  const blocks = asArray(raw);
+  if (blocks === undefined) {
+    if (typeof raw === 'string') {
+      hasText = true;
+      addBlockText(acc, raw);
+    }
+  } else {
+    for (const block of blocks) {
+      const object = asObject(block);
+      if (object?.['type'] === 'tool_result') {
+        toolResults.push({
+          ...toolResultContent(object['content'], content),
+          callId: asString(object['tool_use_id']) ?? '',
+          failed: object['is_error'] === true,
+        });
+      } else {
+        hasText = true;
+        addBlockText(acc, block);
+      }
+    }
+  }
+  return {
+    ...envelope(line),
+    kind: 'user',
+    isMeta: line['isMeta'] === true,
+    isCompactSummary: line['isCompactSummary'] === true,
+    content: finishText(acc, content),
+    hasText,
+    toolResults,
+  };
+}
+
+function usageOf(value: unknown): { readonly usage: MeasuredUsage | null; readonly problem: string | null } {
+  const raw = asObject(value);
+  if (raw === undefined) return { usage: null, problem: null };
+  const input = raw['input_tokens'];
+  const read = raw['cache_read_input_tokens'];
+  const write = raw['cache_creation_input_tokens'];
+  // Anthropic's input_tokens is the uncached part: the inclusive prompt adds reads and writes (§1.3).
+  const countOrZero = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
+  const inclusive = input === undefined ? undefined : typeof input === 'number' ? input + countOrZero(read) + countOrZero(write) : input;
+  const reading = normalizeUsage({ inputTokens: inclusive, outputTokens: raw['output_tokens'], cacheReadTokens: read, cacheWriteTokens: write });
+  if (reading.usage === null) return reading;
+  const split = asObject(raw['cache_creation']);
+  const w5m = asNumber(split?.['ephemeral_5m_input_tokens']);
+  const w1h = asNumber(split?.['ephemeral_1h_input_tokens']);
+  if (w5m === undefined || w1h === undefined) return reading;
+  if (w5m + w1h !== reading.usage.cacheWriteTokens) {
+    const problem = `cache_creation split (${w5m} + ${w1h}) does not add up to cache_creation_input_tokens (${reading.usage.cacheWriteTokens}); TTL split unknown`;
+    return { usage: reading.usage, problem: reading.problem === null ? problem : `${reading.problem}; ${problem}` };
+  }
+  return { usage: { ...reading.usage, cacheWrite5mTokens: w5m, cacheWrite1hTokens: w1h }, problem: reading.problem };
+}
+
+function assistantRecord(line: JsonObject, message: JsonObject | undefined, content: ContentMode): { record: AssistantRecord; problem: string | null } {
+  const model = asString(message?.['model']) ?? 'unknown';
+  const isError = line['isApiErrorMessage'] === true || model === '<synthetic>';
+  let text = '';
+  let textChars = 0;
+  let thinkingChars = 0;
+  const toolCalls: ToolCall[] = [];
+  const raw = message?.['content'];
+  for (const block of asArray(raw) ?? (typeof raw === 'string' ? [raw] : [])) {
+    if (typeof block === 'string') {
+      text += block;
+      textChars += block.length;
+      continue;
+    }
+    const object = asObject(block);
+    switch (object?.['type']) {
+      case 'text': {
+        const value = asString(object['text']) ?? '';
+        text += value;
+        textChars += value.length;
+        break;
+      }
+      case 'thinking':
+        thinkingChars += asString(object['thinking'])?.length ?? 0;
+        break;
+      case 'redacted_thinking':
+        thinkingChars += asString(object['data'])?.length ?? 0;
+        break;
+      case 'tool_use':
+      case 'server_tool_use':
+        toolCalls.push({ callId: asString(object['id']) ?? '', name: asString(object['name']) ?? '', argsJson: JSON.stringify(object['input'] ?? {}) });
+        break;
+      default:
+        break;
+    }
+  }
+  const { usage, problem } = isError ? { usage: null, problem: null } : usageOf(message?.['usage']);
+  const errorText = asString(line['error']) ?? (isError ? text : null);
+  return {
+    record: {
+      ...envelope(line),
+      kind: 'assistant',
+      messageId: asString(message?.['id']) ?? null,
+      requestId: asString(line['requestId']) ?? null,
+      model,
+      apiError: isError ? (errorText ?? 'API error') : null,
+      usage,
+      text: kept(text, content),
+      textChars,
+      thinkingChars,
+      toolCalls,
+    },
+    problem,
+  };
+}
+
+function triggerOf(value: unknown): 'auto' | 'manual' | 'unknown' {
+  return value === 'auto' || value === 'manual' ? value : 'unknown';
+}
+
+function countOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+}
+
+/** Parses one transcript line; never throws (bad JSON and non-object lines are `invalid`). */
+export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineResult {
+  const json = parseJsonLine(line);
+  if (json.kind !== 'json') return json;
+  const object = asObject(json.value);
+  if (object === undefined) return { kind: 'invalid', reason: 'not a JSON object' };
+  const type = asString(object['type']);
+  if (type === undefined) return { kind: 'invalid', reason: 'missing field "type"' };
+  const message = asObject(object['message']);
+  switch (type) {
+    case 'assistant': {
+      const { record, problem } = assistantRecord(object, message, content);
+      return { kind: 'record', record, problem };
+    }
+    case 'user':
+      return { kind: 'record', record: userRecord(object, message, content), problem: null };
+    case 'system': {
+      const subtype = asString(object['subtype']);
+      if (subtype === 'compact_boundary') {
+        const meta = asObject(object['compactMetadata']);
+        return {
+          kind: 'record',
+          record: {
+            ...envelope(object),
+            kind: 'compact_boundary',
+            trigger: triggerOf(meta?.['trigger']),
+            preTokens: countOrNull(meta?.['preTokens']),
+            postTokens: countOrNull(meta?.['postTokens']),
+          },
+          problem: null,
+        };
+      }
+      if (subtype === 'api_error') {
+        const text = asString(object['content']) ?? asString(asObject(object['error'])?.['message']) ?? 'API error';
+        return { kind: 'record', record: { ...envelope(object), kind: 'api_error', message: text }, problem: null };
+      }
+      // Bookkeeping and warnings (the 1.0.x "limit reached, now using Sonnet" one included): the
+      // request model changes on its own, no event is needed.
+      return { kind: 'record', record: { kind: 'ignored' }, problem: null };
+    }
+    case 'summary': {
+      const title = asString(object['summary']);
+      return title === undefined
+        ? { kind: 'record', record: { kind: 'ignored' }, problem: null }
+        : { kind: 'record', record: { kind: 'title', title, leafUuid: asString(object['leafUuid']) ?? null, fromSummary: true }, problem: null };
+    }
+    case 'ai-title':
+    case 'custom-title': {
+      const title = asString(object['title']) ?? asString(object['aiTitle']) ?? asString(object['customTitle']);
+      return title === undefined
+        ? { kind: 'record', record: { kind: 'ignored' }, problem: null }
+        : { kind: 'record', record: { kind: 'title', title, leafUuid: null, fromSummary: false }, problem: null };
+    }
+    default:
+      if (IGNORED_TYPES.has(type)) return { kind: 'record', record: { kind: 'ignored' }, problem: null };
+      return { kind: 'record', record: { kind: 'unknown', type }, problem: null };
+  }
+}

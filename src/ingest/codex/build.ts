@@ -1,0 +1,233 @@
+/**
+ * Codex rollout records → one normalized session (pure; formats.md §2). Requests come from
+ * `token_count` events: one whose `total_token_usage` equals the previous one is the doubled
+ * copy and is skipped; one whose total drops starts a new segment (a resume restarts the
+ * process's counter, §2.4) and still counts its `last_token_usage`, so no request is lost or
+ * counted twice. Usage follows the OpenAI convention: input includes cached (read), output
+ * includes reasoning. The model is the latest `turn_context.model` (or `info.model`).
+ */
+import type { HarnessEvent, IngestIssue, Item, MeasuredUsage, Request, Session } from '../../session/model.js';
+import { normalizeUsage } from '../usage.js';
+import type { CodexRecord, CodexTokenUsage } from './record.js';
+
+export type CodexSessionInput = {
+  readonly sessionId: string;
+  readonly file: string;
+  readonly records: readonly { readonly line: number; readonly record: CodexRecord }[];
+  readonly issues: readonly IngestIssue[];
+};
+
+const UNKNOWN_MODEL = 'unknown';
+/** User messages Codex injects as context rather than typed by the user. */
+const CONTEXT_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<permissions instructions>'];
+
+function count(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+}
+
+/** The comparable identity of a cumulative total; null when it has no counts. */
+function totalKey(total: CodexTokenUsage): string | null {
+  const values = [total.inputTokens, total.cachedInputTokens, total.cacheWriteTokens, total.outputTokens, total.reasoningTokens, total.totalTokens].map(count);
+  return values.every((v) => v === null) ? null : values.join(',');
+}
+
+function totalTokensOf(total: CodexTokenUsage): number | null {
+  return count(total.totalTokens) ?? ((count(total.inputTokens) ?? 0) + (count(total.outputTokens) ?? 0));
+}
+
+function difference(current: CodexTokenUsage, previous: CodexTokenUsage | null): CodexTokenUsage {
+  const minus = (a: unknown, b: unknown): unknown => {
+    const x = count(a);
+    const y = previous === null ? 0 : (count(b) ?? 0);
+    return x === null ? a : x - y;
+  };
+  return {
+    inputTokens: minus(current.inputTokens, previous?.inputTokens),
+    cachedInputTokens: minus(current.cachedInputTokens, previous?.cachedInputTokens),
+    cacheWriteTokens: minus(current.cacheWriteTokens, previous?.cacheWriteTokens),
+    outputTokens: minus(current.outputTokens, previous?.outputTokens),
+    reasoningTokens: minus(current.reasoningTokens, previous?.reasoningTokens),
+    totalTokens: minus(current.totalTokens, previous?.totalTokens),
+  };
+}
+
+function usageOf(raw: CodexTokenUsage): { readonly usage: MeasuredUsage | null; readonly problem: string | null } {
+  return normalizeUsage({
+    inputTokens: raw.inputTokens,
+    cacheReadTokens: raw.cachedInputTokens,
+    cacheWriteTokens: raw.cacheWriteTokens,
+    outputTokens: raw.outputTokens,
+    reasoningTokens: raw.reasoningTokens,
+  });
+}
+
+/** Builds the session from one rollout's records; bad content is already in `issues`. */
+export function buildCodexSession(input: CodexSessionInput): Session {
+  const items: Item[] = [];
+  const requests: Request[] = [];
+  const events: HarnessEvent[] = [];
+  const issues: IngestIssue[] = [...input.issues];
+  const unknownTypes = new Map<string, { line: number; count: number }>();
+  let metaSeen = false;
+  let project: string | null = null;
+  let provider: string | null = null;
+  let parentSessionId: string | null = null;
+  let model: string | null = null;
+  let previousTotal: CodexTokenUsage | null = null;
+  let previousKey: string | null = null;
+  /** Output items not yet claimed by a request: a token_count written after its response claims them. */
+  let firstUnclaimedOutput: number | null = null;
+  /** A token_count written before its response: the output items that follow belong to it. */
+  let openRequest = false;
+  let pendingCompaction = false;
+  const toolNames = new Map<string, string>();
+
+  const addOutput = (item: Item): void => {
+    if (!openRequest && firstUnclaimedOutput === null) firstUnclaimedOutput = items.length;
+    items.push(item);
+  };
+  const addInput = (item: Item): void => {
+    openRequest = false;
+    items.push(item);
+  };
+
+  for (const { line, record } of input.records) {
+    switch (record.kind) {
+      case 'session_meta':
+        // Forked or resumed rollouts copy the parent's meta after their own (§2.2): the first one is this session's.
+        if (metaSeen) break;
+        metaSeen = true;
+        project = record.cwd;
+        provider = record.provider;
+        parentSessionId = record.parentThreadId;
+        if (record.instructions !== null && record.instructions.chars > 0) {
+          items.push({ kind: 'system', id: `${input.sessionId}:instructions`, timestampMs: null, ...record.instructions, imageParts: 0, imageChars: 0 });
+        }
+        break;
+      case 'turn_context':
+        if (record.model !== null) model = record.model;
+        break;
+      case 'token_count': {
+        if (record.total === null && record.last === null) break; // info:null, a rate-limit update
+        const key = record.total === null ? null : totalKey(record.total);
+        if (key !== null && key === previousKey) break; // the doubled copy (§2.4)
+        let raw = record.last;
+        if (record.total !== null && previousTotal !== null) {
+          const now = totalTokensOf(record.total);
+          const before = totalTokensOf(previousTotal);
+          const reset = now !== null && before !== null && now < before;
+          if (raw === null) raw = difference(record.total, reset ? null : previousTotal);
+        } else if (raw === null && record.total !== null) {
+          raw = difference(record.total, null);
+        }
+        if (record.total !== null) {
+          previousTotal = record.total;
+          previousKey = key;
+        }
+        if (raw === null) break;
+        const { usage, problem } = usageOf(raw);
+        if (problem !== null) issues.push({ file: input.file, line, reason: problem });
+        if (usage === null) break;
+        const itemIndex = firstUnclaimedOutput ?? items.length;
+        openRequest = firstUnclaimedOutput === null;
+        firstUnclaimedOutput = null;
+        requests.push({ index: requests.length, itemIndex, model: record.model ?? model ?? UNKNOWN_MODEL, provider, timestampMs: record.timestampMs, usage, agentId: null });
+        break;
+      }
+      case 'message': {
+        const id = `${input.sessionId}:${line}`;
+        const base = { id, timestampMs: record.timestampMs, ...record.content, imageParts: 0, imageChars: 0 };
+        if (record.role === 'assistant') {
+          addOutput({ ...base, kind: 'assistant', responseId: null, toolCalls: [], thinkingChars: 0 });
+        } else if (record.role === 'developer' || record.role === 'system') {
+          addInput({ ...base, kind: 'system' });
+        } else {
+          const text = record.content.text;
+          const synthetic = text !== null && CONTEXT_PREFIXES.some((prefix) => text.startsWith(prefix)) ? 'context' : null;
+          addInput({ ...base, kind: 'user', synthetic });
+        }
+        break;
+      }
+      case 'reasoning':
+        addOutput({ kind: 'assistant', id: `${input.sessionId}:${line}`, timestampMs: record.timestampMs, text: '', chars: 0, imageParts: 0, imageChars: 0, responseId: null, toolCalls: [], thinkingChars: record.thinkingChars });
+        break;
+      case 'tool_call': {
+        const callId = record.call.callId === '' ? `${input.sessionId}:${line}` : record.call.callId;
+        toolNames.set(callId, record.call.name);
+        addOutput({
+          kind: 'assistant',
+          id: `${input.sessionId}:${line}`,
+          timestampMs: record.timestampMs,
+          text: '',
+          chars: record.call.name.length + record.call.argsJson.length,
+          imageParts: 0,
+          imageChars: 0,
+          responseId: null,
+          toolCalls: [{ ...record.call, callId }],
+          thinkingChars: 0,
+        });
+        break;
+      }
+      case 'tool_output':
+        addInput({
+          kind: 'tool_result',
+          id: `${input.sessionId}:${line}`,
+          timestampMs: record.timestampMs,
+          ...record.output,
+          imageParts: 0,
+          imageChars: 0,
+          callId: record.callId === '' ? `${input.sessionId}:${line}` : record.callId,
+          toolName: toolNames.get(record.callId) ?? '',
+          failed: false,
+        });
+        break;
+      case 'compacted': {
+        const id = `${input.sessionId}:${line}`;
+        const itemIndex = items.length;
+        addInput({ kind: 'summary', id, timestampMs: record.timestampMs, ...record.summary, imageParts: 0, imageChars: 0 });
+        events.push({ kind: 'compaction', itemIndex, requestIndex: requests.length, timestampMs: record.timestampMs, trigger: 'unknown', tokensBefore: null, tokensAfter: null, tokenUnit: 'provider', summaryItemId: id });
+        pendingCompaction = true;
+        break;
+      }
+      case 'context_compacted':
+        // Usually follows a `compacted` line (§2.5); alone, it is a compaction without its summary.
+        if (!pendingCompaction) {
+          events.push({ kind: 'compaction', itemIndex: items.length, requestIndex: requests.length, timestampMs: record.timestampMs, trigger: 'unknown', tokensBefore: null, tokensAfter: null, tokenUnit: 'provider', summaryItemId: null });
+        }
+        pendingCompaction = false;
+        break;
+      case 'error':
+        events.push({ kind: 'model_error', itemIndex: items.length, requestIndex: requests.length, timestampMs: record.timestampMs, errorKind: 'error', message: record.message });
+        break;
+      case 'ignored':
+        break;
+      case 'unknown': {
+        const seen = unknownTypes.get(record.type);
+        if (seen === undefined) unknownTypes.set(record.type, { line, count: 1 });
+        else seen.count += 1;
+        break;
+      }
+      default: {
+        const unreachable: never = record;
+        throw new Error(`unhandled record ${JSON.stringify(unreachable)}`);
+      }
+    }
+    if (record.kind !== 'compacted' && record.kind !== 'ignored' && record.kind !== 'context_compacted') pendingCompaction = false;
+  }
+  for (const [type, seen] of unknownTypes) {
+    issues.push({ file: input.file, line: seen.line, reason: `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored` });
+  }
+  return {
+    id: input.sessionId,
+    source: 'codex',
+    title: null,
+    project,
+    files: [input.file],
+    items,
+    requests,
+    events,
+    issues,
+    parentSessionId,
+    totalsOnly: null,
+  };
+}

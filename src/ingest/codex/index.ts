@@ -1,0 +1,33 @@
+/**
+ * The Codex adapter: one rollout per session → read line by line (streamed) → build. Bad content
+ * never throws: it becomes ingest issues on the session.
+ */
+import type { IngestIssue, Session } from '../../session/model.js';
+import type { ContentMode } from '../content-mode.js';
+import { readLines } from '../lines.js';
+import { buildCodexSession } from './build.js';
+import type { CodexSessionFiles } from './discover.js';
+import { type CodexRecord, parseCodexLine } from './record.js';
+
+export { buildCodexSession, type CodexSessionInput } from './build.js';
+export { groupCodexFiles, type CodexSessionFiles } from './discover.js';
+export { parseCodexLine, type CodexRecord } from './record.js';
+
+/** Reads one Codex rollout into a session. */
+export async function loadCodexSession(files: CodexSessionFiles, options: { readonly content: ContentMode }): Promise<Session> {
+  const issues: IngestIssue[] = [];
+  const records: { line: number; record: CodexRecord }[] = [];
+  try {
+    for await (const line of readLines(files.file)) {
+      const result = parseCodexLine(line, options.content);
+      if (result.kind === 'record') {
+        if (result.record.kind !== 'ignored') records.push({ line: line.number, record: result.record });
+      } else if (result.kind === 'invalid') {
+        issues.push({ file: files.file, line: line.number, reason: result.reason });
+      }
+    }
+  } catch (error) {
+    issues.push({ file: files.file, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` });
+  }
+  return buildCodexSession({ sessionId: files.sessionId, file: files.file, records, issues });
+}
