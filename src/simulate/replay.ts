@@ -11,6 +11,7 @@ import type {
   CompactionHooks,
   EngineParams,
   EngineVersion,
+  LlmSummarizer,
   LlmSummaryRequest,
   MicrocompactDecision,
   PruningPolicy,
@@ -368,24 +369,11 @@ class Replay {
   private compactNow(trigger: 'threshold' | 'overflow'): ApplyCompactionResult {
     const before = this.render();
     const messagesBefore = this.store.getMessages().length;
-    let llmRequest: LlmSummaryRequest | null = null;
-    const llm =
-      this.scenario.params.summarizer === 'llm'
-        ? {
-            model: this.currentModel,
-            // The LLM call is modelled, not made: the request is priced as its own row and the
-            // summary's size is taken from the heuristic summary (the fallback the engine keeps
-            // when this answers "no"), capped at the LLM's 1,024 output tokens (engine.md §3.3).
-            summarize: (request: LlmSummaryRequest) => {
-              llmRequest = request;
-              return { ok: false as const, error: 'modelled by the replay' };
-            },
-          }
-        : undefined;
+    const summarizer = this.modelledSummarizer();
     const outcome = runCompaction({
       memory: this.memory,
       store: this.store,
-      compactOptions: { nowMs: this.time(), llm },
+      compactOptions: { nowMs: this.time(), llm: summarizer.llm },
       preserveRecentTurns: this.params.preserveRecentTurns,
       version: this.params.version,
       trigger: 'auto',
@@ -394,7 +382,8 @@ class Replay {
     let summaryTokens = 0;
     if (outcome.kind === 'compacted') {
       const content = result.compaction.kind === 'compacted' ? result.compaction.summary.content : '';
-      const capChars = llmRequest === null ? Number.POSITIVE_INFINITY : Math.ceil(1_024 / this.calibration.tokensPerChar);
+      const llmRequest = summarizer.request();
+      const capChars = llmRequest === null ? Number.POSITIVE_INFINITY : Math.ceil(llmRequest.maxTokens / this.calibration.tokensPerChar);
       this.setSummary(Math.min(content.length, capChars));
       summaryTokens = tokensForChars(this.summary?.chars ?? 0, this.calibration);
       this.lastMeasuredTokens = 0;
@@ -424,6 +413,26 @@ class Replay {
     if (!this.unrecoveredOverflow) return;
     this.unrecoveredOverflow = false;
     this.failedTurns += 1;
+  }
+
+  /**
+   * The LLM summarizer as the replay models it: the call is not made. The engine builds its
+   * request (priced as a row of its own) and, told "no", keeps the heuristic summary, whose size
+   * stands for the LLM's, capped at its 1,024 output tokens (engine.md §3.3, §3.4).
+   */
+  private modelledSummarizer(): { readonly llm: LlmSummarizer | undefined; readonly request: () => LlmSummaryRequest | null } {
+    if (this.scenario.params.summarizer !== 'llm') return { llm: undefined, request: () => null };
+    let captured: LlmSummaryRequest | null = null;
+    return {
+      llm: {
+        model: this.currentModel,
+        summarize: (request: LlmSummaryRequest) => {
+          captured = request;
+          return { ok: false, error: 'modelled by the replay' };
+        },
+      },
+      request: () => captured,
+    };
   }
 
   private setSummary(contentChars: number): void {
@@ -502,19 +511,8 @@ class Replay {
     const before = this.render();
     const stored = this.store.getMessages();
     const messagesBefore = stored.length;
-    let llmRequest: LlmSummaryRequest | null = null;
-    const llm =
-      this.scenario.params.summarizer === 'llm'
-        ? {
-            model: this.currentModel,
-            // As in `compactNow`: the call is modelled; its request is priced, the summary's size is the log's.
-            summarize: (request: LlmSummaryRequest) => {
-              llmRequest = request;
-              return { ok: false as const, error: 'modelled by the replay' };
-            },
-          }
-        : undefined;
-    const result = this.memory.compact({ nowMs: this.time(), llm });
+    const summarizer = this.modelledSummarizer();
+    const result = this.memory.compact({ nowMs: this.time(), llm: summarizer.llm });
     const kept = keepLastNUserTurns(stored, this.params.preserveRecentTurns, this.params.version);
     if (kept.length < stored.length) this.store.replaceMessages(kept);
     const recordedChars = event.summaryItemId === null ? undefined : this.summaryCharsByItemId.get(event.summaryItemId);
@@ -523,6 +521,7 @@ class Replay {
     this.lastMeasuredTokens = 0;
     this.compactionBefore = true;
     const summaryTokens = tokensForChars(this.summary?.chars ?? 0, this.calibration);
+    const llmRequest = summarizer.request();
     if (llmRequest !== null) this.emitSummarize(llmRequest, summaryTokens);
     const after = this.render();
     this.compactions.push({
