@@ -77,6 +77,7 @@ export const DEFAULT_THRESHOLDS: FlagThresholds = {
 };
 
 /** The names a config file or `--threshold` may set. */
+// `Object.keys` types its result as string[]; the schema's shape has exactly the threshold names.
 export const THRESHOLD_NAMES = Object.keys(FlagThresholdsSchema.shape) as readonly (keyof FlagThresholds)[];
 
 export type ThresholdsResult =
