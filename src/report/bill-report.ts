@@ -143,11 +143,11 @@ export function buildBillReport(input: BillReportInput): BillReport {
 const KEY_HEADERS: Record<BillGrouping, string> = { day: 'Day (UTC)', session: 'Session', model: 'Model', project: 'Project' };
 const NO_KEY: Record<BillGrouping, string> = { day: '(no date)', session: '(none)', model: '(none)', project: '(no project)' };
 
-/** Dollars for the table: cents from $0.01 up, four decimals below, `unpriced` for null. */
+/** Dollars for the table: cents from $1 up, four decimals below, `unpriced` for null (exact values are in JSON/CSV). */
 export function formatUsdForTable(usd: UsdString): string {
   if (usd === null) return 'unpriced';
   const value = Number(usd);
-  if (value !== 0 && Math.abs(value) < 0.01) return `$${value.toFixed(4)}`;
+  if (Math.abs(value) < 1) return `$${value.toFixed(4)}`;
   return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
