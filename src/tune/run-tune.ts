@@ -44,23 +44,16 @@ export type TuneOutcome = {
   readonly stats: TuneStats;
 };
 
-/** Bytes of a session's files on disk: how long it will take, roughly (0 when unreadable). */
+/**
+ * Bytes of a session's files on disk: roughly how long it takes (0 for what cannot be read).
+ * Every string field of the source's `files` that names a file counts, whatever the format.
+ */
 async function sourceBytes(source: SessionSource): Promise<number> {
-  switch (source.format) {
-    case 'freecode': {
-      const { rolloutFile, messagesFile, memoryFile } = source.files;
-      let bytes = 0;
-      for (const file of [rolloutFile, messagesFile, memoryFile]) {
-        if (file === null) continue;
-        bytes += await stat(file).then((info) => info.size, () => 0);
-      }
-      return bytes;
-    }
-    default: {
-      const unreachable: never = source.format;
-      return unreachable;
-    }
-  }
+  const values: unknown[] = Object.values(source.files);
+  const paths = values.flatMap((value) => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []));
+  let bytes = 0;
+  for (const path of paths) bytes += await stat(path).then((info) => (info.isFile() ? info.size : 0), () => 0);
+  return bytes;
 }
 
 /** Runs the sweep over every session under `paths` and builds the report. */

@@ -9,7 +9,9 @@ import { tuneChartSpec } from '../../src/report/tune-chart.js';
 import { tuneCsvChunks } from '../../src/report/tune-csv.js';
 import { tuneReportJson } from '../../src/report/tune-json.js';
 import { renderTuneReport } from '../../src/report/tune-table.js';
+import { discoverSessions } from '../../src/ingest/index.js';
 import { sweepScenarios } from '../../src/tune/grid.js';
+import { runSweeps } from '../../src/tune/sweep-pool.js';
 import type { TuneOutcome } from '../../src/tune/run-tune.js';
 import { runTune } from '../../src/tune/run-tune.js';
 import { SOURCE_WORKER_SCRIPT } from './support/worker-script.js';
@@ -49,5 +51,16 @@ describe('tune determinism', () => {
     expect(bytes(twoThreads)).toBe(bytes(inThread));
     expect(bytes(again)).toBe(bytes(inThread));
     expect(twoThreads.stats).toEqual(inThread.stats);
+  });
+
+  // Checked against a deliberate bug: results stored in the order threads finish them.
+  it('puts results back in discovery order even when threads finish out of order', async () => {
+    const { sources } = await discoverSessions(PATHS);
+    const config = { scenarios, prices: loadBundledPriceTable(), reuseSaturated: true };
+    // Weights that hand the last sessions out first, so completion order is not discovery order.
+    const backwards = await runSweeps(sources, config, { workers: 2, weights: sources.map((_, i) => i), workerScript: SOURCE_WORKER_SCRIPT });
+    const inThread = await runSweeps(sources, config, { workers: 1 });
+    expect(backwards.map((r) => r.sweep.sessionId)).toEqual(sources.map((s) => s.sessionId));
+    expect(backwards).toEqual(inThread);
   });
 });

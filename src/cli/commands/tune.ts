@@ -70,6 +70,11 @@ export function parseGridList(raw: string, option: string, { allowZero }: { read
   return [...new Set(values)].sort((a, b) => a - b);
 }
 
+/** A grid option given several times (`--target 40k --target 80k`) is one comma list. */
+function joinRepeated(value: string | readonly string[]): string {
+  return typeof value === 'string' ? value : value.join(',');
+}
+
 /** `--ttl 5m,1h`. */
 export function parseTtls(raw: string): Ttl[] {
   const ttls = raw.split(',').map((part) => part.trim());
@@ -219,10 +224,10 @@ export const tuneCommand: CliCommand = {
       (y) =>
         y
           .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: $FREECODE_HOME or ~/.freecode]' })
-          .option('target', { type: 'string', requiresArg: true, default: DEFAULT_TARGET_GRID, describe: 'Targets of the curve: values and ranges start..end:step, comma-separated' })
-          .option('buffer', { type: 'string', requiresArg: true, describe: 'Buffers to sweep (same syntax) [family default]' })
-          .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim, to sweep (same syntax) [2]' })
-          .option('ttl', { type: 'string', requiresArg: true, describe: 'Cache TTLs to sweep: 5m, 1h or 5m,1h [5m]' })
+          .option('target', { type: 'string', requiresArg: true, coerce: joinRepeated, default: DEFAULT_TARGET_GRID, describe: 'Targets of the curve: values and ranges start..end:step, comma-separated' })
+          .option('buffer', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'Buffers to sweep (same syntax) [family default]' })
+          .option('preserve-turns', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'User turns kept verbatim, to sweep (same syntax) [2]' })
+          .option('ttl', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'Cache TTLs to sweep: 5m, 1h or 5m,1h [5m]' })
           .option('scenario', {
             type: 'string',
             array: true,
