@@ -79,6 +79,12 @@ export function cacheSteps(
   let previous: TraceRequest | null = null;
   for (const request of requests) {
     if (!request.main) continue;
+    // No cache activity at all: a log that does not count it, or a prompt under the minimum.
+    // FreeCode's detector stays silent and drops its baseline (engine.md §9.3); so does this.
+    if (request.cacheReadTokens === 0 && request.cacheWrite5mTokens === 0 && request.cacheWrite1hTokens === 0) {
+      previous = null;
+      continue;
+    }
     if (previous !== null) {
       const rules = rulesOf(request.model);
       const expected = expectedReadTokens(cachedPrefixTokens(previous, rulesOf(previous.model)), request.promptTokens, rules);

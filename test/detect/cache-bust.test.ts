@@ -60,11 +60,19 @@ describe('cache bust', () => {
     expect(flagFor(small(1_023))).toBeNull();
   });
 
+  it('a request with no cache activity at all is silent and drops the baseline (logs without cache counters raise nothing)', () => {
+    const list: RequestSpec[] = [0, 1, 2, 3, 4].map((i) => ({ prompt: 20_000 + 2_000 * i }));
+    expect(cacheBust.detect(input(trace({ requests: requests(list) }), { rules: CACHE_RULES.openai }))).toBeNull();
+    // One silent request among collapses splits them: the one after it has nothing to compare with.
+    expect(flagFor(specs([false, true, true, true]).map((spec, i) => (i === 2 ? { prompt: spec.prompt } : spec)))).toBeNull();
+  });
+
   it('under automatic caching the expected read is the previous prompt in 128-token steps', () => {
-    const list: RequestSpec[] = [0, 1, 2, 3].map((i) => ({ prompt: 20_000 + 2_000 * i, read: i === 0 ? 0 : STATIC }));
+    // Request 0 is cold (no cache activity: no baseline); 1 reads the static block and is the baseline.
+    const list: RequestSpec[] = [0, 1, 2, 3, 4].map((i) => ({ prompt: 20_000 + 2_000 * i, read: i === 0 ? 0 : STATIC }));
     const flag = cacheBust.detect(input(trace({ requests: requests(list) }), { rules: CACHE_RULES.openai }));
-    // Expected 19,968, 21,888 and 23,936 (multiples of 128), read 12,000.
-    expect(flag?.evidence['missedReadTokens']).toBe(19_968 + 21_888 + 23_936 - 3 * STATIC);
+    // Expected 21,888, 23,936 and 25,984 (multiples of 128), read 12,000.
+    expect(flag?.evidence['missedReadTokens']).toBe(21_888 + 23_936 + 25_984 - 3 * STATIC);
   });
 
   it('is critical when the collapses cost at least a quarter of the spend', () => {
