@@ -136,7 +136,7 @@ export const reportCommand: CliCommand = {
       'The recorded cost (the bill): measured usage of every request, priced by cache class, by day, session, model or project',
       (y) =>
         y
-          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: $FREECODE_HOME or ~/.freecode]' })
+          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: every agent\'s default location that exists: FreeCode, Claude Code, Codex, opencode]' })
           .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by the UTC day, the session, the model (as logged) or the project' })
           .option('since', { type: 'string', requiresArg: true, describe: 'First day to include, YYYY-MM-DD (UTC, inclusive)' })
           .option('until', { type: 'string', requiresArg: true, describe: 'Last day to include, YYYY-MM-DD (UTC, inclusive)' })
