@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { discoverSessions } from '../../src/ingest/index.js';
+import { defaultLocations, pathsOrDefault } from '../../src/cli/default-paths.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { CachecostError } from '../../src/session/errors.js';
+
+const io = (env: Record<string, string>): CliIo => ({ stdout: () => {}, stderr: () => {}, env, homeDir: '/home/me' });
+
+describe('format detection and dispatch', () => {
+  it('finds every format under one directory', async () => {
+    const { sources } = await discoverSessions(['test/fixtures']);
+    const formats = new Set(sources.map((s) => s.format));
+    expect([...formats].sort()).toEqual(['claude-code', 'codex', 'freecode', 'opencode', 'swe-agent']);
+  });
+
+  it('rejects a file given by name that no format claims', async () => {
+    await expect(discoverSessions(['package.json'])).rejects.toBeInstanceOf(CachecostError);
+  });
+});
+
+describe('default locations', () => {
+  it('lists FreeCode, Claude Code (both homes), Codex sessions and archive, opencode storage', () => {
+    expect(defaultLocations(io({}))).toEqual([
+      '/home/me/.freecode',
+      '/home/me/.claude/projects',
+      '/home/me/.config/claude/projects',
+      '/home/me/.codex/sessions',
+      '/home/me/.codex/archived_sessions',
+      '/home/me/.local/share/opencode/storage',
+    ]);
+  });
+
+  it('honours CLAUDE_CONFIG_DIR as a comma list, CODEX_HOME, XDG_DATA_HOME and FREECODE_HOME', () => {
+    expect(defaultLocations(io({ CLAUDE_CONFIG_DIR: '/a, /b', CODEX_HOME: '/c', XDG_DATA_HOME: '/d', FREECODE_HOME: '/f' }))).toEqual([
+      '/f',
+      '/a/projects',
+      '/b/projects',
+      '/c/sessions',
+      '/c/archived_sessions',
+      '/d/opencode/storage',
+    ]);
+  });
+
+  it('keeps only the locations that exist, and the FreeCode home when none does', () => {
+    expect(pathsOrDefault(undefined, io({}), (p) => p.includes('.codex'))).toEqual(['/home/me/.codex/sessions', '/home/me/.codex/archived_sessions']);
+    expect(pathsOrDefault([], io({}), () => false)).toEqual(['/home/me/.freecode']);
+    expect(pathsOrDefault(['x'], io({}), () => false)).toEqual(['x']);
+  });
+});
