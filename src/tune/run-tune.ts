@@ -21,7 +21,7 @@ export type TuneRequest = {
   readonly tolerancePct: number;
   readonly workers: number;
   /** Default true; false replays every scenario (to check that reuse changes nothing). */
-  readonly reuseSaturated?: boolean;
+  readonly reuseEquivalent?: boolean;
   /** Called once the sessions are found, with the number of progress steps to expect. */
   readonly onStart?: (steps: number) => void;
   /** Called after each scenario of each session, with the rows it replayed. */
@@ -63,7 +63,7 @@ export async function runTune(request: TuneRequest): Promise<TuneOutcome> {
   const weights = request.workers > 1 ? await Promise.all(sources.map(sourceBytes)) : undefined;
   const results = await runSweeps(
     sources,
-    { scenarios: request.scenarios, prices: request.prices, reuseSaturated: request.reuseSaturated ?? true },
+    { scenarios: request.scenarios, prices: request.prices, reuseEquivalent: request.reuseEquivalent ?? true },
     {
       workers: request.workers,
       ...(weights === undefined ? {} : { weights }),

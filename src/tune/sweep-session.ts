@@ -7,12 +7,12 @@
 import type { PriceTable } from '../cost/price-table.js';
 import type { Session } from '../session/model.js';
 import type { Fidelity } from '../simulate/fidelity.js';
-import type { ModelFacts, ReplayResult } from '../simulate/replay.js';
-import { replaySession, triggerWindowTokens } from '../simulate/replay.js';
+import type { ReplayResult } from '../simulate/replay.js';
+import { replaySession } from '../simulate/replay.js';
 import type { Scenario } from '../simulate/scenario.js';
 import { isReplayable, preCompactHookBlocks, simulateSession } from '../simulate/simulate-session.js';
 import { measuredRows } from '../simulate/to-rows.js';
-import { isCurvePoint, seriesKey } from './grid.js';
+import { EquivalentReplays } from './equivalent-replays.js';
 import { modelFactsFor } from './model-facts.js';
 import type { ScenarioTotals, TotalsRow } from './scenario-totals.js';
 import { sessionTotals } from './scenario-totals.js';
@@ -21,7 +21,7 @@ import { sessionTotals } from './scenario-totals.js';
 export type SweepStats = {
   /** Scenarios replayed (the recorded fit counts as one). */
   readonly replays: number;
-  /** Scenarios whose result was taken from an equivalent replay of the same series. */
+  /** Scenarios whose result was taken from a provably identical replay. */
   readonly reused: number;
   /** Rows (provider requests) the replays produced. */
   readonly replayedRows: number;
@@ -47,11 +47,8 @@ export type SessionSweep =
 
 export type SweepSessionOptions = {
   readonly prices: PriceTable;
-  /**
-   * Reuse a replay for the larger targets of its series that provably replay the same (exact:
-   * see `sweepSession`). Off only to test that it changes nothing.
-   */
-  readonly reuseSaturated: boolean;
+  /** Reuse replays provably identical to another (`equivalent-replays.ts`); off only to test that it changes nothing. */
+  readonly reuseEquivalent: boolean;
   /** Called after each scenario with the rows it replayed (0 when reused). */
   readonly onScenario?: (replayedRows: number) => void;
 };
@@ -79,30 +76,9 @@ function billTotals(prices: PriceTable, session: Session, unpricedModels: Set<st
 }
 
 /**
- * The largest trigger window over the session's models under the scenario's rule: from this
- * target on, `min(window, target)` is the window for every request, so the target no longer
- * matters. Null when a model's window is unknown (the engine then falls back to its own default).
- */
-function targetCapTokens(session: Session, scenario: Scenario, modelFacts: (model: string) => ModelFacts): number | null {
-  let cap = 0;
-  for (const model of new Set(session.requests.map((request) => request.model))) {
-    const windowTokens = triggerWindowTokens(scenario, modelFacts(model));
-    if (windowTokens === undefined) return null;
-    cap = Math.max(cap, windowTokens);
-  }
-  return cap;
-}
-
-/**
  * Replays `session` under every scenario (the first must be `recorded`) and returns one totals
- * record per scenario. The target enters the engine only through the trigger threshold
- * `min(window, target) − buffer` (engine.md §1.2), so two exact shortcuts hold within a series
- * (scenarios that differ only in their target), taken in ascending target order:
- * - saturation: a replay in which no compaction was ever attempted never reached its threshold;
- *   under any larger target every check compares the same counts with a higher threshold, and
- *   the replay is the same, row for row;
- * - cap: once the target reaches every model's trigger window, `min(window, target)` no longer
- *   depends on it, and all such targets replay the same.
+ * record per scenario, reusing a replay wherever another is provably identical
+ * (`equivalent-replays.ts`); ascending targets, the sweep's order, reuse the most.
  */
 export function sweepSession(session: Session, scenarios: readonly Scenario[], options: SweepSessionOptions): SessionSweep {
   if (!isReplayable(session)) return { kind: 'skipped', sessionId: session.id, reason: 'no per-request data' };
@@ -115,9 +91,7 @@ export function sweepSession(session: Session, scenarios: readonly Scenario[], o
   const recorded = fit.results[0]?.result;
   if (recorded === undefined) throw new Error('invariant: simulateSession returns the recorded result');
   const hookBlocks = preCompactHookBlocks(session);
-  const saturated = new Map<string, { readonly targetTokens: number; readonly totals: ScenarioTotals }>();
-  const capped = new Map<string, ScenarioTotals>();
-  const caps = new Map<string, number | null>();
+  const equivalents = new EquivalentReplays(session, fit.recordedPolicy, modelFacts);
   const results: ScenarioTotals[] = [];
   const unpricedModels = new Set<string>();
   let replays = 1;
@@ -126,16 +100,7 @@ export function sweepSession(session: Session, scenarios: readonly Scenario[], o
   results.push(toTotals(prices, recorded, unpricedModels));
   options.onScenario?.(recorded.rows.length);
   for (const scenario of scenarios.slice(1)) {
-    const target = scenario.params.targetTokens;
-    const key = options.reuseSaturated && isCurvePoint(scenario) && target !== null ? seriesKey(scenario) : null;
-    let cap: number | null = null;
-    if (key !== null) {
-      if (!caps.has(key)) caps.set(key, targetCapTokens(session, scenario, modelFacts));
-      cap = caps.get(key) ?? null;
-    }
-    const atCap = key !== null && target !== null && cap !== null && target >= cap;
-    const known = key === null ? undefined : saturated.get(key);
-    const equivalent = known !== undefined && target !== null && target >= known.targetTokens ? known.totals : atCap && key !== null ? capped.get(key) : undefined;
+    const equivalent = options.reuseEquivalent ? equivalents.lookup(scenario) : undefined;
     if (equivalent !== undefined) {
       results.push(equivalent);
       reused += 1;
@@ -154,10 +119,7 @@ export function sweepSession(session: Session, scenarios: readonly Scenario[], o
     results.push(totals);
     replays += 1;
     replayedRows += result.rows.length;
-    if (key !== null && target !== null && result.compactions.length === 0 && !saturated.has(key)) {
-      saturated.set(key, { targetTokens: target, totals });
-    }
-    if (key !== null && atCap && !capped.has(key)) capped.set(key, totals);
+    if (options.reuseEquivalent) equivalents.record(scenario, result, totals);
     options.onScenario?.(result.rows.length);
   }
   return {

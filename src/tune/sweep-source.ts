@@ -14,7 +14,7 @@ import { sweepSession } from './sweep-session.js';
 export type SweepConfig = {
   readonly scenarios: readonly Scenario[];
   readonly prices: PriceTable;
-  readonly reuseSaturated: boolean;
+  readonly reuseEquivalent: boolean;
 };
 
 export type SourceSweep = {
@@ -28,7 +28,7 @@ export async function sweepSource(source: SessionSource, config: SweepConfig, on
   const session = await loadSession(source, { content: 'text' });
   const sweep = sweepSession(session, config.scenarios, {
     prices: config.prices,
-    reuseSaturated: config.reuseSaturated,
+    reuseEquivalent: config.reuseEquivalent,
     ...(onScenario === undefined ? {} : { onScenario }),
   });
   return { sweep, issues: session.issues };

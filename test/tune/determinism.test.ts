@@ -56,7 +56,7 @@ describe('tune determinism', () => {
   // Checked against a deliberate bug: results stored in the order threads finish them.
   it('puts results back in discovery order even when threads finish out of order', async () => {
     const { sources } = await discoverSessions(PATHS);
-    const config = { scenarios, prices: loadBundledPriceTable(), reuseSaturated: true };
+    const config = { scenarios, prices: loadBundledPriceTable(), reuseEquivalent: true };
     // Weights that hand the last sessions out first, so completion order is not discovery order.
     const backwards = await runSweeps(sources, config, { workers: 2, weights: sources.map((_, i) => i), workerScript: SOURCE_WORKER_SCRIPT });
     const inThread = await runSweeps(sources, config, { workers: 1 });
