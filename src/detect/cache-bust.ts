@@ -14,6 +14,7 @@ import type { CacheStep } from './cache-prefix.js';
 import { cacheSteps, entryTtlMs, withReadTokens, writesOneHour } from './cache-prefix.js';
 import type { Detector, DetectorInput } from './detector.js';
 import type { Flag, Stake } from './flag.js';
+import { worthFlagging } from './stake.js';
 import type { CostSum } from './usage-cost.js';
 import { addCost, requestsCost, usageCostPicoUsd, ZERO_COST } from './usage-cost.js';
 import { plural, tokens } from './wording.js';
@@ -64,6 +65,7 @@ function detect(input: DetectorInput): Flag | null {
   const medianRead = median(busts.map((step) => step.request.cacheReadTokens));
   const examined = steps.length;
   const stake = stableCacheStake(input, busts);
+  if (!worthFlagging(stake, thresholds)) return null;
   const spend = requestsCost(input.prices, trace.requests, null);
   const costShare = stake.kind === 'priced' && spend.unpriced === 0 && spend.picoUsd > 0n ? Number(stake.picoUsd) / Number(spend.picoUsd) : null;
   return {

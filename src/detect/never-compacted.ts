@@ -6,7 +6,7 @@
  */
 import type { Detector, DetectorInput } from './detector.js';
 import type { Flag } from './flag.js';
-import { stakeAgainstScenario } from './stake.js';
+import { stakeAgainstScenario, worthFlagging } from './stake.js';
 import { ceilingTokens, completedCompactions, mainRequests, peakPromptTokens, windowClause } from './target-ceiling.js';
 import type { TraceRequest } from './trace.js';
 import { plural, tokens } from './wording.js';
@@ -45,6 +45,8 @@ function detect(input: DetectorInput): Flag | null {
   const peak = peakPromptTokens(trace);
   const compactions = completedCompactions(trace);
   const range = { first: first.requestIndex, last: last.requestIndex };
+  const stake = stakeAgainstScenario(prices, trace, baseline, range);
+  if (!worthFlagging(stake, thresholds)) return null;
   return {
     kind: 'never-compacted',
     severity: peak >= thresholds.criticalContextMultiple * ceiling ? 'critical' : 'warning',
@@ -65,7 +67,7 @@ function detect(input: DetectorInput): Flag | null {
     summary:
       `context ${tokens(peak)}${windowClause(trace, tokens)} stayed above the ${tokens(ceiling)} target for ${plural(flagged, 'request')} ` +
       `with no compaction attempt (${plural(compactions, 'compaction')} in ${plural(requests.length, 'request')})`,
-    stake: stakeAgainstScenario(prices, trace, baseline, range),
+    stake,
   };
 }
 

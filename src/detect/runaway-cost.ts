@@ -7,7 +7,7 @@
  */
 import type { Detector, DetectorInput } from './detector.js';
 import type { Flag } from './flag.js';
-import { stakeFromCosts } from './stake.js';
+import { stakeFromCosts, worthFlagging } from './stake.js';
 import { ceilingTokens, completedCompactions, mainRequests, peakPromptTokens, windowClause } from './target-ceiling.js';
 import { requestsCost, rowsCost } from './usage-cost.js';
 import { plural, times, tokens, usd, usdNumber } from './wording.js';
@@ -32,8 +32,8 @@ function detect(input: DetectorInput): Flag | null {
   // Unpriced models still show a runaway: compare prompt tokens instead of dollars.
   const ratio = priced ? Number(cost.picoUsd) / Number(baselineCost.picoUsd) : baselinePromptTokens > 0 ? promptTokens / baselinePromptTokens : 0;
   if (ratio < thresholds.runawayCostRatio) return null;
-  const excessPicoUsd = cost.picoUsd - baselineCost.picoUsd;
-  if (priced && (usdNumber(excessPicoUsd) ?? 0) < thresholds.runawayMinExcessUsd) return null;
+  const stake = stakeFromCosts(cost, baselineCost, baseline.scenario);
+  if (!worthFlagging(stake, thresholds)) return null;
 
   const measured = trace.requests.some((request) => request.basis === 'measured');
   const bill = measured ? requestsCost(prices, trace.requests, null) : null;
@@ -66,7 +66,7 @@ function detect(input: DetectorInput): Flag | null {
     summary:
       `${spend}: context ${tokens(peak)}${windowClause(trace, tokens)}, ${plural(compactions, 'compaction')}, ` +
       `${plural(requests, 'request')}, ${tokens(promptTokens)} prompt tokens for ${plural(trace.userMessages, 'user message')}`,
-    stake: stakeFromCosts(cost, baselineCost, baseline.scenario),
+    stake,
   };
 }
 

@@ -1,6 +1,8 @@
 /** The dollars at stake of a flag, as differences of exact costs (see `Stake` in `flag.ts`). */
 import type { PriceTable } from '../cost/index.js';
+import { picoUsdToUsd } from '../cost/index.js';
 import type { RequestRange, Stake } from './flag.js';
+import type { FlagThresholds } from './thresholds.js';
 import type { Trace } from './trace.js';
 import type { CostSum } from './usage-cost.js';
 import { rowsCost } from './usage-cost.js';
@@ -19,4 +21,12 @@ export function stakeFromCosts(flagged: CostSum, comparison: CostSum, against: s
 export function stakeAgainstScenario(prices: PriceTable, trace: Trace, comparison: Trace, range: RequestRange): Stake {
   if (trace.scenario === comparison.scenario) return { kind: 'none', reason: `${trace.scenario} is the comparison scenario itself` };
   return stakeFromCosts(rowsCost(prices, trace.rows, range), rowsCost(prices, comparison.rows, range), comparison.scenario);
+}
+
+/**
+ * Whether a cost flag's stake is worth a reader's attention: a priced stake of at least
+ * `minUsdAtStake`. An unpriced stake cannot be compared and is always shown.
+ */
+export function worthFlagging(stake: Stake, thresholds: FlagThresholds): boolean {
+  return stake.kind !== 'priced' || picoUsdToUsd(stake.picoUsd) >= thresholds.minUsdAtStake;
 }

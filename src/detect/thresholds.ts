@@ -17,8 +17,8 @@ export const FlagThresholdsSchema = z
     runawayCostRatio: z.number().min(1),
     /** Runaway cost is critical from this multiple on. */
     runawayCriticalRatio: z.number().min(1),
-    /** Runaway cost: and at least this many USD more than the default target. */
-    runawayMinExcessUsd: nonNegUsd,
+    /** A cost flag (runaway cost, never compacted, cache bust, TTL mismatch) is raised only with at least this many USD at stake; failure flags are raised whatever they cost. */
+    minUsdAtStake: nonNegUsd,
     /** Never compacted: at least this many consecutive requests above the target with no compaction attempt. */
     neverCompactedMinRequests: positiveInt,
     /** A context at least this multiple of the target makes never-compacted and blocked-hook storms critical. */
@@ -47,8 +47,6 @@ export const FlagThresholdsSchema = z
     estimateDivergenceMinTokens: nonNegInt,
     /** TTL mismatch: at least this many idle gaps where the other TTL changes what is read. */
     ttlMinGaps: positiveInt,
-    /** TTL mismatch: and the other TTL saves at least this many USD over the session. */
-    ttlMinSavingUsd: nonNegUsd,
   })
   .strict();
 export type FlagThresholds = z.infer<typeof FlagThresholdsSchema>;
@@ -58,7 +56,7 @@ export const DEFAULT_THRESHOLDS: FlagThresholds = {
   targetTokens: 120_000,
   runawayCostRatio: 2,
   runawayCriticalRatio: 3,
-  runawayMinExcessUsd: 1,
+  minUsdAtStake: 0.25,
   neverCompactedMinRequests: 10,
   criticalContextMultiple: 2,
   overflowMinRejections: 2,
@@ -73,7 +71,6 @@ export const DEFAULT_THRESHOLDS: FlagThresholds = {
   estimateDivergenceRatio: 10,
   estimateDivergenceMinTokens: 50_000,
   ttlMinGaps: 3,
-  ttlMinSavingUsd: 0.5,
 };
 
 /** The names a config file or `--threshold` may set. */

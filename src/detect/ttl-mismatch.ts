@@ -66,7 +66,7 @@ function detect(input: DetectorInput): Flag | null {
   }
   const priced = actual.unpriced === 0 && alternative.unpriced === 0;
   const savingPicoUsd = actual.picoUsd - alternative.picoUsd;
-  if (priced && (savingPicoUsd <= 0n || (usdNumber(savingPicoUsd) ?? 0) < thresholds.ttlMinSavingUsd)) return null;
+  if (priced && (savingPicoUsd <= 0n || (usdNumber(savingPicoUsd) ?? 0) < thresholds.minUsdAtStake)) return null;
   if (!priced && direction.to === '5m' && changed.length > 0) return null;
 
   const gaps = steps.map((step) => step.gapMs).filter((gap): gap is number => gap !== null).sort((a, b) => a - b);

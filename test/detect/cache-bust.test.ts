@@ -18,8 +18,9 @@ function specs(collapsed: readonly boolean[], extra: (i: number) => Partial<Requ
   });
 }
 
+/** These small busts put cents at stake: the dollar floor is off unless a test sets it. */
 function flagFor(list: readonly RequestSpec[], thresholds = {}) {
-  return cacheBust.detect(input(trace({ requests: requests(list) }), { thresholds }));
+  return cacheBust.detect(input(trace({ requests: requests(list) }), { thresholds: { minUsdAtStake: 0, ...thresholds } }));
 }
 
 describe('cache bust', () => {
@@ -30,6 +31,9 @@ describe('cache bust', () => {
     expect(flag?.evidence).toMatchObject({ collapsedRequests: 3, examinedRequests: 3, missedReadTokens: 8_000 + 10_000 + 12_000, medianReadTokens: STATIC });
     expect(flag?.stake).toEqual({ kind: 'priced', picoUsd: 30_000n * REWRITE_PICO, against: 'a stable cache (each collapsed request re-priced with the read an unchanged prefix gives)' });
     expect(flagFor(specs([false, true, true]))).toBeNull();
+    // $0.1035 at stake: under the default $0.25 floor a reader would not act on it.
+    expect(flagFor(specs([false, true, true, true]), { minUsdAtStake: 0.1035 })).not.toBeNull();
+    expect(flagFor(specs([false, true, true, true]), { minUsdAtStake: 0.1036 })).toBeNull();
   });
 
   it('a compaction, a model switch or an idle gap past the TTL explains a collapse', () => {
@@ -62,7 +66,7 @@ describe('cache bust', () => {
 
   it('a request with no cache activity at all is silent and drops the baseline (logs without cache counters raise nothing)', () => {
     const list: RequestSpec[] = [0, 1, 2, 3, 4].map((i) => ({ prompt: 20_000 + 2_000 * i }));
-    expect(cacheBust.detect(input(trace({ requests: requests(list) }), { rules: CACHE_RULES.openai }))).toBeNull();
+    expect(cacheBust.detect(input(trace({ requests: requests(list) }), { rules: CACHE_RULES.openai, thresholds: { minUsdAtStake: 0 } }))).toBeNull();
     // One silent request among collapses splits them: the one after it has nothing to compare with.
     expect(flagFor(specs([false, true, true, true]).map((spec, i) => (i === 2 ? { prompt: spec.prompt } : spec)))).toBeNull();
   });
@@ -70,7 +74,7 @@ describe('cache bust', () => {
   it('under automatic caching the expected read is the previous prompt in 128-token steps', () => {
     // Request 0 is cold (no cache activity: no baseline); 1 reads the static block and is the baseline.
     const list: RequestSpec[] = [0, 1, 2, 3, 4].map((i) => ({ prompt: 20_000 + 2_000 * i, read: i === 0 ? 0 : STATIC }));
-    const flag = cacheBust.detect(input(trace({ requests: requests(list) }), { rules: CACHE_RULES.openai }));
+    const flag = cacheBust.detect(input(trace({ requests: requests(list) }), { rules: CACHE_RULES.openai, thresholds: { minUsdAtStake: 0 } }));
     // Expected 21,888, 23,936 and 25,984 (multiples of 128), read 12,000.
     expect(flag?.evidence['missedReadTokens']).toBe(21_888 + 23_936 + 25_984 - 3 * STATIC);
   });

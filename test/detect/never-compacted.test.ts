@@ -6,8 +6,9 @@ import { compaction, input, requests, stableRequests, trace } from './trace-fixt
 
 const above = (count: number) => Array(count).fill(125_000);
 
+/** The baseline costs the same here (no dollars at stake), so the dollar floor is off unless a test sets it. */
 function flagFor(prompts: readonly number[], fields: Partial<Trace> = {}, thresholds = {}) {
-  return neverCompacted.detect(input(trace({ requests: stableRequests(prompts), ...fields }), { thresholds }));
+  return neverCompacted.detect(input(trace({ requests: stableRequests(prompts), ...fields }), { thresholds: { minUsdAtStake: 0, ...thresholds } }));
 }
 
 describe('never compacted while above target', () => {
@@ -50,6 +51,9 @@ describe('never compacted while above target', () => {
     const flag = neverCompacted.detect(input(examined, { baseline }));
     // 10 × 25,000 tokens × $3/MTok; the first request (outside the stretch) does not count.
     expect(flag?.stake).toEqual({ kind: 'priced', picoUsd: 10n * 25_000n * 3_000_000n, against: 'freecode@120000' });
+    // $0.75 at stake: flagged up to a $0.75 floor, not above it.
+    expect(neverCompacted.detect(input(examined, { baseline, thresholds: { minUsdAtStake: 0.75 } }))).not.toBeNull();
+    expect(neverCompacted.detect(input(examined, { baseline, thresholds: { minUsdAtStake: 0.750001 } }))).toBeNull();
   });
 
   it('property: the flagged requests are exactly the runs of at least ten prompts above the target', () => {

@@ -35,10 +35,10 @@ describe('runaway cost', () => {
     expect(flagFor([...Array(29).fill(120_000), 120_001], Array(30).fill(20_000))).not.toBeNull();
   });
 
-  it('needs at least the minimum excess in dollars', () => {
-    // $0.39 against $0.195: twice as dear but only $0.195 more.
+  it('needs at least the minimum dollars at stake', () => {
+    // $0.39 against $0.195: twice as dear but only $0.195 more, under the $0.25 floor.
     expect(flagFor([130_000], [65_000])).toBeNull();
-    expect(flagFor([130_000], [65_000], { runawayMinExcessUsd: 0.195 })).not.toBeNull();
+    expect(flagFor([130_000], [65_000], { minUsdAtStake: 0.195 })).not.toBeNull();
   });
 
   it('compares prompt tokens when a model is unpriced, and says the dollars are unpriced', () => {
@@ -72,7 +72,7 @@ describe('runaway cost', () => {
         const priced = (list: readonly number[]) => list.reduce((sum, prompt) => sum + prompt * (prompt > 200_000 ? 6 : 3), 0);
         const cost = priced(mine);
         const baselineCost = priced(theirs);
-        const expected = Math.max(...mine) > 120_000 && cost >= 2 * baselineCost && cost - baselineCost >= 1_000_000;
+        const expected = Math.max(...mine) > 120_000 && cost >= 2 * baselineCost && cost - baselineCost >= 250_000;
         expect(flag !== null).toBe(expected);
         if (flag !== null) expect(flag.stake).toEqual({ kind: 'priced', picoUsd: BigInt(cost - baselineCost) * 1_000_000n, against: 'freecode@120000' });
       }),

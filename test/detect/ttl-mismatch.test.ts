@@ -53,13 +53,14 @@ describe('TTL mismatch', () => {
     expect(flag?.stake).toMatchObject({ kind: 'priced', picoUsd: pico((440_000 * 2.25) / 1e6) });
     expect(flag?.summary).toMatch(/440K tokens written at the 1-hour rate while requests came 5 s apart/);
     expect(flag?.requests).toEqual({ first: 0, last: 29 });
-    // 150,000 + 8 × 10,000 tokens save $0.5175, above the $0.50 minimum; one request fewer saves $0.495.
-    expect(flagFor(list.slice(0, 9))).not.toBeNull();
-    expect(flagFor(list.slice(0, 8))).toBeNull();
+    // 100,000 + 2 × 10,000 tokens save $0.27, above the $0.25 floor; one request fewer saves $0.2475.
+    const small = list.map((spec, i) => (i === 0 ? { ...spec, prompt: 100_000, write1h: 100_000 } : { ...spec, prompt: 100_000, read: 90_000 }));
+    expect(flagFor(small.slice(0, 3))).not.toBeNull();
+    expect(flagFor(small.slice(0, 2))).toBeNull();
   });
 
   it('needs the other lifetime to save at least the minimum', () => {
-    expect(flagFor(fiveMinute([600, 600, 600]), { ttlMinSavingUsd: 0.82 })).toBeNull();
+    expect(flagFor(fiveMinute([600, 600, 600]), { minUsdAtStake: 0.82 })).toBeNull();
   });
 
   it('skips providers without a 1-hour cache', () => {
