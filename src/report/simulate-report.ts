@@ -7,6 +7,7 @@ import type { CostTotals, Fidelity, Money, ScenarioSaving, SessionCost } from '.
 import { MEASURED_SCENARIO } from '../cost/rows.js';
 import type { IngestIssue } from '../session/model.js';
 import type { Scenario } from '../simulate/scenario.js';
+import { poorFidelityReasons } from '../simulate/fidelity.js';
 import { formatCompactCount } from './compact-number.js';
 import { renderTable } from './table.js';
 
@@ -117,6 +118,14 @@ function resultOf(cost: CostTotals & { readonly scenario: string }, saving: Scen
   };
 }
 
+/** The fidelity note with the cost measure added (the replay knows only tokens; SQL prices them). */
+function withCostNote(note: string | null, costErrorPct: number | null): string | null {
+  const [costReason] = poorFidelityReasons({ promptTokensErrorPct: null, medianRequestErrorPct: null, costErrorPct });
+  if (costReason === undefined) return note;
+  if (note === null) return `poor: ${costReason}`;
+  return note.startsWith('poor: ') ? note.replace(/^poor: ([^;]*)/, `poor: $1, ${costReason}`) : `poor: ${costReason}; ${note}`;
+}
+
 /** Assembles the report from the SQL reports, in the scenarios' order and the sessions' order. */
 export function buildSimulateReport(input: {
   readonly scenarios: readonly Scenario[];
@@ -149,7 +158,7 @@ export function buildSimulateReport(input: {
         costErrorPct: f?.costErrorPct ?? null,
         medianRequestErrorPct: f?.medianRequestErrorPct ?? null,
         medianCacheReadErrorPct: f?.medianCacheReadErrorPct ?? null,
-        note: facts.fidelityNote,
+        note: withCostNote(facts.fidelityNote, f?.costErrorPct ?? null),
       },
       results: input.scenarios.flatMap((scenario) => {
         const cost = costs.get(key(facts.sessionId, scenario.name));

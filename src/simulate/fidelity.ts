@@ -17,8 +17,32 @@ export type Fidelity = {
   readonly medianCacheReadErrorPct: number | null;
 };
 
-/** Prompt-token error above which a session's fidelity is marked poor. */
+/** Prompt-token error (total, or median per request) above which a session's fidelity is marked poor. */
 export const POOR_FIDELITY_PCT = 5;
+/** Cost error above which a session's fidelity is marked poor (cache reads are the usual cause). */
+export const POOR_COST_FIDELITY_PCT = 10;
+
+/**
+ * Why a replay's fidelity is poor, one phrase per measure past its bound (empty when it is not):
+ * the total prompt error, the median per-request error, and the cost error (known after pricing).
+ */
+export function poorFidelityReasons(f: {
+  readonly promptTokensErrorPct: number | null;
+  readonly medianRequestErrorPct: number | null;
+  readonly costErrorPct: number | null;
+}): string[] {
+  const reasons: string[] = [];
+  if (f.promptTokensErrorPct !== null && Math.abs(f.promptTokensErrorPct) > POOR_FIDELITY_PCT) {
+    reasons.push(`prompt tokens off by ${f.promptTokensErrorPct.toFixed(1)}%`);
+  }
+  if (f.medianRequestErrorPct !== null && f.medianRequestErrorPct > POOR_FIDELITY_PCT) {
+    reasons.push(`median request off by ${f.medianRequestErrorPct.toFixed(1)}%`);
+  }
+  if (f.costErrorPct !== null && Math.abs(f.costErrorPct) > POOR_COST_FIDELITY_PCT) {
+    reasons.push(`cost off by ${f.costErrorPct.toFixed(1)}% (cache reads the replay does not reproduce)`);
+  }
+  return reasons;
+}
 
 /** Compares the recorded replay's priced rows with the log's measured usage. */
 export function measureFidelity(session: Session, recordedRows: readonly ReplayRow[]): Fidelity {

@@ -5,7 +5,7 @@
 import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from '../cost/rows.js';
 import { MEASURED_SCENARIO } from '../cost/rows.js';
 import type { MeasuredUsage, Session } from '../session/model.js';
-import { POOR_FIDELITY_PCT } from './fidelity.js';
+import { poorFidelityReasons } from './fidelity.js';
 import type { Scenario } from './scenario.js';
 import type { SessionSimulation } from './simulate-session.js';
 
@@ -76,8 +76,8 @@ export function fidelityNote(simulation: SessionSimulation): string | null {
   const textless = session.items.filter((item) => item.text === null).length;
   if (textless > 0) notes.push(`${textless} items without content (sizes from counts)`);
   if (calibration.source !== 'fitted') notes.push('chars-per-token ratio not fitted (default 4)');
-  const poor = fidelity.promptTokensErrorPct !== null && Math.abs(fidelity.promptTokensErrorPct) > POOR_FIDELITY_PCT;
-  if (poor) notes.unshift(`poor: prompt tokens off by ${fidelity.promptTokensErrorPct?.toFixed(1)}%`);
+  const poor = poorFidelityReasons({ ...fidelity, costErrorPct: null });
+  if (poor.length > 0) notes.unshift(`poor: ${poor.join(', ')}`);
   return notes.length === 0 ? null : notes.join('; ');
 }
 
