@@ -118,12 +118,12 @@ function resultOf(cost: CostTotals & { readonly scenario: string }, saving: Scen
   };
 }
 
-/** The fidelity note with the cost measure added (the replay knows only tokens; SQL prices them). */
-function withCostNote(note: string | null, costErrorPct: number | null): string | null {
-  const [costReason] = poorFidelityReasons({ promptTokensErrorPct: null, medianRequestErrorPct: null, costErrorPct });
-  if (costReason === undefined) return note;
-  if (note === null) return `poor: ${costReason}`;
-  return note.startsWith('poor: ') ? note.replace(/^poor: ([^;]*)/, `poor: $1, ${costReason}`) : `poor: ${costReason}; ${note}`;
+/** The fidelity note, led by the measures past their bounds (all from SQL, replay.md §6). */
+function fidelityNoteWithReasons(note: string | null, f: Fidelity | undefined): string | null {
+  const reasons = f === undefined ? [] : poorFidelityReasons(f);
+  if (reasons.length === 0) return note;
+  const poor = `poor: ${reasons.join(', ')}`;
+  return note === null ? poor : `${poor}; ${note}`;
 }
 
 /** Assembles the report from the SQL reports, in the scenarios' order and the sessions' order. */
@@ -158,7 +158,7 @@ export function buildSimulateReport(input: {
         costErrorPct: f?.costErrorPct ?? null,
         medianRequestErrorPct: f?.medianRequestErrorPct ?? null,
         medianCacheReadErrorPct: f?.medianCacheReadErrorPct ?? null,
-        note: withCostNote(facts.fidelityNote, f?.costErrorPct ?? null),
+        note: fidelityNoteWithReasons(facts.fidelityNote, f),
       },
       results: input.scenarios.flatMap((scenario) => {
         const cost = costs.get(key(facts.sessionId, scenario.name));

@@ -39,7 +39,7 @@ export function poorFidelityReasons(f: {
     reasons.push(`median request off by ${f.medianRequestErrorPct.toFixed(1)}%`);
   }
   if (f.costErrorPct !== null && Math.abs(f.costErrorPct) > POOR_COST_FIDELITY_PCT) {
-    reasons.push(`cost off by ${f.costErrorPct.toFixed(1)}% (cache reads the replay does not reproduce)`);
+    reasons.push(`cost off by ${f.costErrorPct.toFixed(1)}%`);
   }
   return reasons;
 }

@@ -69,6 +69,11 @@ export type ReplayInput = {
   readonly modelFacts: (model: string) => ModelFacts;
   /** Whether the session's PreCompact hook blocks (it did every time it ran in the log). */
   readonly preCompactHookBlocks: boolean;
+  /**
+   * Whether the static block was already cached when the session began (earlier sessions of the
+   * same agent share it): the log's first request read from the cache. Optional; default cold.
+   */
+  readonly warmStaticBlock?: boolean;
 };
 
 export type ReplayRowKind = 'request' | 'summarize' | 'rejected_overflow';
@@ -642,6 +647,11 @@ class Replay {
   }
 
   private pushPriced(request: Request, prompt: RenderedPrompt, facts: ModelFacts): void {
+    if (this.input.warmStaticBlock === true && this.cache.model === null) {
+      // The environment, not the policy: another session left the static block in the cache.
+      const staticBlock = prompt.segments.slice(0, 1);
+      applyCacheRequest(this.cache, { prompt: staticBlock, atMs: this.nowMs ?? 0, model: request.model, rules: facts.rules, ttl: this.scenario.params.ttl });
+    }
     const outcome = applyCacheRequest(this.cache, {
       prompt: prompt.segments,
       atMs: this.nowMs ?? 0,

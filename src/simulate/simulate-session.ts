@@ -59,6 +59,17 @@ export function preCompactHookBlocks(session: Session): boolean {
   return blocked && !compacted;
 }
 
+/**
+ * Whether the session started with its static block already cached (a system prompt shared with
+ * an earlier session of the same agent): its first main-agent request read at least most of the
+ * static block from the cache.
+ */
+export function startsWarm(session: Session, calibration: TokenCalibration): boolean {
+  const first = session.requests.find((request) => request.agentId === null);
+  const read = first?.usage?.cacheReadTokens ?? 0;
+  return read > 0 && read >= 0.9 * calibration.staticBlockTokens;
+}
+
 /** Replays a session under every scenario; the `recorded` one is calibrated first. */
 export function simulateSession(session: Session, scenarios: readonly Scenario[], options: SimulateOptions): SessionSimulation {
   const recordedScenario = scenarios.find((scenario) => scenario.family === 'recorded') ?? {
@@ -80,6 +91,7 @@ export function simulateSession(session: Session, scenarios: readonly Scenario[]
             recordedPolicy: fit.policy,
             modelFacts: options.modelFacts,
             preCompactHookBlocks: hookBlocks,
+            warmStaticBlock: fit.warmStaticBlock,
           }),
   }));
   return {
@@ -100,6 +112,7 @@ type RecordedFit = {
   readonly calibration: TokenCalibration;
   readonly result: ReplayResult;
   readonly fidelity: Fidelity;
+  readonly warmStaticBlock: boolean;
 };
 
 /**
@@ -110,9 +123,9 @@ type RecordedFit = {
 function fitRecorded(session: Session, scenario: Scenario, options: SimulateOptions, hookBlocks: boolean): RecordedFit {
   let best: RecordedFit | null = null;
   for (const policy of recordedPolicyCandidates(session)) {
-    const replay = (calibration: TokenCalibration) =>
-      replaySession({ session, scenario, calibration, recordedPolicy: policy, modelFacts: options.modelFacts, preCompactHookBlocks: hookBlocks });
-    const probe = replay(calibrateTokens([]));
+    const replay = (calibration: TokenCalibration, warmStaticBlock: boolean) =>
+      replaySession({ session, scenario, calibration, recordedPolicy: policy, modelFacts: options.modelFacts, preCompactHookBlocks: hookBlocks, warmStaticBlock });
+    const probe = replay(calibrateTokens([]), false);
     const points: CalibrationPoint[] = [];
     for (const row of probe.rows) {
       if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
@@ -122,9 +135,10 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
       points.push({ promptTokens: usage.promptTokens - row.fixedTokens, visibleChars: row.visibleChars, visibleSegments: row.visibleUnits });
     }
     const calibration = calibrateTokens(points);
-    const result = replay(calibration);
+    const warmStaticBlock = startsWarm(session, calibration);
+    const result = replay(calibration, warmStaticBlock);
     const fidelity = measureFidelity(session, result.rows);
-    const candidate: RecordedFit = { policy, calibration, result, fidelity };
+    const candidate: RecordedFit = { policy, calibration, result, fidelity, warmStaticBlock };
     if (best === null || score(candidate.fidelity) < score(best.fidelity)) best = candidate;
     // The date's candidate comes first; when it already reproduces the measured prompts the
     // others cannot do meaningfully better, and each costs two more replays.

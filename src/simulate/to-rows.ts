@@ -5,7 +5,6 @@
 import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from '../cost/rows.js';
 import { MEASURED_SCENARIO } from '../cost/rows.js';
 import type { MeasuredUsage, Session } from '../session/model.js';
-import { poorFidelityReasons } from './fidelity.js';
 import type { Scenario } from './scenario.js';
 import type { SessionSimulation } from './simulate-session.js';
 
@@ -68,7 +67,7 @@ export function measuredRows(session: Session): RequestRow[] {
   return rows;
 }
 
-/** Why a session's fidelity may be poor, when the log tells (replay.md §6). */
+/** What the log lacks that limits the replay's fidelity, when it tells (replay.md §6); the measures themselves are SQL's. */
 export function fidelityNote(simulation: SessionSimulation): string | null {
   const { session, fidelity, calibration } = simulation;
   if (fidelity.measuredRequests === 0) return 'no measured usage in the log';
@@ -76,8 +75,7 @@ export function fidelityNote(simulation: SessionSimulation): string | null {
   const textless = session.items.filter((item) => item.text === null).length;
   if (textless > 0) notes.push(`${textless} items without content (sizes from counts)`);
   if (calibration.source !== 'fitted') notes.push('chars-per-token ratio not fitted (default 4)');
-  const poor = poorFidelityReasons({ ...fidelity, costErrorPct: null });
-  if (poor.length > 0) notes.unshift(`poor: ${poor.join(', ')}`);
+
   return notes.length === 0 ? null : notes.join('; ');
 }
 
