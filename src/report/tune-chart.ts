@@ -57,17 +57,26 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
   );
   const targets = curvePoints.map((p) => p.targetTokens);
   const maxTarget = targets.length === 0 ? 0 : Math.max(...targets);
-  const references = group.points.flatMap((point) =>
-    point.series !== null || point.costPicoUsd === null ? [] : [{ label: `${point.scenario.name} ${formatUsdShort(picoUsdToUsd(point.costPicoUsd))}`, costUsd: picoUsdToUsd(point.costPicoUsd) }],
-  );
-  const knees = group.curves.flatMap((curve) => {
+  // References at the same displayed cost share one line and one label (`none / none,ttl=1h $6.23`).
+  const byCost = new Map<string, { names: string[]; costUsd: number }>();
+  for (const point of group.points) {
+    if (point.series !== null || point.costPicoUsd === null) continue;
+    const costUsd = picoUsdToUsd(point.costPicoUsd);
+    const shown = formatUsdShort(costUsd);
+    const entry = byCost.get(shown);
+    if (entry === undefined) byCost.set(shown, { names: [point.scenario.name], costUsd });
+    else entry.names.push(point.scenario.name);
+  }
+  const references = [...byCost].map(([shown, { names, costUsd }]) => ({ label: `${names.join(' / ')} ${shown}`, costUsd }));
+  const featured = featuredCurve(group);
+  // Only the featured curve's knee is drawn (several labels would overlap); the others are in the table and JSON.
+  const knees = (featured === undefined ? [] : [featured]).flatMap((curve) => {
     const costUsd = curve.knee === null ? null : costUsdOf(group, curve.knee.scenario);
     return curve.knee === null || costUsd === null ? [] : [{ series: curve.series, targetTokens: curve.knee.targetTokens, costUsd, label: `knee ${formatTokens(curve.knee.targetTokens)}` }];
   });
   const r = group.recommendation;
   const recommended =
     r.kind === 'target' ? [{ targetTokens: r.point.targetTokens, costUsd: picoUsdToUsd(r.point.costPicoUsd), label: `recommended ${formatTokens(r.point.targetTokens)}` }] : [];
-  const featured = featuredCurve(group);
   const parts =
     featured === undefined
       ? []
@@ -89,7 +98,7 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
     title: { text: title, subtitle, anchor: 'start', subtitleFontSize: 11 },
     background: 'white',
     padding: 12,
-    config: { view: { stroke: '#ddd' }, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12 } },
+    config: { view: { stroke: '#ddd' }, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 360 } },
     resolve: { scale: { color: 'independent' } },
     vconcat: [
       {
