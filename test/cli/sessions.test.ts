@@ -109,7 +109,7 @@ describe('cachecost sessions', () => {
 
   it('says so on stderr when a directory holds no sessions', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'cachecost-empty-'));
-    expect(await cli(['sessions', empty])).toEqual({ code: 0, stdout: '', stderr: `cachecost: no FreeCode sessions found in ${empty}\n` });
+    expect(await cli(['sessions', empty])).toEqual({ code: 0, stdout: '', stderr: `cachecost: no sessions found in ${empty}\n` });
     expect((await cli(['sessions', empty, '--json'])).stdout).toBe('[]\n');
   });
 });

@@ -167,7 +167,7 @@ export const flagsCommand: CliCommand = {
       'Find pathological sessions (runaway cost, overflow loops, compaction and hook storms, cache busts, ...) with evidence and dollars at stake',
       (y) =>
         y
-          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: $FREECODE_HOME or ~/.freecode]' })
+          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: every default location: $FREECODE_HOME or ~/.freecode, Claude Code projects, Codex sessions, opencode storage]' })
           .option('scenario', {
             type: 'string',
             array: true,

@@ -38,7 +38,7 @@ async function run(args: SessionsArgs, io: CliIo): Promise<number> {
     io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
   } else if (args.csv === undefined) {
     if (rows.length === 0) {
-      io.stderr(`cachecost: no FreeCode sessions found in ${paths.join(', ')}\n`);
+      io.stderr(`cachecost: no sessions found in ${paths.join(', ')}\n`);
     } else {
       const { renderSessionSummaryTable } = await import('../../report/session-summary.js');
       io.stdout(`${renderSessionSummaryTable(rows)}\n`);
@@ -59,7 +59,7 @@ export const sessionsCommand: CliCommand = {
           .positional('paths', {
             type: 'string',
             array: true,
-            describe: 'FreeCode home, rollout or sessions dir, session dir, or log file [default: $FREECODE_HOME or ~/.freecode]',
+            describe: 'Log files or directories of any supported agent [default: every default location: $FREECODE_HOME or ~/.freecode, Claude Code projects, Codex sessions, opencode storage]',
           })
           .option('json', { type: 'boolean', default: false, describe: 'Print a JSON array of camelCase objects' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Also write the rows as CSV to <file> ("-" for stdout)' })

@@ -116,7 +116,7 @@ export const simulateCommand: CliCommand = {
       'Replay sessions through the compaction engine under scenarios; price every request by cache class',
       (y) =>
         y
-          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: $FREECODE_HOME or ~/.freecode]' })
+          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: every default location: $FREECODE_HOME or ~/.freecode, Claude Code projects, Codex sessions, opencode storage]' })
           .option('target', { type: 'string', requiresArg: true, describe: 'Compaction target in tokens; a comma list makes one scenario each (e.g. 80000,120000,200000)' })
           .option('window', { type: 'string', requiresArg: true, describe: "Override the model's context window (tokens)" })
           .option('buffer', { type: 'string', requiresArg: true, describe: 'Tokens below the limit where compaction triggers [13000]' })
