@@ -80,6 +80,14 @@ export type TuneGroupJson = {
   readonly model: string | null;
   readonly sessions: number;
   readonly sessionIds: readonly string[];
+  /** Per session: the recorded replay against the measured usage (replay.md §6). */
+  readonly fidelity: ReadonlyArray<{
+    readonly sessionId: string;
+    readonly recordedPolicy: string;
+    readonly measuredRequests: number;
+    readonly promptTokensErrorPct: number | null;
+    readonly medianRequestErrorPct: number | null;
+  }>;
   readonly bill: { readonly requests: number; readonly costUsd: Usd; readonly unpricedRequests: number };
   readonly results: readonly TuneResultJson[];
   readonly curves: readonly TuneCurveJson[];
@@ -196,6 +204,13 @@ function groupJson(group: TuneGroup): TuneGroupJson {
     model: group.model,
     sessions: group.sessionIds.length,
     sessionIds: group.sessionIds,
+    fidelity: group.fidelity.map((f) => ({
+      sessionId: f.sessionId,
+      recordedPolicy: f.recordedPolicy,
+      measuredRequests: f.fidelity.measuredRequests,
+      promptTokensErrorPct: f.fidelity.promptTokensErrorPct,
+      medianRequestErrorPct: f.fidelity.medianRequestErrorPct,
+    })),
     bill: {
       requests: bill.requests,
       costUsd: usd(costPicoUsdOrNull(bill)),

@@ -58,11 +58,24 @@ function row(group: TuneGroup, point: TunePoint): string[] {
   ];
 }
 
+/** The worst session's recorded-replay error: how far the savings below can be trusted (replay.md §6). */
+function fidelityLine(group: TuneGroup): string {
+  let worst: { readonly sessionId: string; readonly pct: number } | null = null;
+  for (const f of group.fidelity) {
+    const pct = f.fidelity.promptTokensErrorPct;
+    if (pct !== null && (worst === null || Math.abs(pct) > Math.abs(worst.pct))) worst = { sessionId: f.sessionId, pct };
+  }
+  if (worst === null) return '  recorded replay fidelity: no measured usage to compare with';
+  const sign = worst.pct >= 0 ? '+' : '';
+  return `  recorded replay fidelity: prompt tokens ${sign}${worst.pct.toFixed(1)}% against the measured usage in the worst session (${worst.sessionId})`;
+}
+
 function groupLines(group: TuneGroup, name: string): string[] {
   const sessions = group.sessionIds.length;
   const bill = group.bill;
   const title = `${name}: ${sessions} session${sessions === 1 ? '' : 's'}`;
   const lines = [`${title} (bill ${money(costPicoUsdOrNull(bill), bill.unpricedRequests)} for ${bill.requests} measured requests)`];
+  lines.push(fidelityLine(group));
   lines.push(renderTable({ columns: COLUMNS, rows: group.points.map((point) => row(group, point)) }));
   for (const curve of group.curves) {
     const knee = curve.knee;

@@ -7,6 +7,7 @@
  * at their own prices. Money stays exact (bigint pico-dollars); renderers convert at the edge.
  */
 import type { IngestIssue } from '../session/model.js';
+import type { Fidelity } from '../simulate/fidelity.js';
 import type { Scenario } from '../simulate/scenario.js';
 import { isCurvePoint, seriesKey, seriesLabel } from './grid.js';
 import type { Knee } from './knee.js';
@@ -49,10 +50,14 @@ export type TuneCurve = {
   readonly recommendation: Recommendation;
 };
 
+/** How far each session's `recorded` replay is from its measured usage (replay.md §6). */
+export type SessionFidelity = { readonly sessionId: string; readonly recordedPolicy: string; readonly fidelity: Fidelity };
+
 export type TuneGroup = {
   /** The main model of the group's sessions; null for the group of all sessions. */
   readonly model: string | null;
   readonly sessionIds: readonly string[];
+  readonly fidelity: readonly SessionFidelity[];
   /** The log's measured usage priced: the bill. */
   readonly bill: ScenarioTotals;
   /** One point per scenario, in the sweep's order (`recorded` first). */
@@ -146,6 +151,7 @@ function buildGroup(model: string | null, sweeps: readonly Swept[], scenarios: r
   return {
     model,
     sessionIds: sweeps.map((sweep) => sweep.sessionId),
+    fidelity: sweeps.map((sweep) => ({ sessionId: sweep.sessionId, recordedPolicy: sweep.recordedPolicy, fidelity: sweep.fidelity })),
     bill,
     points,
     curves,

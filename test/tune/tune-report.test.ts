@@ -94,6 +94,7 @@ describe('tune report', () => {
     expect(worse.overall.recommendation.kind).toBe('keep-recorded');
     const table = renderTuneReport(report);
     expect(table).toMatch(/model-b: 2 sessions/);
+    expect(table).toMatch(/recorded replay fidelity: no measured usage/);
     expect(table).toMatch(/recommended: freecode at 20K/);
   });
 
