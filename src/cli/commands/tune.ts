@@ -223,7 +223,7 @@ export const tuneCommand: CliCommand = {
       'Sweep compaction targets (and buffer, preserve-turns, TTL, family); report the cost curve, its knee and a recommended target per model',
       (y) =>
         y
-          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: $FREECODE_HOME or ~/.freecode]' })
+          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: every default location: $FREECODE_HOME or ~/.freecode, Claude Code projects, Codex sessions, opencode storage]' })
           .option('target', { type: 'string', requiresArg: true, coerce: joinRepeated, default: DEFAULT_TARGET_GRID, describe: 'Targets of the curve: values and ranges start..end:step, comma-separated' })
           .option('buffer', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'Buffers to sweep (same syntax) [family default]' })
           .option('preserve-turns', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'User turns kept verbatim, to sweep (same syntax) [2]' })
