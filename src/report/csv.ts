@@ -13,9 +13,11 @@ export type CsvColumn<Row> = { readonly header: string; readonly value: (row: Ro
 /**
  * papaparse's own `escapeFormulae: true` pattern is `/^[=+\-@\t\r].*$/`, whose `.*$` does not
  * cross a newline: a multi-line cell such as "=HYPERLINK(…)\nx" would slip through unescaped.
- * Passing the prefix test alone closes that hole.
+ * Passing the prefix test alone closes that hole. A plain negative number (`-0.0066`, a saving
+ * that went the wrong way) is data, not a formula, and stays unescaped so that it reads back as a
+ * number.
  */
-const FORMULA_PREFIX = /^[=+\-@\t\r]/;
+const FORMULA_PREFIX = /^(?:[=+@\t\r]|-(?!\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$))/;
 
 const ROWS_PER_CHUNK = 5_000;
 

@@ -58,3 +58,11 @@ describe('toCsv', () => {
     );
   });
 });
+
+describe('csv: negative numbers are data', () => {
+  it('leaves a plain negative number unescaped and escapes anything else that starts with -', () => {
+    const csv = toCsv([{ header: 'v', value: (row: { v: string }) => row.v }], [{ v: '-0.0066' }, { v: '-12' }, { v: '-1e-3' }, { v: '-cmd' }, { v: '-12\n=1' }]);
+    expect(csv.split('\n').slice(1, 5)).toEqual(['-0.0066', '-12', '-1e-3', `"'-cmd"`]);
+    expect(csv).toContain(`"'-12\n=1"`);
+  });
+});
