@@ -11,34 +11,49 @@ import { runCli } from '../../src/cli/app.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-async function reportsCommand(): Promise<string[]> {
+/** The commands `npm run reports` runs, read from package.json: `[argv, stdout file]` each. */
+async function reportsCommands(): Promise<Array<readonly [string[], string]>> {
   const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const script = pkg.scripts['reports'] ?? '';
-  const match = /node dist\/cli\/main\.js (.*?) > reports\/simulate\.txt$/.exec(script);
-  if (match?.[1] === undefined) throw new Error(`unexpected reports script: ${script}`);
-  return match[1].split(/\s+/);
+  const commands = [...script.matchAll(/node dist\/cli\/main\.js (.*?) > reports\/([\w.-]+)/g)].map(
+    (m) => [(m[1] ?? '').split(/\s+/), m[2] ?? ''] as const,
+  );
+  if (commands.length !== 2) throw new Error(`unexpected reports script: ${script}`);
+  return commands;
+}
+
+async function run(argv: readonly string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const code = await runCli(argv, {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: () => undefined,
+    env: {},
+    homeDir: '/nonexistent-home',
+  });
+  return { code, stdout };
 }
 
 describe('reports/', () => {
   it('is what `npm run reports` makes from datasets/freecode today', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cachecost-reports-'));
-    const argv = (await reportsCommand()).map((arg) => (arg === 'reports' ? dir : arg === 'datasets/freecode' ? join(ROOT, 'datasets', 'freecode') : arg));
-    let stdout = '';
-    const code = await runCli(argv, {
-      stdout: (t) => {
-        stdout += t;
-      },
-      stderr: () => undefined,
-      env: {},
-      homeDir: '/nonexistent-home',
-    });
-    expect(code).toBe(0);
-    const committed = (await readdir(join(ROOT, 'reports'))).sort();
-    expect(committed).toEqual(['compactions.csv', 'requests.csv', 'scenarios.csv', 'sessions.csv', 'simulate.txt']);
-    expect(stdout).toBe(await readFile(join(ROOT, 'reports', 'simulate.txt'), 'utf8'));
-    for (const name of committed.filter((f) => f.endsWith('.csv'))) {
-      const fresh = await readFile(join(dir, name), 'utf8');
-      expect(fresh, `reports/${name} is stale: run npm run reports`).toBe(await readFile(join(ROOT, 'reports', name), 'utf8'));
+    const expected: string[] = [];
+    for (const [argv, stdoutFile] of await reportsCommands()) {
+      // Outputs go to the temporary directory; inputs are read where the script reads them.
+      const local = argv.map((arg) =>
+        arg === 'reports' ? dir : arg.startsWith('reports/') ? join(dir, arg.slice('reports/'.length)) : arg.startsWith('datasets/') ? join(ROOT, arg) : arg,
+      );
+      const { code, stdout } = await run(local);
+      expect(code).toBe(0);
+      expect(stdout, `reports/${stdoutFile} is stale: run npm run reports`).toBe(await readFile(join(ROOT, 'reports', stdoutFile), 'utf8'));
+      expected.push(stdoutFile);
+    }
+    const fresh = (await readdir(dir)).sort();
+    expect((await readdir(join(ROOT, 'reports'))).sort()).toEqual([...fresh, ...expected].sort());
+    for (const name of fresh) {
+      const content = await readFile(join(dir, name), 'utf8');
+      expect(content, `reports/${name} is stale: run npm run reports`).toBe(await readFile(join(ROOT, 'reports', name), 'utf8'));
     }
   }, 120_000);
 });
