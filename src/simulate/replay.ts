@@ -35,8 +35,8 @@ import {
   usableWindow,
 } from '../engine/index.js';
 import type { HarnessEvent, Item, Request, Session } from '../session/model.js';
-import type { CacheRules } from './cache-rules.js';
-import type { CacheState } from './cache-model.js';
+import type { CacheRules, CacheTtl } from './cache-rules.js';
+import type { CacheOutcome, CacheState, Segment } from './cache-model.js';
 import { applyCacheRequest, createCacheState } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
 import { tokensForChars } from './calibrate.js';
@@ -74,6 +74,17 @@ export type ReplayInput = {
    * same agent share it): the log's first request read from the cache. Optional; default cold.
    */
   readonly warmStaticBlock?: boolean;
+  /** Keep each priced prompt's segments in the result, so `repriceReplay` can price another TTL. */
+  readonly keepPrompts?: boolean;
+};
+
+/** A prompt the cache model priced, kept so the same replay can be priced under another TTL. */
+export type PricedPrompt = {
+  readonly rowIndex: number;
+  readonly segments: readonly Segment[];
+  readonly atMs: number;
+  readonly model: string;
+  readonly rules: CacheRules;
 };
 
 export type ReplayRowKind = 'request' | 'summarize' | 'rejected_overflow';
@@ -131,6 +142,8 @@ export type ReplayResult = {
   /** Turns that still could not fit after recovery (replay.md §4 step 5). */
   readonly failedTurns: number;
   readonly summarizeRequests: number;
+  /** With `keepPrompts`: every row the cache model priced, in order. */
+  readonly pricedPrompts?: readonly PricedPrompt[];
 };
 
 /** The engine parameters a scenario stands for, with its target and trigger rule folded in. */
@@ -221,6 +234,7 @@ class Replay {
   /** A recorded overflow not yet followed by a successful send: the run fails if none comes. */
   private unrecoveredOverflow = false;
   private readonly rows: ReplayRow[] = [];
+  private readonly pricedPrompts: PricedPrompt[] = [];
   private readonly compactions: ReplayCompaction[] = [];
   private overflows = 0;
   private failedTurns = 0;
@@ -266,6 +280,7 @@ class Replay {
       overflows: this.overflows,
       failedTurns: this.failedTurns,
       summarizeRequests: this.summarizeRequests,
+      ...(this.input.keepPrompts === true ? { pricedPrompts: this.pricedPrompts } : {}),
     };
   }
 
@@ -647,18 +662,9 @@ class Replay {
   }
 
   private pushPriced(request: Request, prompt: RenderedPrompt, facts: ModelFacts): void {
-    if (this.input.warmStaticBlock === true && this.cache.model === null) {
-      // The environment, not the policy: another session left the static block in the cache.
-      const staticBlock = prompt.segments.slice(0, 1);
-      applyCacheRequest(this.cache, { prompt: staticBlock, atMs: this.nowMs ?? 0, model: request.model, rules: facts.rules, ttl: this.scenario.params.ttl });
-    }
-    const outcome = applyCacheRequest(this.cache, {
-      prompt: prompt.segments,
-      atMs: this.nowMs ?? 0,
-      model: request.model,
-      rules: facts.rules,
-      ttl: this.scenario.params.ttl,
-    });
+    const priced: PricedPrompt = { rowIndex: this.rows.length, segments: prompt.segments, atMs: this.nowMs ?? 0, model: request.model, rules: facts.rules };
+    if (this.input.keepPrompts === true) this.pricedPrompts.push(priced);
+    const outcome = priceThroughCache(this.cache, priced, this.scenario.params.ttl, this.input.warmStaticBlock === true);
     const outputTokens = request.usage?.outputTokens ?? this.estimatedOutputTokens(request);
     this.rows.push({
       rowIndex: this.rows.length,
@@ -715,4 +721,39 @@ function parseArgs(argsJson: string): unknown {
   } catch {
     return argsJson;
   }
+}
+
+/**
+ * One priced prompt through the cache. A session that starts warm finds its static block already
+ * cached at its first request: the environment, not the policy (another session left it there).
+ */
+function priceThroughCache(cache: CacheState, priced: PricedPrompt, ttl: CacheTtl, warmStaticBlock: boolean): CacheOutcome {
+  if (warmStaticBlock && cache.model === null) {
+    applyCacheRequest(cache, { prompt: priced.segments.slice(0, 1), atMs: priced.atMs, model: priced.model, rules: priced.rules, ttl });
+  }
+  return applyCacheRequest(cache, { prompt: priced.segments, atMs: priced.atMs, model: priced.model, rules: priced.rules, ttl });
+}
+
+/**
+ * The same replay priced under another cache TTL. The engine's decisions never read the cache
+ * (the measured count is the prompt size, whatever was cached), so only the cache classes of
+ * the priced rows change; a sweep over TTLs replays once. Needs a result made with `keepPrompts`.
+ */
+export function repriceReplay(result: ReplayResult, ttl: CacheTtl, warmStaticBlock: boolean): ReplayResult {
+  if (result.pricedPrompts === undefined) throw new Error('invariant: repriceReplay needs a replay made with keepPrompts');
+  const cache = createCacheState();
+  const rows = [...result.rows];
+  for (const priced of result.pricedPrompts) {
+    const row = rows[priced.rowIndex];
+    if (row === undefined) throw new Error('invariant: a priced prompt names a row of its replay');
+    const outcome = priceThroughCache(cache, priced, ttl, warmStaticBlock);
+    rows[priced.rowIndex] = {
+      ...row,
+      cacheReadTokens: outcome.cacheReadTokens,
+      cacheWrite5mTokens: outcome.cacheWrite5mTokens,
+      cacheWrite1hTokens: outcome.cacheWrite1hTokens,
+      uncachedInputTokens: outcome.uncachedInputTokens,
+    };
+  }
+  return { ...result, rows };
 }

@@ -21,6 +21,8 @@ export type SessionSimulation = {
   readonly calibration: TokenCalibration;
   readonly recordedPolicy: RecordedPolicy;
   readonly fidelity: Fidelity;
+  /** Whether the session started with its static block cached (see `startsWarm`); every replay of it must say so. */
+  readonly warmStaticBlock: boolean;
   /** One result per scenario, in the order given. */
   readonly results: ReadonlyArray<{ readonly scenario: Scenario; readonly result: ReplayResult }>;
 };
@@ -100,6 +102,7 @@ export function simulateSession(session: Session, scenarios: readonly Scenario[]
     calibration: fit.calibration,
     recordedPolicy: fit.policy,
     fidelity: fit.fidelity,
+    warmStaticBlock: fit.warmStaticBlock,
     results,
   };
 }

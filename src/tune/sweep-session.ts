@@ -8,7 +8,7 @@ import type { PriceTable } from '../cost/price-table.js';
 import type { Session } from '../session/model.js';
 import type { Fidelity } from '../simulate/fidelity.js';
 import type { ReplayResult } from '../simulate/replay.js';
-import { replaySession } from '../simulate/replay.js';
+import { repriceReplay, replaySession } from '../simulate/replay.js';
 import type { Scenario } from '../simulate/scenario.js';
 import { isReplayable, preCompactHookBlocks, simulateSession } from '../simulate/simulate-session.js';
 import { measuredRows } from '../simulate/to-rows.js';
@@ -52,6 +52,18 @@ export type SweepSessionOptions = {
   /** Called after each scenario with the rows it replayed (0 when reused). */
   readonly onScenario?: (replayedRows: number) => void;
 };
+
+/** Indices of `scenarios` grouped by everything but the TTL, groups in order of first appearance. */
+function ttlGroups(scenarios: readonly Scenario[]): number[][] {
+  const groups = new Map<string, number[]>();
+  scenarios.forEach((scenario, index) => {
+    const key = JSON.stringify([scenario.family, { ...scenario.params, ttl: null }]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [index]);
+    else group.push(index);
+  });
+  return [...groups.values()];
+}
 
 function toTotals(prices: PriceTable, result: ReplayResult, unpricedModels: Set<string>): ScenarioTotals {
   return sessionTotals(prices, result.rows, result.compactions, result.failedTurns, unpricedModels);
@@ -99,28 +111,51 @@ export function sweepSession(session: Session, scenarios: readonly Scenario[], o
   let replayedRows = recorded.rows.length;
   results.push(toTotals(prices, recorded, unpricedModels));
   options.onScenario?.(recorded.rows.length);
-  for (const scenario of scenarios.slice(1)) {
-    const equivalent = options.reuseEquivalent ? equivalents.lookup(scenario) : undefined;
-    if (equivalent !== undefined) {
-      results.push(equivalent);
-      reused += 1;
-      options.onScenario?.(0);
-      continue;
+  // Scenarios that differ only in their TTL share one replay, priced once per TTL: the engine's
+  // decisions never read the cache (`repriceReplay`). Each group is swept while its replay is
+  // alive, in the order of its first scenario, so at most one kept replay exists at a time.
+  const slots: (ScenarioTotals | undefined)[] = new Array<ScenarioTotals | undefined>(scenarios.length - 1);
+  for (const group of ttlGroups(scenarios.slice(1))) {
+    let kept: ReplayResult | undefined;
+    for (const index of group) {
+      const scenario = scenarios[index + 1];
+      if (scenario === undefined) continue;
+      const equivalent = options.reuseEquivalent ? equivalents.lookup(scenario) : undefined;
+      if (equivalent !== undefined) {
+        slots[index] = equivalent;
+        reused += 1;
+        options.onScenario?.(0);
+        continue;
+      }
+      let result: ReplayResult;
+      if (kept !== undefined && options.reuseEquivalent) {
+        result = repriceReplay(kept, scenario.params.ttl, fit.warmStaticBlock);
+        reused += 1;
+        options.onScenario?.(0);
+      } else {
+        result = replaySession({
+          session,
+          scenario,
+          calibration: fit.calibration,
+          recordedPolicy: fit.recordedPolicy,
+          modelFacts,
+          preCompactHookBlocks: hookBlocks,
+          warmStaticBlock: fit.warmStaticBlock,
+          keepPrompts: group.length > 1,
+        });
+        kept = result;
+        replays += 1;
+        replayedRows += result.rows.length;
+        options.onScenario?.(result.rows.length);
+      }
+      const totals = toTotals(prices, result, unpricedModels);
+      slots[index] = totals;
+      if (options.reuseEquivalent) equivalents.record(scenario, result, totals);
     }
-    const result = replaySession({
-      session,
-      scenario,
-      calibration: fit.calibration,
-      recordedPolicy: fit.recordedPolicy,
-      modelFacts,
-      preCompactHookBlocks: hookBlocks,
-    });
-    const totals = toTotals(prices, result, unpricedModels);
+  }
+  for (const totals of slots) {
+    if (totals === undefined) throw new Error('invariant: every scenario of a sweep has totals');
     results.push(totals);
-    replays += 1;
-    replayedRows += result.rows.length;
-    if (options.reuseEquivalent) equivalents.record(scenario, result, totals);
-    options.onScenario?.(result.rows.length);
   }
   return {
     kind: 'swept',

@@ -4,7 +4,7 @@ import { CACHE_RULES } from '../../src/simulate/cache-rules.js';
 import type { TokenCalibration } from '../../src/simulate/calibrate.js';
 import { NO_PRUNING_POLICY, PREFIX_STABLE_NEWEST_POLICY } from '../../src/simulate/recorded-policy.js';
 import type { ModelFacts, ReplayInput } from '../../src/simulate/replay.js';
-import { replaySession } from '../../src/simulate/replay.js';
+import { repriceReplay, replaySession } from '../../src/simulate/replay.js';
 import type { Scenario, ScenarioFamily } from '../../src/simulate/scenario.js';
 import { buildScenarios, familyDefaults } from '../../src/simulate/scenario.js';
 import { SessionBuilder } from './session-builder.js';
@@ -115,5 +115,31 @@ describe('buildScenarios', () => {
   it('always puts recorded first and makes one scenario per target', () => {
     const names = buildScenarios(['freecode', 'none'], { targetTokens: [80_000, 120_000] }).map((s) => s.name);
     expect(names).toEqual(['recorded', 'freecode@80000', 'freecode@120000', 'none']);
+  });
+});
+
+describe('repriceReplay', () => {
+  it('pricing a kept replay under another TTL equals replaying under that TTL', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ user: fc.integer({ min: 1, max: 3_000 }), result: fc.integer({ min: 0, max: 30_000 }), gapMs: fc.integer({ min: 0, max: 4_000_000 }) }), {
+          minLength: 1,
+          maxLength: 20,
+        }),
+        fc.constantFrom<ScenarioFamily>('recorded', 'freecode', 'none'),
+        fc.boolean(),
+        (turns, family, warm) => {
+          const builder = new SessionBuilder();
+          for (const turn of turns) builder.wait(turn.gapMs).user(turn.user).request({ textChars: 40, tool: { argsChars: 20, resultChars: turn.result } });
+          const session = builder.build();
+          const base = { ...input(session, scenario(family)), warmStaticBlock: warm };
+          const kept = replaySession({ ...base, scenario: scenario(family, { ttl: '5m' }), keepPrompts: true });
+          const direct = replaySession({ ...base, scenario: scenario(family, { ttl: '1h' }) });
+          const repriced = repriceReplay(kept, '1h', warm);
+          expect(JSON.stringify(repriced.rows)).toBe(JSON.stringify(direct.rows));
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
