@@ -13,6 +13,7 @@ import type { Scenario, ScenarioFamily } from '../../simulate/scenario.js';
 import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
+import { withEngineOptions, withPaths } from '../shared-options.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
 
 /** Exit code when `--fail-on` finds a flag of that severity or worse in the recorded data (1 and 2 are errors and `--strict`). */
@@ -166,8 +167,7 @@ export const flagsCommand: CliCommand = {
       'flags [paths..]',
       'Find pathological sessions (runaway cost, overflow loops, compaction and hook storms, cache busts, ...) with evidence and dollars at stake',
       (y) =>
-        y
-          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: every default location: $FREECODE_HOME or ~/.freecode, Claude Code projects, Codex sessions, opencode storage]' })
+        withEngineOptions(withPaths(y))
           .option('scenario', {
             type: 'string',
             array: true,
@@ -175,15 +175,9 @@ export const flagsCommand: CliCommand = {
             describe: `Also examine these simulated scenario families (comma list or repeated): ${SCENARIO_FAMILIES.join(', ')}; default: the log only, or freecode when a scenario option is given`,
           })
           .option('target', { type: 'string', requiresArg: true, describe: 'Compaction target of the examined scenarios; a comma list makes one scenario each' })
-          .option('window', { type: 'string', requiresArg: true, describe: "Override the model's context window (tokens)" })
           .option('buffer', { type: 'string', requiresArg: true, describe: 'Tokens below the limit where compaction triggers [13000]' })
           .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim by a compaction [2]' })
-          .option('preserve-tokens', { type: 'string', requiresArg: true, describe: 'Token cap on the preserved recent block [8000]' })
           .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of the examined scenarios [5m]' })
-          .option('pruning', { type: 'string', requiresArg: true, describe: 'Tool-result pruning: prefix-stable, sliding-legacy, none, recorded [family default]' })
-          .option('summarizer', { type: 'string', requiresArg: true, describe: 'Compaction summarizer: llm or heuristic [llm]' })
-          .option('selector', { type: 'string', requiresArg: true, describe: 'Compaction selector: freecode or strict [freecode]' })
-          .option('pricing', { type: 'string', requiresArg: true, describe: 'Price file overlaying the bundled table: models.dev api.json or a LiteLLM price map' })
           .option('config', { type: 'string', requiresArg: true, describe: 'JSON file of thresholds (any subset; see README "Flags")' })
           .option('threshold', { type: 'string', array: true, default: [], describe: 'Set a threshold: name=value (repeated or comma list), e.g. runawayCostRatio=3' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })

@@ -10,6 +10,7 @@ import { CachecostError } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
+import { withPaths, withPricing } from '../shared-options.js';
 
 type ReportArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -135,12 +136,10 @@ export const reportCommand: CliCommand = {
       'report [paths..]',
       'The recorded cost (the bill): measured usage of every request, priced by cache class, by day, session, model or project',
       (y) =>
-        y
-          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: every agent\'s default location that exists: FreeCode, Claude Code, Codex, opencode]' })
+        withPricing(withPaths(y))
           .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by the UTC day, the session, the model (as logged) or the project' })
           .option('since', { type: 'string', requiresArg: true, describe: 'First day to include, YYYY-MM-DD (UTC, inclusive)' })
           .option('until', { type: 'string', requiresArg: true, describe: 'Last day to include, YYYY-MM-DD (UTC, inclusive)' })
-          .option('pricing', { type: 'string', requiresArg: true, describe: 'Price file overlaying the bundled table: models.dev api.json or a LiteLLM price map' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object (exact USD as decimal strings)' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Also write the rows and the total as CSV to <file> ("-" for stdout)' })
           .example('$0 report', 'The bill by UTC day')

@@ -10,6 +10,7 @@ import type { ScenarioFamily, ScenarioOverrides } from '../../simulate/scenario.
 import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
+import { withEngineOptions, withPaths } from '../shared-options.js';
 
 type SimulateArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -115,13 +116,10 @@ export const simulateCommand: CliCommand = {
       'simulate [paths..]',
       'Replay sessions through the compaction engine under scenarios; price every request by cache class',
       (y) =>
-        y
-          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: every default location: $FREECODE_HOME or ~/.freecode, Claude Code projects, Codex sessions, opencode storage]' })
+        withEngineOptions(withPaths(y))
           .option('target', { type: 'string', requiresArg: true, describe: 'Compaction target in tokens; a comma list makes one scenario each (e.g. 80000,120000,200000)' })
-          .option('window', { type: 'string', requiresArg: true, describe: "Override the model's context window (tokens)" })
           .option('buffer', { type: 'string', requiresArg: true, describe: 'Tokens below the limit where compaction triggers [13000]' })
           .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim by a compaction [2]' })
-          .option('preserve-tokens', { type: 'string', requiresArg: true, describe: 'Token cap on the preserved recent block [8000]' })
           .option('scenario', {
             type: 'string',
             array: true,
@@ -129,10 +127,6 @@ export const simulateCommand: CliCommand = {
             describe: `Scenario families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; recorded is always added`,
           })
           .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of breakpoint caches [5m]' })
-          .option('pruning', { type: 'string', requiresArg: true, describe: 'Tool-result pruning: prefix-stable, sliding-legacy, none, recorded [family default]' })
-          .option('summarizer', { type: 'string', requiresArg: true, describe: 'Compaction summarizer: llm (priced as its own request) or heuristic [llm]' })
-          .option('selector', { type: 'string', requiresArg: true, describe: 'Compaction selector: freecode (literal) or strict (whole turns) [freecode]' })
-          .option('pricing', { type: 'string', requiresArg: true, describe: 'Price file overlaying the bundled table: models.dev api.json or a LiteLLM price map' })
           .option('db', { type: 'string', requiresArg: true, describe: 'Keep the DuckDB tables in this file (default: in memory)' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Write requests.csv, sessions.csv, scenarios.csv, compactions.csv into this directory' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })

@@ -14,6 +14,7 @@ import type { TuneReport } from '../../tune/tune-report.js';
 import { MAX_SWEEP_SCENARIOS } from '../../tune/grid.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
+import { withEngineOptions, withPaths } from '../shared-options.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
 
 /** The default grid: the issue's example, 40K to 400K in steps of 20K. */
@@ -222,8 +223,7 @@ export const tuneCommand: CliCommand = {
       'tune [paths..]',
       'Sweep compaction targets (and buffer, preserve-turns, TTL, family); report the cost curve, its knee and a recommended target per model',
       (y) =>
-        y
-          .positional('paths', { type: 'string', array: true, describe: 'Log files or directories [default: every default location: $FREECODE_HOME or ~/.freecode, Claude Code projects, Codex sessions, opencode storage]' })
+        withEngineOptions(withPaths(y))
           .option('target', { type: 'string', requiresArg: true, coerce: joinRepeated, default: DEFAULT_TARGET_GRID, describe: 'Targets of the curve: values and ranges start..end:step, comma-separated' })
           .option('buffer', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'Buffers to sweep (same syntax) [family default]' })
           .option('preserve-turns', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'User turns kept verbatim, to sweep (same syntax) [2]' })
@@ -234,12 +234,6 @@ export const tuneCommand: CliCommand = {
             default: [],
             describe: `Families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; the target axis applies to freecode, the others are reference points`,
           })
-          .option('window', { type: 'string', requiresArg: true, describe: "Override the model's context window (tokens)" })
-          .option('preserve-tokens', { type: 'string', requiresArg: true, describe: 'Token cap on the preserved recent block [8000]' })
-          .option('pruning', { type: 'string', requiresArg: true, describe: 'Tool-result pruning: prefix-stable, sliding-legacy, none, recorded [family default]' })
-          .option('summarizer', { type: 'string', requiresArg: true, describe: 'Compaction summarizer: llm or heuristic [llm]' })
-          .option('selector', { type: 'string', requiresArg: true, describe: 'Compaction selector: freecode or strict [freecode]' })
-          .option('pricing', { type: 'string', requiresArg: true, describe: 'Price file overlaying the bundled table: models.dev api.json or a LiteLLM price map' })
           .option('tolerance', { type: 'number', requiresArg: true, default: DEFAULT_TOLERANCE_PCT, describe: 'Percent above the cheapest point a larger target may cost and still be recommended' })
           .option('workers', { type: 'number', requiresArg: true, describe: 'Worker threads [available cores]; 1 runs in the main thread' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })

@@ -1,0 +1,36 @@
+/**
+ * Options several commands declare alike: the log paths, and the engine and price options that
+ * `simulate`, `flags` and `tune` apply to their scenarios. One declaration, so help texts and
+ * parsing cannot drift apart between commands.
+ */
+import type { Argv } from 'yargs';
+
+/** What `[paths..]` means for every command that reads logs. */
+export const PATHS_DESCRIPTION =
+  'Log files or directories of any supported agent [default: every default location that exists: $FREECODE_HOME or ~/.freecode, Claude Code projects, Codex sessions, opencode storage]';
+
+/** The `[paths..]` positional. */
+export function withPaths<T>(y: Argv<T>) {
+  return y.positional('paths', { type: 'string', array: true, describe: PATHS_DESCRIPTION });
+}
+
+/** `--pricing <file>`: a models.dev `api.json` or a LiteLLM price map over the bundled table. */
+export function withPricing<T>(y: Argv<T>) {
+  return y.option('pricing', {
+    type: 'string',
+    requiresArg: true,
+    describe: 'Price file overlaying the bundled table: models.dev api.json or a LiteLLM price map',
+  });
+}
+
+/** Engine options that override every scenario's family defaults (parsed by `parseOverrides`). */
+export function withEngineOptions<T>(y: Argv<T>) {
+  return withPricing(
+    y
+      .option('window', { type: 'string', requiresArg: true, describe: "Override the model's context window (tokens)" })
+      .option('preserve-tokens', { type: 'string', requiresArg: true, describe: 'Token cap on the preserved recent block [8000]' })
+      .option('pruning', { type: 'string', requiresArg: true, describe: 'Tool-result pruning: prefix-stable, sliding-legacy, none, recorded [family default]' })
+      .option('summarizer', { type: 'string', requiresArg: true, describe: 'Compaction summarizer: llm (priced as its own request) or heuristic [llm]' })
+      .option('selector', { type: 'string', requiresArg: true, describe: 'Compaction selector: freecode (literal drop-from-front) or strict (whole turns) [freecode]' }),
+  );
+}
