@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { PriceTable } from '../cost/index.js';
-import { CSV_EXPORTS, CostDb, loadBundledPriceTable, loadPricingFile, modelFacts, resolveCacheRules } from '../cost/index.js';
+import { CSV_EXPORTS, CostDb, loadBundledPriceTable, loadPricingFile } from '../cost/index.js';
 import { writeFileAtomic } from '../report/atomic-write.js';
 import type { CsvColumn } from '../report/csv.js';
 import { csvChunks } from '../report/csv.js';
@@ -14,7 +14,7 @@ import type { SessionFacts, SimulateReport } from '../report/simulate-report.js'
 import { buildSimulateReport } from '../report/simulate-report.js';
 import { CachecostError } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
-import type { ModelFacts } from '../simulate/replay.js';
+import { modelFactsFor } from '../simulate/model-facts.js';
 import type { Scenario } from '../simulate/scenario.js';
 import { isReplayable, simulateSession } from '../simulate/simulate-session.js';
 import { fidelityNote, scenarioRows, simulationRows } from '../simulate/to-rows.js';
@@ -35,21 +35,7 @@ export type SimulationOutcome = {
 };
 
 /** Model facts for the replay, resolved once per model name from the price table. */
-export function modelFactsLookup(prices: PriceTable, provider: string | null): (model: string) => ModelFacts {
-  const cache = new Map<string, ModelFacts>();
-  return (model) => {
-    const known = cache.get(model);
-    if (known !== undefined) return known;
-    const facts = modelFacts(prices, model);
-    const resolved: ModelFacts = {
-      contextWindowTokens: facts?.contextWindowTokens ?? null,
-      maxOutputTokens: facts?.maxOutputTokens ?? null,
-      rules: resolveCacheRules(prices, model, provider).rules,
-    };
-    cache.set(model, resolved);
-    return resolved;
-  };
-}
+export const modelFactsLookup = modelFactsFor;
 
 /** The price table: the bundled one, overlaid by `--pricing` when given. */
 export async function resolvePrices(pricingFile: string | null): Promise<PriceTable> {

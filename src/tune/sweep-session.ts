@@ -13,7 +13,7 @@ import type { Scenario } from '../simulate/scenario.js';
 import { isReplayable, preCompactHookBlocks, simulateSession } from '../simulate/simulate-session.js';
 import { measuredRows } from '../simulate/to-rows.js';
 import { EquivalentReplays } from './equivalent-replays.js';
-import { modelFactsFor } from './model-facts.js';
+import { modelFactsFor } from '../simulate/model-facts.js';
 import type { ScenarioTotals, TotalsRow } from './scenario-totals.js';
 import { sessionTotals } from './scenario-totals.js';
 

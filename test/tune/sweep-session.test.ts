@@ -5,7 +5,7 @@ import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
 import { discoverSessions, loadSession } from '../../src/ingest/index.js';
 import { simulateSession } from '../../src/simulate/simulate-session.js';
 import { expandRange, sweepScenarios } from '../../src/tune/grid.js';
-import { modelFactsFor } from '../../src/tune/model-facts.js';
+import { modelFactsFor } from '../../src/simulate/model-facts.js';
 import { sessionTotals } from '../../src/tune/scenario-totals.js';
 import type { SessionSweep } from '../../src/tune/sweep-session.js';
 import { sweepSession } from '../../src/tune/sweep-session.js';

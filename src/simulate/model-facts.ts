@@ -1,11 +1,10 @@
 /**
  * What the replay needs to know of each model (window, max output, cache rules), resolved once per
- * model name from the price table. The same resolution as `simulate` uses (`modelFactsLookup` in
- * `src/cli/simulate-pipeline.ts`); kept here because `tune` must not import from the CLI layer.
+ * model name from the price table; `simulate`, `flags` and `tune` all resolve models through it.
  */
 import { modelFacts, resolveCacheRules } from '../cost/model-resolution.js';
 import type { PriceTable } from '../cost/price-table.js';
-import type { ModelFacts } from '../simulate/replay.js';
+import type { ModelFacts } from './replay.js';
 
 /** A memoized lookup of model facts for one session's provider. */
 export function modelFactsFor(prices: PriceTable, provider: string | null): (model: string) => ModelFacts {
