@@ -54,7 +54,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (parsed.error.message === NO_COMMAND) {
       io.stderr(`${parsed.output}\n`);
     } else {
-      io.stderr(`cachecost: ${parsed.error.message} (see cachecost --help)\n`);
+      // yargs spreads some messages over lines ("Invalid values:\n  Argument: …"): one line here.
+      io.stderr(`cachecost: ${parsed.error.message.replace(/\s*\n\s*/g, ' ')} (see cachecost --help)\n`);
     }
     return USAGE_EXIT;
   }

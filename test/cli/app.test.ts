@@ -53,3 +53,20 @@ describe('the cachecost CLI', () => {
     expect(stderr).toContain('at ');
   });
 });
+
+describe('usage errors are one line', () => {
+  it('folds a multi-line yargs message (invalid choice) into one line, exit 1', async () => {
+    let stderr = '';
+    const code = await runCli(['simulate', '--ttl', '2h', '/nonexistent'], {
+      stdout: () => undefined,
+      stderr: (t) => {
+        stderr += t;
+      },
+      env: {},
+      homeDir: '/nonexistent-home',
+    });
+    expect(code).toBe(1);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/Invalid values: Argument: ttl, Given: "2h"/);
+  });
+});
