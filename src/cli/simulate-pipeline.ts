@@ -16,7 +16,11 @@ import { CachecostError } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
 import { modelFactsFor } from '../simulate/model-facts.js';
 import type { Scenario } from '../simulate/scenario.js';
+import type { SessionSimulation } from '../simulate/simulate-session.js';
 import { isReplayable, simulateSession } from '../simulate/simulate-session.js';
+import type { ModelFacts } from '../simulate/replay.js';
+import { BASELINE_SCENARIO, detectSessionFlags } from '../detect/detect-session.js';
+import { DEFAULT_THRESHOLDS } from '../detect/thresholds.js';
 import { fidelityNote, scenarioRows, simulationRows } from '../simulate/to-rows.js';
 import { forEachSession } from './load-sessions.js';
 
@@ -44,9 +48,23 @@ export async function resolvePrices(pricingFile: string | null): Promise<PriceTa
   return (await loadPricingFile(pricingFile, bundled)).table;
 }
 
+/** The kinds of flag each scenario raises (default thresholds), for the sessions table. */
+function flagsByScenario(simulation: SessionSimulation, baseline: Scenario, prices: PriceTable, modelFacts: (model: string) => ModelFacts): Map<string, string[]> {
+  const examined = simulation.results.filter((r) => r.scenario.family !== 'recorded').map((r) => r.scenario.name);
+  const byScenario = new Map<string, string[]>();
+  for (const flag of detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined })) {
+    const list = byScenario.get(flag.scenario) ?? [];
+    list.push(flag.kind);
+    byScenario.set(flag.scenario, list);
+  }
+  return byScenario;
+}
+
 /** Runs the whole simulation and returns the report (and writes CSV files when asked). */
 export async function runSimulation(request: SimulationRequest): Promise<SimulationOutcome> {
   const prices = await resolvePrices(request.pricingFile);
+  // The flags column needs the default-target scenario their dollars are measured against.
+  const baseline = request.scenarios.find((s) => s.name === BASELINE_SCENARIO.name && JSON.stringify(s.params) === JSON.stringify(BASELINE_SCENARIO.params));
   const db = await CostDb.open({ prices, path: request.dbPath });
   try {
     await db.insertScenarios(scenarioRows(request.scenarios));
@@ -58,8 +76,9 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
         return;
       }
       const provider = session.requests.find((r) => r.provider !== null)?.provider ?? null;
-      const simulation = simulateSession(session, request.scenarios, { modelFacts: modelFactsLookup(prices, provider) });
-      const rows = simulationRows(simulation);
+      const modelFacts = modelFactsLookup(prices, provider);
+      const simulation = simulateSession(session, request.scenarios, { modelFacts });
+      const rows = simulationRows(simulation, baseline === undefined ? undefined : flagsByScenario(simulation, baseline, prices, modelFacts));
       await db.insertRequests(rows.requests);
       await db.insertCompactions(rows.compactions);
       await db.insertSessions(rows.sessions);

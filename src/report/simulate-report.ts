@@ -35,6 +35,8 @@ export type ScenarioResult = UsageTotals & {
   readonly failedTurns: number;
   readonly summarizeRequests: number;
   readonly peakContextTokens: number;
+  /** Flags raised under this scenario (per session; `cachecost flags` gives the evidence and dollars). */
+  readonly flags: readonly string[];
 };
 
 export type SessionReport = {
@@ -100,7 +102,7 @@ const EMPTY_USAGE: UsageTotals = {
   unpricedRequests: 0,
 };
 
-function resultOf(cost: CostTotals & { readonly scenario: string }, saving: ScenarioSaving | undefined): ScenarioResult {
+function resultOf(cost: CostTotals & { readonly scenario: string; readonly flags?: readonly string[] }, saving: ScenarioSaving | undefined): ScenarioResult {
   return {
     scenario: cost.scenario,
     ...usageOf(cost),
@@ -115,6 +117,7 @@ function resultOf(cost: CostTotals & { readonly scenario: string }, saving: Scen
     failedTurns: cost.failedTurns,
     summarizeRequests: cost.summarizeRequests,
     peakContextTokens: cost.peakContextTokens,
+    flags: cost.flags ?? [],
   };
 }
 
@@ -257,6 +260,8 @@ export function renderSimulateReport(report: SimulateReport): string {
       `  recorded replay fidelity: prompt tokens ${pct(s.fidelity.promptTokensErrorPct)}, cost ${pct(s.fidelity.costErrorPct)}, median request ${s.fidelity.medianRequestErrorPct === null ? '-' : `${s.fidelity.medianRequestErrorPct.toFixed(2)}%`}` +
         (s.fidelity.note === null ? '' : ` (${s.fidelity.note})`),
     );
+    const flagged = s.results.filter((r) => r.flags.length > 0).map((r) => `${r.scenario}: ${r.flags.join(', ')}`);
+    if (flagged.length > 0) out.push(`  flags: ${flagged.join('; ')} (evidence and dollars: cachecost flags)`);
     out.push(`  recorded policy: ${s.recordedPolicy}; ${s.charsPerToken.toFixed(2)} chars/token, static block ${count(s.staticBlockTokens)} tokens`);
     out.push(scenarioTable(s.recorded, s.recorded.requests, s.results));
     out.push('');

@@ -79,8 +79,11 @@ export function fidelityNote(simulation: SessionSimulation): string | null {
   return notes.length === 0 ? null : notes.join('; ');
 }
 
-/** Every row a simulated session contributes. */
-export function simulationRows(simulation: SessionSimulation): SimulationRows {
+/**
+ * Every row a simulated session contributes. `flags` names the flags raised per scenario
+ * (`recorded` = the log's own data), for the sessions table's `flags` column (replay.md §8).
+ */
+export function simulationRows(simulation: SessionSimulation, flags: ReadonlyMap<string, readonly string[]> = new Map()): SimulationRows {
   const { session } = simulation;
   const models = sessionModels(session);
   const requests: RequestRow[] = measuredRows(session);
@@ -133,7 +136,7 @@ export function simulationRows(simulation: SessionSimulation): SimulationRows {
       scenario: scenario.name,
       failed_turns: result.failedTurns,
       fidelity_note: scenario.family === 'recorded' ? note : null,
-      flags: [],
+      flags: [...(flags.get(scenario.name) ?? [])],
     });
   }
   return { requests, compactions, sessions };
