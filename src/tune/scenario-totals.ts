@@ -7,7 +7,7 @@
 import type { PriceTable } from '../cost/price-table.js';
 import { priceRow } from '../cost/price-request.js';
 import type { RequestKind } from '../cost/rows.js';
-import type { ReplayCompaction } from '../simulate/replay.js';
+import type { ReplayCompaction, ReplayRow } from '../simulate/replay.js';
 
 /** Cost of the priced rows by what it paid for; the parts add up to the total. */
 export type CostParts = {
@@ -94,20 +94,21 @@ export function costPicoUsdOrNull(totals: ScenarioTotals): bigint | null {
   return totals.pricedRequests === 0 && totals.unpricedRequests > 0 ? null : totalPicoUsd(totals.cost);
 }
 
-/** The row fields totals read: a replay row, or a measured one, in the cost tables' vocabulary. */
-export type TotalsRow = {
-  readonly kind: RequestKind;
-  readonly model: string;
-  readonly timestampMs: number | null;
-  readonly promptTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWrite5mTokens: number;
-  readonly cacheWrite1hTokens: number;
-  readonly uncachedInputTokens: number;
-  readonly outputTokens: number;
-  readonly contextTokensAfter: number;
-  readonly compactionBefore: boolean;
-};
+/** The row fields totals read: a replay row, or a measured one converted to its shape. */
+export type TotalsRow = Pick<
+  ReplayRow,
+  | 'kind'
+  | 'model'
+  | 'timestampMs'
+  | 'promptTokens'
+  | 'cacheReadTokens'
+  | 'cacheWrite5mTokens'
+  | 'cacheWrite1hTokens'
+  | 'uncachedInputTokens'
+  | 'outputTokens'
+  | 'contextTokensAfter'
+  | 'compactionBefore'
+>;
 
 /**
  * One session's totals under one scenario: rows priced one by one with the TypeScript pricing
