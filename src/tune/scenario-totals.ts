@@ -6,7 +6,6 @@
  */
 import type { PriceTable } from '../cost/price-table.js';
 import { priceRow } from '../cost/price-request.js';
-import type { RequestKind } from '../cost/rows.js';
 import type { ReplayCompaction, ReplayRow } from '../simulate/replay.js';
 
 /** Cost of the priced rows by what it paid for; the parts add up to the total. */
