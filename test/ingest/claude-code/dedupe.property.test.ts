@@ -34,7 +34,7 @@ describe('Claude Code response dedupe (property)', () => {
         const order: { r: Response; output: number }[] = [];
         let pick = 0;
         while (order.length < rs.reduce((n, r) => n + r.outputs.length, 0)) {
-          const open = rs.map((r, i) => i).filter((i) => (cursors[i] ?? 0) < (rs[i]?.outputs.length ?? 0));
+          const open = rs.map((_, i) => i).filter((i) => (cursors[i] ?? 0) < (rs[i]?.outputs.length ?? 0));
           const i = open[(picks[pick++ % Math.max(1, picks.length)] ?? 0) % open.length] ?? 0;
           const r = rs[i];
           if (r === undefined) break;
