@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverSessions, loadSession } from '../../../src/ingest/index.js';
-import type { Session } from '../../../src/session/model.js';
+import { discoverSessions, loadSession } from '../../src/ingest/index.js';
+import type { Session } from '../../src/session/model.js';
 
 const REAL = '../shared/real-logs';
 
