@@ -10,8 +10,10 @@ export async function forEachSession(
   paths: readonly string[],
   options: IngestOptions,
   use: (session: Session) => void | Promise<void>,
+  onDiscovered?: (sessions: number) => void,
 ): Promise<readonly IngestIssue[]> {
   const { sources, issues: discoveryIssues } = await discoverSessions(paths);
+  onDiscovered?.(sources.length);
   const issues: IngestIssue[] = [...discoveryIssues];
   for (const source of sources) {
     const session = await loadSession(source, options);

@@ -30,6 +30,8 @@ export type SimulationRequest = {
   readonly pricingFile: string | null;
   readonly dbPath: string | null;
   readonly csvDir: string | null;
+  /** Told the number of sessions once discovered, then once per session done (a progress bar). */
+  readonly progress?: { start(total: number): void; increment(): void } | null;
 };
 
 export type SimulationOutcome = {
@@ -71,6 +73,7 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
     const facts: SessionFacts[] = [];
     const skipped: string[] = [];
     const issues: IngestIssue[] = [...(await forEachSession(request.paths, { content: 'text' }, async (session: Session) => {
+      request.progress?.increment();
       if (!isReplayable(session)) {
         skipped.push(session.id);
         return;
@@ -90,7 +93,7 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
         staticBlockTokens: simulation.calibration.staticBlockTokens,
         fidelityNote: fidelityNote(simulation),
       });
-    }))];
+    }, (total) => request.progress?.start(total)))];
     const report = buildSimulateReport({
       scenarios: request.scenarios,
       facts,

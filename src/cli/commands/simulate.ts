@@ -88,13 +88,21 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
   const { runSimulation } = await import('../simulate-pipeline.js');
   const { pathsOrDefault } = await import('../default-paths.js');
   const { checkIssues, reportIssueSummary } = await import('../ingest-report.js');
-  const outcome = await runSimulation({
-    paths: pathsOrDefault(args.paths, io),
-    scenarios,
-    pricingFile: args.pricing ?? null,
-    dbPath: args.db ?? null,
-    csvDir: args.csv ?? null,
-  });
+  const { progressBar } = await import('../progress.js');
+  const progress = await progressBar('simulate', 'sessions');
+  let outcome: Awaited<ReturnType<typeof runSimulation>>;
+  try {
+    outcome = await runSimulation({
+      paths: pathsOrDefault(args.paths, io),
+      scenarios,
+      pricingFile: args.pricing ?? null,
+      dbPath: args.db ?? null,
+      csvDir: args.csv ?? null,
+      progress,
+    });
+  } finally {
+    progress?.stop();
+  }
   checkIssues(outcome.report.issues, args, io);
   if (outcome.report.sessions.length === 0) {
     io.stderr(`cachecost: no replayable sessions found in ${pathsOrDefault(args.paths, io).join(', ')}\n`);

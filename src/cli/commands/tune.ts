@@ -14,6 +14,7 @@ import type { TuneReport } from '../../tune/tune-report.js';
 import { MAX_SWEEP_SCENARIOS } from '../../tune/grid.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
+import { progressBar } from '../progress.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
 
@@ -146,7 +147,7 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
   const { checkIssues, reportIssueSummary } = await import('../ingest-report.js');
   const { runTune } = await import('../../tune/run-tune.js');
   const paths = pathsOrDefault(args.paths, io);
-  const progress = await progressBar();
+  const progress = await progressBar('tune', 'scenario replays');
   const prices = await resolvePrices(args.pricing ?? null);
   let outcome: TuneOutcome;
   try {
@@ -196,24 +197,6 @@ async function writeChart(report: TuneReport, path: string, model: string | unde
   const [{ tuneChartSpec, renderSvg }, { writeFileAtomic }] = await Promise.all([import('../../report/tune-chart.js'), import('../../report/atomic-write.js')]);
   const svg = await renderSvg(tuneChartSpec(group, `cachecost tune: cost against compaction target, ${name} (${sessions} session${sessions === 1 ? '' : 's'})`));
   await writeFileAtomic(path, svg);
-}
-
-/** A progress bar on stderr when it is a terminal (never in pipes, files or tests). */
-async function progressBar(): Promise<{ start(total: number): void; increment(): void; stop(): void } | null> {
-  if (process.stderr.isTTY !== true) return null;
-  const { SingleBar } = await import('cli-progress');
-  const bar = new SingleBar({ stream: process.stderr, format: 'tune {bar} {percentage}% | {value}/{total} scenario replays | ETA {eta_formatted}', hideCursor: true, clearOnComplete: true });
-  let started = false;
-  return {
-    start: (total) => {
-      started = true;
-      bar.start(total, 0);
-    },
-    increment: () => bar.increment(),
-    stop: () => {
-      if (started) bar.stop();
-    },
-  };
 }
 
 export const tuneCommand: CliCommand = {
