@@ -118,7 +118,10 @@ async function run(args: FlagsArgs, io: CliIo): Promise<number> {
   const flags: Flag[] = [];
   const skipped: string[] = [];
   let sessions = 0;
+  const { progressBar } = await import('../progress.js');
+  const progress = await progressBar('flags', 'sessions');
   const issues = await forEachSession(paths, { content: 'text' }, (session) => {
+    progress?.increment();
     if (!simulate.isReplayable(session)) {
       skipped.push(session.id);
       return;
@@ -128,7 +131,8 @@ async function run(args: FlagsArgs, io: CliIo): Promise<number> {
     const simulation = simulate.simulateSession(session, scenarios.all, { modelFacts });
     flags.push(...detectSessionFlags(simulation, { prices, modelFacts, thresholds, baseline: scenarios.baseline, examined: scenarios.examined }));
     sessions += 1;
-  });
+  }, (total) => progress?.start(total));
+  progress?.stop();
   checkIssues(issues, args, io);
 
   const built = report.buildFlagsReport({
