@@ -27,6 +27,7 @@ type SimulateArgs = GlobalArgs & {
   readonly pricing: string | undefined;
   readonly db: string | undefined;
   readonly csv: string | undefined;
+  readonly html?: string | undefined;
   readonly json: boolean;
 };
 
@@ -112,6 +113,10 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
     const { renderSimulateReport } = await import('../../report/simulate-report.js');
     io.stdout(`${renderSimulateReport(outcome.report)}\n`);
   }
+  if (args.html !== undefined && outcome.report.sessions.length > 0) {
+    const [{ renderSimulateHtml }, { writeFileAtomic }] = await Promise.all([import('../../report/simulate-html.js'), import('../../report/atomic-write.js')]);
+    await writeFileAtomic(args.html, await renderSimulateHtml(outcome.report));
+  }
   for (const line of outcome.notices) io.stderr(`cachecost: ${line}\n`);
   reportIssueSummary(outcome.report.issues, args, io);
   return 0;
@@ -137,6 +142,7 @@ export const simulateCommand: CliCommand = {
           .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of breakpoint caches [5m]' })
           .option('db', { type: 'string', requiresArg: true, describe: 'Keep the DuckDB tables in this file (default: in memory)' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Write requests.csv, sessions.csv, scenarios.csv, compactions.csv into this directory' })
+          .option('html', { type: 'string', requiresArg: true, describe: 'Also write a self-contained HTML report with a chart to this file' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
           .example('$0 simulate --target 120000 datasets/freecode', 'FreeCode at 120K against the recorded policy and no compaction')
           .example('$0 simulate --target 80000,120000,200000 --csv out/', 'Three targets; CSV tables in out/')
@@ -162,6 +168,7 @@ export const simulateCommand: CliCommand = {
               pricing: args.pricing,
               db: args.db,
               csv: args.csv,
+              html: args.html,
               json: args.json,
             },
             ctx.io,
