@@ -18,7 +18,9 @@ function tokens(value: number): string {
 }
 
 function usd(value: number | null): string {
-  return value === null ? 'unpriced' : `$${value.toFixed(value >= 100 ? 0 : value >= 1 ? 2 : 4)}`;
+  if (value === null) return 'unpriced';
+  const magnitude = Math.abs(value);
+  return `${value < 0 ? '-' : ''}$${magnitude.toFixed(magnitude >= 100 ? 0 : magnitude >= 1 ? 2 : 4)}`;
 }
 
 function pct(value: number | null): string {
@@ -48,7 +50,7 @@ export function costChartSpec(report: SimulateReport): TopLevelSpec {
       mark: { type: 'bar' },
       encoding: {
         y: { field: 'scenario', type: 'nominal', sort: null, title: null },
-        x: { field: 'costUsd', type: 'quantitative', title: 'cost (USD)' },
+        x: { field: 'costUsd', type: 'quantitative', title: 'cost (USD)', axis: { format: '$,.2f' } },
       },
     },
   ];
@@ -76,7 +78,7 @@ export async function renderSimulateHtml(report: SimulateReport): Promise<string
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>cachecost simulate</title>
-<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{padding:.25em .6em;border-bottom:1px solid #ddd;text-align:right}th:first-child{text-align:left}tr.bill{background:#f6f6f6}p.assumption{color:#555}</style>
+<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{padding:.25em .6em;border-bottom:1px solid #ddd;text-align:right}th:first-child,td:last-child{text-align:left}tr.bill{background:#f6f6f6}p.assumption{color:#555}</style>
 </head><body>
 <h1>cachecost simulate</h1>
 <p class="assumption">${escapeHtml(report.assumption)}</p>
