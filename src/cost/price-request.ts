@@ -98,3 +98,31 @@ export function priceRequest(row: BillableUsage, price: ModelPrice | null): Requ
 export function priceRow(table: PriceTable, row: BillableUsage & Pick<RequestRow, 'model' | 'timestamp_ms'>): RequestCost | null {
   return priceRequest(row, priceForModel(table, row.model, row.timestamp_ms));
 }
+
+/** A request's usage in the replay's camelCase vocabulary (a replay row, a trace request). */
+export type UsageToPrice = {
+  readonly kind: BillableUsage['kind'];
+  readonly model: string;
+  readonly timestampMs: number | null;
+  readonly promptTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWrite5mTokens: number;
+  readonly cacheWrite1hTokens: number;
+  readonly uncachedInputTokens: number;
+  readonly outputTokens: number;
+};
+
+/** `priceRow` for usage in camelCase: one mapping to the table's columns instead of one per caller. */
+export function priceUsage(table: PriceTable, usage: UsageToPrice): RequestCost | null {
+  return priceRow(table, {
+    kind: usage.kind,
+    model: usage.model,
+    timestamp_ms: usage.timestampMs,
+    prompt_tokens: usage.promptTokens,
+    cache_read_tokens: usage.cacheReadTokens,
+    cache_write_5m_tokens: usage.cacheWrite5mTokens,
+    cache_write_1h_tokens: usage.cacheWrite1hTokens,
+    uncached_input_tokens: usage.uncachedInputTokens,
+    output_tokens: usage.outputTokens,
+  });
+}

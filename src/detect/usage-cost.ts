@@ -1,10 +1,10 @@
 /**
  * Exact costs for the detectors: every request priced by the TypeScript pricing reference
- * (`priceRow`, integer pico-dollars, the same numbers as the DuckDB reports). A request without a
+ * (`priceUsage`, integer pico-dollars, the same numbers as the DuckDB reports). A request without a
  * price is counted as unpriced, never as $0.
  */
 import type { PriceTable } from '../cost/index.js';
-import { priceRow } from '../cost/index.js';
+import { priceUsage } from '../cost/index.js';
 import type { RequestKind } from '../cost/rows.js';
 import type { ReplayRow } from '../simulate/replay.js';
 import type { RequestRange } from './flag.js';
@@ -17,17 +17,7 @@ export const ZERO_COST: CostSum = { picoUsd: 0n, unpriced: 0 };
 
 /** One request's cost in pico-dollars, or null when it is unpriced. */
 export function usageCostPicoUsd(prices: PriceTable, model: string, timestampMs: number | null, usage: TraceUsage, kind: RequestKind = 'request'): bigint | null {
-  const cost = priceRow(prices, {
-    kind,
-    model,
-    timestamp_ms: timestampMs,
-    prompt_tokens: usage.promptTokens,
-    cache_read_tokens: usage.cacheReadTokens,
-    cache_write_5m_tokens: usage.cacheWrite5mTokens,
-    cache_write_1h_tokens: usage.cacheWrite1hTokens,
-    uncached_input_tokens: usage.uncachedInputTokens,
-    output_tokens: usage.outputTokens,
-  });
+  const cost = priceUsage(prices, { kind, model, timestampMs, ...usage });
   return cost === null ? null : cost.totalPicoUsd;
 }
 

@@ -5,7 +5,7 @@
  * (`src/cost/money.ts`); a row without a price is counted in `unpricedRequests`, never priced $0.
  */
 import type { PriceTable } from '../cost/price-table.js';
-import { priceRow } from '../cost/price-request.js';
+import { priceUsage } from '../cost/price-request.js';
 import type { ReplayCompaction, ReplayRow } from '../simulate/replay.js';
 
 /** Cost of the priced rows by what it paid for; the parts add up to the total. */
@@ -164,17 +164,7 @@ export function sessionTotals(
     cacheWrite1hTokens += row.cacheWrite1hTokens;
     uncachedInputTokens += row.uncachedInputTokens;
     outputTokens += row.outputTokens;
-    const cost = priceRow(prices, {
-      kind: row.kind,
-      model: row.model,
-      timestamp_ms: row.timestampMs,
-      prompt_tokens: row.promptTokens,
-      cache_read_tokens: row.cacheReadTokens,
-      cache_write_5m_tokens: row.cacheWrite5mTokens,
-      cache_write_1h_tokens: row.cacheWrite1hTokens,
-      uncached_input_tokens: row.uncachedInputTokens,
-      output_tokens: row.outputTokens,
-    });
+    const cost = priceUsage(prices, row);
     if (cost === null) {
       unpricedRequests += 1;
       unpricedModels?.add(row.model);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { forEachSession } from '../../src/cli/load-sessions.js';
 import { modelFactsLookup } from '../../src/cli/simulate-pipeline.js';
-import { loadBundledPriceTable, priceRow } from '../../src/cost/index.js';
+import { loadBundledPriceTable, priceUsage } from '../../src/cost/index.js';
 import type { Session } from '../../src/session/model.js';
 import type { ReplayResult } from '../../src/simulate/replay.js';
 import { buildScenarios } from '../../src/simulate/scenario.js';
@@ -36,17 +36,7 @@ const billed = (r: ReplayResult) => r.rows.filter((row) => row.kind !== 'rejecte
 function costPico(sim: SessionSimulation, r: ReplayResult): bigint {
   let total = 0n;
   for (const row of billed(r)) {
-    const cost = priceRow(prices, {
-      kind: row.kind,
-      model: row.model,
-      timestamp_ms: row.timestampMs,
-      prompt_tokens: row.promptTokens,
-      cache_read_tokens: row.cacheReadTokens,
-      cache_write_5m_tokens: row.cacheWrite5mTokens,
-      cache_write_1h_tokens: row.cacheWrite1hTokens,
-      uncached_input_tokens: row.uncachedInputTokens,
-      output_tokens: row.outputTokens,
-    });
+    const cost = priceUsage(prices, row);
     if (cost === null) throw new Error(`unpriced model ${row.model} in ${sim.session.id}`);
     total += cost.totalPicoUsd;
   }
