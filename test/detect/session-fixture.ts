@@ -2,9 +2,10 @@
  * A small builder of normalized sessions with measured usage and harness events, for tests of
  * the recorded trace and of whole-session detection.
  */
-import type { HarnessEvent, Item, MeasuredUsage, Request, Session } from '../../src/session/model.js';
+import type { MeasuredUsage } from '../../src/session/model.js';
+import { SESSION_T0, SessionBuilder } from '../simulate/session-builder.js';
 
-export const SESSION_T0 = Date.UTC(2026, 9, 1, 9, 0, 0);
+export { SESSION_T0 };
 
 export function usage(prompt: number, read = 0, write = 0, output = 100): MeasuredUsage {
   return {
@@ -19,28 +20,8 @@ export function usage(prompt: number, read = 0, write = 0, output = 100): Measur
   };
 }
 
-export class SessionFixture {
-  private readonly items: Item[] = [];
-  private readonly requests: Request[] = [];
-  private readonly events: HarnessEvent[] = [];
-  private nowMs = SESSION_T0;
-  private seq = 0;
-
-  constructor(
-    private readonly id = 's1',
-    private readonly model = 'claude-sonnet-4-5',
-  ) {}
-
-  wait(ms: number): this {
-    this.nowMs += ms;
-    return this;
-  }
-
-  user(chars = 100, synthetic: string | null = null): this {
-    this.items.push({ kind: 'user', id: `u${++this.seq}`, timestampMs: this.nowMs, text: 'p'.repeat(chars), chars, imageParts: 0, imageChars: 0, synthetic });
-    return this;
-  }
-
+/** The shared builder, plus measured requests and harness events. */
+export class SessionFixture extends SessionBuilder {
   /** A request (measured when `measured` is given) and its text response of `chars` characters. */
   send(measured: MeasuredUsage | null, chars = 400, agentId: string | null = null): this {
     const index = this.requests.length;
@@ -79,21 +60,5 @@ export class SessionFixture {
   overflowError(): this {
     this.events.push({ kind: 'model_error', ...this.at(), errorKind: 'provider', message: 'prompt is too long: 210000 tokens > 200000 maximum' });
     return this;
-  }
-
-  build(): Session {
-    return {
-      id: this.id,
-      source: 'freecode',
-      title: null,
-      project: null,
-      files: [],
-      items: [...this.items],
-      requests: [...this.requests],
-      events: [...this.events],
-      issues: [],
-      parentSessionId: null,
-      totalsOnly: null,
-    };
   }
 }

@@ -4,16 +4,19 @@
  */
 import type { Item, MeasuredUsage, Request, Session } from '../../src/session/model.js';
 
+/** When every built session starts. */
+export const SESSION_T0 = Date.UTC(2026, 9, 1, 9, 0, 0);
+
 export class SessionBuilder {
-  private readonly items: Item[] = [];
-  private readonly requests: Request[] = [];
-  private readonly events: Session['events'] = [];
-  private nowMs = Date.UTC(2026, 9, 1, 9, 0, 0);
-  private seq = 0;
+  protected readonly items: Item[] = [];
+  protected readonly requests: Request[] = [];
+  protected readonly events: Session['events'] = [];
+  protected nowMs = SESSION_T0;
+  protected seq = 0;
 
   constructor(
-    private readonly id = 's1',
-    private readonly model = 'claude-sonnet-4-5',
+    protected readonly id = 's1',
+    protected readonly model = 'claude-sonnet-4-5',
   ) {}
 
   /** Advances the clock. */
@@ -22,7 +25,7 @@ export class SessionBuilder {
     return this;
   }
 
-  user(chars: number, synthetic: string | null = null): this {
+  user(chars = 100, synthetic: string | null = null): this {
     const id = `u${++this.seq}`;
     this.items.push({ kind: 'user', id, timestampMs: this.nowMs, text: 'p'.repeat(chars), chars, imageParts: 0, imageChars: 0, synthetic });
     return this;
