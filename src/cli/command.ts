@@ -7,7 +7,14 @@ import type { Argv } from 'yargs';
 import type { CliIo } from './io.js';
 
 /** Options every command accepts (declared once in `app.ts`). */
-export type GlobalArgs = { readonly verbose: boolean; readonly strict: boolean };
+export type GlobalArgs = {
+  readonly verbose: boolean;
+  readonly strict: boolean;
+  /** `--color` / `--no-color`; unset = decide from NO_COLOR, FORCE_COLOR and the terminal. */
+  readonly color?: boolean | undefined;
+  readonly compact?: boolean | undefined;
+  readonly wide?: boolean | undefined;
+};
 
 export type CommandContext = {
   readonly io: CliIo;

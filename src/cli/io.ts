@@ -8,4 +8,8 @@ export type CliIo = {
   /** Environment variables (read only here, in `src/cli`, and passed down as arguments). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly homeDir: string;
+  /** stdout's width in columns when it is a terminal (main.ts reads `process.stdout.columns`). */
+  readonly stdoutColumns?: number | undefined;
+  /** Whether stdout is a terminal (colour's default). */
+  readonly stdoutIsTTY?: boolean | undefined;
 };

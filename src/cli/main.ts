@@ -19,4 +19,6 @@ process.exitCode = await runCli(hideBin(process.argv), {
   },
   env: process.env,
   homeDir: homedir(),
+  stdoutColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
+  stdoutIsTTY: process.stdout.isTTY,
 });

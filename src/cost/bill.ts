@@ -12,8 +12,11 @@ import { boolOf, doubleOrNull, intOf, intOrNull, picoOrNull, stringListOf, strin
 import { picoUsdToUsd } from './money.js';
 import type { Money } from './reports.js';
 
-/** What a bill line is grouped by. `day` = the UTC date of the request's timestamp. */
-export const BILL_GROUPINGS = ['day', 'session', 'model', 'project'] as const;
+/**
+ * What a bill line is grouped by. `day` = the date of the request's timestamp in the bill's time
+ * zone, `week` = its ISO week named by the Monday (`YYYY-MM-DD`), `month` = `YYYY-MM`.
+ */
+export const BILL_GROUPINGS = ['day', 'week', 'month', 'session', 'model', 'project'] as const;
 export type BillGrouping = (typeof BILL_GROUPINGS)[number];
 
 /** A session's project for the `project` grouping. */
@@ -24,6 +27,11 @@ export type UnknownTtlRow = { readonly session_id: string; readonly request_inde
 
 /** The window a bill covers: `[sinceMs, untilMs)` in UTC epoch ms, null = unbounded. */
 export type BillWindow = { readonly sinceMs: number | null; readonly untilMs: number | null };
+
+/** How the bill is cut: the IANA time zone of its days, and whether each group lists its models. */
+export type BillOptions = { readonly timeZone: string; readonly breakdown: boolean };
+
+export const UTC_BILL: BillOptions = { timeZone: 'UTC', breakdown: false };
 
 /** One group of the bill (or the total). Tokens are exact integers, money exact pico-dollars. */
 export type BillLine = {
@@ -59,6 +67,8 @@ export type BillLine = {
   readonly outputCost: Money;
   /** Sum over the priced requests; null when none is priced; incomplete when `unpricedRequests > 0`. */
   readonly cost: Money;
+  /** With `breakdown`: the group's lines per model, most expensive first (empty otherwise). */
+  readonly breakdown: readonly BillLine[];
 };
 
 export type BillTable = { readonly lines: readonly BillLine[]; readonly total: BillLine };
@@ -133,25 +143,40 @@ function lineOf(row: DuckRow): BillLine {
     cacheWriteUnknownTtlCost: moneyOf(row, 'cost_cache_write_unknown_ttl_pusd'),
     outputCost: moneyOf(row, 'cost_output_pusd'),
     cost: moneyOf(row, 'cost_pusd'),
+    breakdown: [],
   };
 }
 
+/** Sets the time zone of the bill's days (an IANA name, validated by the caller; quoted here). */
+async function setTimeZone(db: CostDb, timeZone: string): Promise<void> {
+  await db.query(`SET VARIABLE bill_timezone = ${sqlString(timeZone)}`);
+}
+
 /** The bill grouped by `by` within `window`, with its total row (`sql/bill_report.sql`). */
-export async function billTable(db: CostDb, by: BillGrouping, window: BillWindow): Promise<BillTable> {
-  // `by` is one of four literals and the bounds are integers: nothing from the user reaches the SQL text.
-  const rows = await db.query(`SELECT * FROM bill_report(${sqlString(by)}, ${sqlInteger(window.sinceMs)}::BIGINT, ${sqlInteger(window.untilMs)}::BIGINT)`);
+export async function billTable(db: CostDb, by: BillGrouping, window: BillWindow, options: BillOptions = UTC_BILL): Promise<BillTable> {
+  await setTimeZone(db, options.timeZone);
+  // `by` is one of six literals, the bounds are integers, the zone a quoted literal.
+  const rows = await db.query(
+    `SELECT * FROM bill_report(${sqlString(by)}, ${options.breakdown}, ${sqlInteger(window.sinceMs)}::BIGINT, ${sqlInteger(window.untilMs)}::BIGINT)`,
+  );
   const lines: BillLine[] = [];
+  const models = new Map<string | null, BillLine[]>();
   let total: BillLine | null = null;
   for (const row of rows) {
     if (boolOf(row, 'is_total')) total = lineOf(row);
-    else lines.push(lineOf(row));
+    else if (boolOf(row, 'is_breakdown')) {
+      const line = { ...lineOf(row), key: stringOrNull(row, 'breakdown_model') };
+      const groupKey = stringOrNull(row, 'group_key');
+      models.set(groupKey, [...(models.get(groupKey) ?? []), line]);
+    } else lines.push(lineOf(row));
   }
   if (total === null) throw new Error('bill_report returned no total row');
-  return { lines, total };
+  return { lines: lines.map((line) => ({ ...line, breakdown: models.get(line.key) ?? [] })), total };
 }
 
 /** Models that left requests in `window` unpriced, most requests first (`sql/bill_unpriced.sql`). */
 export async function billUnpricedModels(db: CostDb, window: BillWindow): Promise<BillUnpricedModel[]> {
+  // The window is in epoch ms: the time zone does not matter here.
   const rows = await db.query(`SELECT * FROM bill_unpriced(${sqlInteger(window.sinceMs)}::BIGINT, ${sqlInteger(window.untilMs)}::BIGINT)`);
   return rows.map((row) => ({ model: stringOrNull(row, 'model') ?? '', requests: intOf(row, 'requests'), tokens: intOf(row, 'tokens') }));
 }

@@ -5,13 +5,18 @@
  */
 import type { BillGrouping, BillLine, BillTable, BillUnpricedModel } from '../cost/bill.js';
 import { formatPicoUsd } from '../cost/money.js';
+import { formatUsd, INCOMPLETE_MARK } from '../format/money.js';
+import { formatCount, formatPct, formatTokens, formatTokensWithUnit } from '../format/number.js';
+import { fitWidth, type Paint, paint as makePaint, PLAIN, type TerminalOptions } from '../format/terminal.js';
+import { wrapText } from '../format/wrap.js';
 import type { Money } from '../cost/reports.js';
 import type { IngestIssue } from '../session/model.js';
-import { formatCompactCount } from './compact-number.js';
-import { renderTable } from './table.js';
+import { renderTable, type TableColumn } from './table.js';
 
-/** Said once in every report: what a day is. */
-export const DAY_NOTE = 'Days are UTC dates of each request\'s timestamp; --since/--until are inclusive UTC dates.';
+/** Said in reports grouped by time: what a day is. */
+export function dayNote(timeZone: string): string {
+  return `Days are dates of each request's timestamp in ${timeZone}; weeks start on Monday; --since/--until are inclusive dates there.`;
+}
 export const UNKNOWN_TTL_NOTE = 'Writes of unknown TTL: the log gave no 5m/1h split; they are priced at the 5m rate.';
 
 /** Money as an exact decimal USD string; null = unpriced. */
@@ -40,6 +45,8 @@ export type BillLineJson = {
   readonly costUsd: UsdString;
   /** False when some requests of the group are unpriced (the cost leaves them out). */
   readonly costComplete: boolean;
+  /** With --breakdown: the group's lines per model (`key` = the model); otherwise absent. */
+  readonly breakdown?: readonly BillLineJson[];
   readonly costByClassUsd: {
     readonly uncachedInput: UsdString;
     readonly cacheRead: UsdString;
@@ -62,6 +69,8 @@ export type BillExclusions = {
 
 export type BillReport = {
   readonly by: BillGrouping;
+  /** The IANA time zone of days, weeks, months and --since/--until. */
+  readonly timeZone: string;
   readonly since: string | null;
   readonly until: string | null;
   readonly notes: readonly string[];
@@ -81,7 +90,7 @@ function isoOf(ms: number | null): string | null {
 }
 
 /** A bill line in the JSON shape. */
-export function billLineJson(line: BillLine): BillLineJson {
+export function billLineJson(line: BillLine, breakdown = false): BillLineJson {
   return {
     key: line.key,
     requests: line.requests,
@@ -110,11 +119,16 @@ export function billLineJson(line: BillLine): BillLineJson {
       cacheWriteUnknownTtl: usdOf(line.cacheWriteUnknownTtlCost),
       output: usdOf(line.outputCost),
     },
+    ...(breakdown ? { breakdown: line.breakdown.map((model) => billLineJson(model)) } : {}),
   };
 }
 
 export type BillReportInput = {
   readonly by: BillGrouping;
+  readonly timeZone: string;
+  readonly breakdown: boolean;
+  /** Reverse the SQL's order (dates and sessions ascending, models and projects by cost descending). */
+  readonly reverse: boolean;
   readonly since: string | null;
   readonly until: string | null;
   readonly table: BillTable;
@@ -125,14 +139,17 @@ export type BillReportInput = {
 
 /** The report object (`--json` prints it as is). */
 export function buildBillReport(input: BillReportInput): BillReport {
-  const notes = [DAY_NOTE];
+  const notes: string[] = [];
+  if (['day', 'week', 'month'].includes(input.by) || input.since !== null || input.until !== null) notes.push(dayNote(input.timeZone));
   if (input.table.total.cacheWriteUnknownTtlTokens > 0) notes.push(UNKNOWN_TTL_NOTE);
+  const lines = input.table.lines.map((line) => billLineJson(line, input.breakdown));
   return {
     by: input.by,
+    timeZone: input.timeZone,
     since: input.since,
     until: input.until,
     notes,
-    lines: input.table.lines.map(billLineJson),
+    lines: input.reverse ? lines.reverse() : lines,
     total: billLineJson(input.table.total),
     unpricedModels: input.unpricedModels,
     excluded: input.excluded,
@@ -140,60 +157,98 @@ export function buildBillReport(input: BillReportInput): BillReport {
   };
 }
 
-const KEY_HEADERS: Record<BillGrouping, string> = { day: 'Day (UTC)', session: 'Session', model: 'Model', project: 'Project' };
-const NO_KEY: Record<BillGrouping, string> = { day: '(no date)', session: '(none)', model: '(none)', project: '(no project)' };
+const KEY_HEADERS: Record<BillGrouping, string> = {
+  day: 'Day',
+  week: 'Week of',
+  month: 'Month',
+  session: 'Session',
+  model: 'Model',
+  project: 'Project',
+};
+const NO_KEY: Record<BillGrouping, string> = {
+  day: '(no date)',
+  week: '(no date)',
+  month: '(no date)',
+  session: '(none)',
+  model: '(none)',
+  project: '(no project)',
+};
 
-/** Dollars for the table: cents from $1 up, four decimals below, `unpriced` for null (exact values are in JSON/CSV). */
+/** Dollars for the table: the shared formatter, `unpriced` for null (exact values are in JSON/CSV). */
 export function formatUsdForTable(usd: UsdString): string {
-  if (usd === null) return 'unpriced';
-  const value = Number(usd);
-  if (Math.abs(value) < 1) return `$${value.toFixed(4)}`;
-  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return formatUsd(usd);
 }
 
-function costCell(line: BillLineJson): string {
+function costCell(line: BillLineJson, paint: Paint): string {
   // An incomplete sum is marked so that nobody reads it as the whole bill.
-  return `${formatUsdForTable(line.costUsd)}${line.costComplete || line.costUsd === null ? '' : '*'}`;
+  const text = formatUsd(line.costUsd, { incomplete: !line.costComplete && line.costUsd !== null });
+  return line.costComplete ? text : paint.warn(text);
 }
 
-function cells(line: BillLineJson, key: string): string[] {
-  const count = formatCompactCount;
+function keyText(by: BillGrouping, key: string | null): string {
+  if (key === null) return NO_KEY[by];
+  return by === 'session' ? shortId(key) : key;
+}
+
+function cells(line: BillLineJson, key: string, paint: Paint): string[] {
+  const writes = line.cacheWrite5mTokens + line.cacheWrite1hTokens + line.cacheWriteUnknownTtlTokens;
   return [
     key,
-    count(line.requests),
-    count(line.uncachedInputTokens),
-    count(line.cacheReadTokens),
-    count(line.cacheWrite5mTokens),
-    count(line.cacheWrite1hTokens),
-    count(line.cacheWriteUnknownTtlTokens),
-    count(line.outputTokens),
-    line.cacheHitRatePct === null ? '-' : `${line.cacheHitRatePct.toFixed(1)}%`,
-    costCell(line),
-    line.unpricedRequests === 0 ? '-' : `${count(line.unpricedTokens)} (${count(line.unpricedRequests)} req)`,
+    formatCount(line.requests),
+    formatTokens(line.uncachedInputTokens),
+    formatTokens(line.cacheReadTokens),
+    formatTokens(writes),
+    formatTokens(line.cacheWrite5mTokens),
+    formatTokens(line.cacheWrite1hTokens),
+    formatTokens(line.cacheWriteUnknownTtlTokens),
+    formatTokens(line.outputTokens),
+    formatPct(line.cacheHitRatePct),
+    costCell(line, paint),
+    line.unpricedRequests === 0 ? '-' : paint.warn(`${formatTokens(line.unpricedTokens)} (${formatCount(line.unpricedRequests)} req)`),
   ];
 }
 
-/** The bill as a terminal table with a total row, followed by its notes. */
-export function renderBillReport(report: BillReport): string {
-  const columns = [
-    { header: KEY_HEADERS[report.by], align: 'left' as const },
-    ...['Requests', 'Uncached in', 'Cache read', 'Write 5m', 'Write 1h', 'Write ?TTL', 'Output', 'Hit rate', 'Cost', 'Unpriced tok'].map((header) => ({
-      header,
-      align: 'right' as const,
-    })),
-  ];
-  const table = renderTable({
-    columns,
-    rows: report.lines.map((line) => cells(line, line.key ?? NO_KEY[report.by])),
-    footer: [cells(report.total, 'Total')],
-  });
+const NUMBER_COLUMNS: readonly TableColumn[] = [
+  { header: 'Requests', align: 'right', secondary: true },
+  { header: 'Uncached in', align: 'right' },
+  { header: 'Cache read', align: 'right' },
+  { header: 'Cache write', align: 'right', compactOnly: true },
+  { header: 'Write 5m', align: 'right', secondary: true },
+  { header: 'Write 1h', align: 'right', secondary: true },
+  { header: 'Write ?TTL', align: 'right', secondary: true },
+  { header: 'Output', align: 'right' },
+  { header: 'Hit rate', align: 'right', secondary: true },
+  { header: 'Cost', align: 'right' },
+  { header: 'Unpriced tok', align: 'right', secondary: true },
+];
+
+/** The bill as a terminal table with a total row, followed by its notes (wrapped to the width). */
+export function renderBillReport(report: BillReport, options: TerminalOptions = PLAIN): string {
+  const paint = makePaint(options);
+  const columns: TableColumn[] = [{ header: KEY_HEADERS[report.by], align: 'left', noWrap: report.by !== 'project' && report.by !== 'model' }, ...NUMBER_COLUMNS];
+  const rows: string[][] = [];
+  for (const line of report.lines) {
+    rows.push(cells(line, keyText(report.by, line.key), paint));
+    for (const model of line.breakdown ?? []) rows.push(cells(model, `  - ${model.key ?? '(none)'}`, paint));
+  }
+  const table = renderTable({ columns, rows, footer: [cells(report.total, 'Total', paint)] }, options);
   const notes = [...report.notes];
-  if (report.lines.some((line) => !line.costComplete)) notes.push('* incomplete: unpriced requests are left out of the cost (see "Unpriced tok").');
-  for (const model of report.unpricedModels) notes.push(`Model "${model.model}" is unpriced: ${model.requests} requests, ${model.tokens} tokens left out of every cost.`);
+  if (report.lines.some((line) => !line.costComplete)) {
+    notes.push(`A cost ending in ${INCOMPLETE_MARK} leaves out unpriced requests (see "Unpriced tok", or --json).`);
+  }
+  for (const model of report.unpricedModels) {
+    notes.push(`Model "${model.model}" is unpriced: ${formatCount(model.requests)} requests, ${formatTokensWithUnit(model.tokens)} left out of every cost.`);
+  }
   const { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow } = report.excluded;
-  if (totalsOnlySessions > 0) notes.push(`${totalsOnlySessions} session(s) record totals only (no per-request usage) and are not in the bill.`);
-  if (requestsWithoutUsage > 0) notes.push(`${requestsWithoutUsage} request(s) have no measured usage in the log and are not in the bill.`);
-  if (undatedRequestsOutsideWindow > 0) notes.push(`${undatedRequestsOutsideWindow} request(s) without a timestamp are outside --since/--until.`);
-  const window = report.since === null && report.until === null ? '' : `Window: ${report.since ?? 'start'} .. ${report.until ?? 'end'} (UTC, inclusive).\n`;
-  return `${window}${table}\n${notes.join('\n')}`;
+  if (totalsOnlySessions > 0) notes.push(`${formatCount(totalsOnlySessions)} session(s) record totals only (no per-request usage) and are not in the bill.`);
+  if (requestsWithoutUsage > 0) notes.push(`${formatCount(requestsWithoutUsage)} request(s) have no measured usage in the log and are not in the bill.`);
+  if (undatedRequestsOutsideWindow > 0) notes.push(`${formatCount(undatedRequestsOutsideWindow)} request(s) without a timestamp are outside --since/--until.`);
+  const window =
+    report.since === null && report.until === null ? [] : [`Window: ${report.since ?? 'start'} .. ${report.until ?? 'end'} (${report.timeZone}, inclusive).`];
+  const width = fitWidth(options);
+  return [...window, table, ...notes].map((line) => (line === table ? line : wrapText(line, width))).join('\n');
+}
+
+function shortId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
 }

@@ -102,7 +102,7 @@ describe('cachecost report', () => {
 
   it('prints the JSON shape: classes, the 1h write apart, exact USD strings, costComplete', async () => {
     const report = await json(['--by', 'session']);
-    expect(Object.keys(report)).toEqual(['by', 'since', 'until', 'notes', 'lines', 'total', 'unpricedModels', 'excluded', 'issues']);
+    expect(Object.keys(report)).toEqual(['by', 'timeZone', 'since', 'until', 'notes', 'lines', 'total', 'unpricedModels', 'excluded', 'issues']);
     expect(report.lines[0]).toMatchObject({
       key: S1,
       requests: 2,
@@ -145,7 +145,7 @@ describe('cachecost report', () => {
   it('prints a table with a total row and the notes; FreeCode writes without a TTL split show as unknown TTL', async () => {
     const { code, stdout } = await cli(['report', FREECODE]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/Day \(UTC\)/);
+    expect(stdout).toMatch(/Day/);
     expect(stdout).toMatch(/│ Total/);
     expect(stdout).toMatch(/priced at the 5m rate/);
     const report = JSON.parse((await cli(['report', FREECODE, '--json'])).stdout) as BillReport;
@@ -163,9 +163,9 @@ describe('cachecost report', () => {
       expect(stderr.trim().split('\n')).toHaveLength(1);
     }
     // An unknown grouping is a usage error from the parser (which lists the choices).
-    const week = await cli(['report', home, '--by', 'week']);
-    expect(week.code).toBe(1);
-    expect(week.stderr).toMatch(/day.*session.*model.*project/s);
+    const year = await cli(['report', home, '--by', 'year']);
+    expect(year.code).toBe(1);
+    expect(year.stderr).toMatch(/day.*week.*month.*session.*model.*project/s);
   });
 
   it('parses dates as UTC midnights and makes --until inclusive', () => {
@@ -173,4 +173,41 @@ describe('cachecost report', () => {
     expect(billWindow('2026-01-02', '2026-01-02')).toEqual({ sinceMs: Date.UTC(2026, 0, 2), untilMs: Date.UTC(2026, 0, 3) });
     expect(billWindow(undefined, undefined)).toEqual({ sinceMs: null, untilMs: null });
   });
+});
+
+describe('cachecost report options', () => {
+  it('groups by week and month in a time zone; --breakdown lists the models; filters and order', async () => {
+    // 23:59:59.999Z on Jan 1 is Jan 1 in New York and Jan 2 in Tokyo.
+    const tokyo = await json(['--by', 'day', '-z', 'Asia/Tokyo']);
+    expect(tokyo.timeZone).toBe('Asia/Tokyo');
+    expect(tokyo.lines.map((l) => l.key)).toEqual(['2026-01-02', '2026-01-03']);
+    const ny = await json(['--by', 'day', '--timezone', 'America/New_York']);
+    expect(ny.lines.map((l) => l.key)).toEqual(['2026-01-01', '2026-01-03']);
+    // 2026-01-01 is a Thursday: its ISO week starts on Monday 2025-12-29.
+    const week = await json(['--by', 'week']);
+    expect(week.lines.map((l) => l.key)).toEqual(['2025-12-29']);
+    const month = await json(['--by', 'month', '--breakdown']);
+    expect(month.lines.map((l) => l.key)).toEqual(['2026-01']);
+    expect(month.lines[0]?.breakdown?.map((l) => l.key).sort()).toEqual(['=cmd|evil', 'claude-sonnet-4-5-20250929']);
+    const desc = await json(['--by', 'day', '--order', 'desc']);
+    expect(desc.lines.map((l) => l.key)).toEqual(['2026-01-03', '2026-01-02', '2026-01-01']);
+    const alpha = await json(['--by', 'session', '--project', 'alpha']);
+    expect(alpha.lines.map((l) => l.key)).toEqual([S1]);
+    const one = await json(['--by', 'session', '--session', S2.slice(0, 8)]);
+    expect(one.lines.map((l) => l.key)).toEqual([S2]);
+    // Compact dates and short flags; in Tokyo the first request is on Jan 2.
+    const window = await json(['-s', '20260102', '-u', '20260102', '-z', 'Asia/Tokyo']);
+    expect(window.since).toBe('2026-01-02');
+    expect(window.total.requests).toBe(2);
+  }, 60_000);
+
+  it('defaults to $TZ, UTC when unset, and rejects an unknown zone in one line', async () => {
+    const { stdout } = await cli(['report', home, '-j'], { TZ: 'Asia/Tokyo' });
+    expect((JSON.parse(stdout) as BillReport).timeZone).toBe('Asia/Tokyo');
+    const utc = await cli(['report', home, '-j']);
+    expect((JSON.parse(utc.stdout) as BillReport).timeZone).toBe('UTC');
+    const bad = await cli(['report', home, '-z', 'Mars/Olympus']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/--timezone expects an IANA time zone/)]);
+  }, 60_000);
 });

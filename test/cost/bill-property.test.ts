@@ -103,6 +103,13 @@ function keyOf(s: Session, model: string, timestampMs: number | null, by: BillGr
   switch (by) {
     case 'day':
       return timestampMs === null ? null : new Date(timestampMs).toISOString().slice(0, 10);
+    case 'week': {
+      if (timestampMs === null) return null;
+      const monday = timestampMs - ((new Date(timestampMs).getUTCDay() + 6) % 7) * DAY_MS;
+      return new Date(monday).toISOString().slice(0, 10);
+    }
+    case 'month':
+      return timestampMs === null ? null : new Date(timestampMs).toISOString().slice(0, 7);
     case 'session':
       return s.id;
     case 'model':

@@ -1,14 +1,18 @@
--- The bill grouped by day, session, model or project, with a total row (issue 5).
--- `group_by`: 'day' | 'session' | 'model' | 'project'; `since_ms` / `until_ms`: a half-open UTC
+-- The bill grouped by day, week, month, session, model or project, with a total row (issue 5).
+-- `group_by`: 'day' | 'week' | 'month' | 'session' | 'model' | 'project' (days, weeks and months
+-- of the `bill_timezone`; a week is named by its Monday, ISO 8601); with `breakdown` each group
+-- also has one row per model (`is_breakdown`); `since_ms` / `until_ms`: a half-open UTC
 -- window [since, until) in epoch ms, NULL = unbounded; a request without a time is outside any
 -- bounded window. Costs sum the priced requests only (NULL when none is priced): a group with
 -- `unpriced_requests > 0` is incomplete, never padded with $0.
-CREATE OR REPLACE MACRO bill_report(group_by, since_ms, until_ms) AS TABLE
+CREATE OR REPLACE MACRO bill_report(group_by, breakdown, since_ms, until_ms) AS TABLE
 WITH chosen AS (
   SELECT
     *,
     CASE group_by
       WHEN 'day' THEN day
+      WHEN 'week' THEN strftime(date_trunc('week', day::DATE), '%Y-%m-%d')
+      WHEN 'month' THEN substr(day, 1, 7)
       WHEN 'session' THEN session_id
       WHEN 'model' THEN model
       WHEN 'project' THEN project
@@ -20,7 +24,9 @@ WITH chosen AS (
 grouped AS (
   SELECT
     grouping(group_key) = 1 AS is_total,
+    grouping(group_key) = 0 AND grouping(model) = 0 AS is_breakdown,
     group_key,
+    CASE WHEN grouping(model) = 0 THEN model END AS breakdown_model,
     count(*) AS requests,
     count(DISTINCT session_id) AS sessions,
     list_sort(list(DISTINCT model)) AS models,
@@ -44,17 +50,20 @@ grouped AS (
     sum(cost_output_pusd) AS cost_output_pusd,
     sum(cost_pusd) AS cost_pusd
   FROM chosen
-  GROUP BY GROUPING SETS ((group_key), ())
+  GROUP BY GROUPING SETS ((group_key), (group_key, model), ())
 )
 SELECT
   *,
   -- Cache hit rate = read / prompt (prompt = uncached + read + every write), NULL without prompt.
   CASE WHEN prompt_tokens = 0 THEN NULL ELSE 100.0 * cache_read_tokens / prompt_tokens END AS cache_hit_rate_pct
 FROM grouped
--- Days in date order; sessions by first request; models and projects by cost, largest first.
+WHERE breakdown OR NOT is_breakdown
+-- Periods in date order; sessions by first request; models and projects by cost, largest first;
+-- a group's models (breakdown) by cost.
 ORDER BY
   is_total,
-  CASE WHEN group_by = 'day' THEN group_key END NULLS LAST,
+  is_breakdown,
+  CASE WHEN group_by IN ('day', 'week', 'month') THEN group_key END NULLS LAST,
   CASE WHEN group_by = 'session' THEN first_timestamp_ms END NULLS LAST,
   cost_pusd DESC NULLS LAST,
   group_key NULLS LAST;

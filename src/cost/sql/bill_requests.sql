@@ -27,8 +27,11 @@ SELECT
   project,
   request_index,
   timestamp_ms,
-  -- The day is the UTC date of the request's timestamp; NULL when the log gave no time.
-  CASE WHEN timestamp_ms IS NULL THEN NULL ELSE strftime(epoch_ms(timestamp_ms), '%Y-%m-%d') END AS day,
+  -- The day is the date of the request's timestamp in the report's time zone (the variable
+  -- `bill_timezone`, an IANA name, UTC when unset; ICU is linked into DuckDB); NULL without a time.
+  CASE WHEN timestamp_ms IS NULL THEN NULL
+       ELSE strftime(timezone(coalesce(getvariable('bill_timezone'), 'UTC'), make_timestamptz(timestamp_ms * 1000)), '%Y-%m-%d')
+  END AS day,
   price_id,
   long_context,
   unpriced,
