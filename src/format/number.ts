@@ -1,17 +1,14 @@
 /**
  * The one count formatter for people, through `Intl.NumberFormat`: exact counts with thousands
  * separators (requests, sessions, compactions: `1,360`), token amounts compact with three
- * significant digits (`48.1M`, `270K`, `1.23K`; below 1,000 exact), percentages with one decimal
+ * significant digits (`48.1M`, `270K`, `1.23K`; below 1,000 exact; `compact-number.ts`, whose
+ * units stop at B so a sum of tokens never reads as T), percentages with one decimal
  * and never `-0.0%`. JSON and CSV carry exact integers, never these strings.
  */
 
+import { formatCompactCount } from './compact-number.js';
+
 const EXACT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const COMPACT = new Intl.NumberFormat('en-US', {
-  notation: 'compact',
-  compactDisplay: 'short',
-  minimumSignificantDigits: 3,
-  maximumSignificantDigits: 3,
-});
 
 /** An exact count: `1,360`. */
 export function formatCount(value: number): string {
@@ -22,7 +19,7 @@ export function formatCount(value: number): string {
 export function formatTokens(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   if (Math.abs(value) < 1000) return EXACT.format(Math.round(value));
-  return COMPACT.format(value);
+  return formatCompactCount(value);
 }
 
 /** A token amount with its unit, for sentences: `1.93M tokens`, `1 token`. */

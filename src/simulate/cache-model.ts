@@ -14,7 +14,7 @@
  * Mutation, on purpose (the replay calls this ~10^6 times per sweep): `applyCacheRequest`
  * updates the state it is given and returns the same object. Use `cloneCacheState` to branch.
  */
-import type { CacheRules, CacheTtl } from './cache-rules.js';
+import type { CacheRules, CacheTtl } from '../provider/cache-rules.js';
 
 /** One part of a provider prompt; the id changes whenever the rendered content changes. */
 export type Segment = { readonly id: string; readonly tokens: number };
