@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { CachecostError } from '../session/errors.js';
 import type { CliIo } from './io.js';
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -36,11 +37,12 @@ export function defaultLocations(io: CliIo): readonly string[] {
 
 /**
  * The paths a command reads: the ones given, or the default locations that exist. When none
- * exists the FreeCode home is returned, so the command reports that path as missing.
+ * exists the error names every place searched, so the user sees where logs were looked for.
  */
 export function pathsOrDefault(paths: readonly string[] | undefined, io: CliIo, exists: (path: string) => boolean = existsSync): readonly string[] {
   if (paths !== undefined && paths.length > 0) return paths;
   const locations = defaultLocations(io);
   const present = locations.filter((path) => exists(path));
-  return present.length > 0 ? present : locations.slice(0, 1);
+  if (present.length > 0) return present;
+  throw new CachecostError('PATH_NOT_FOUND', `no logs found: none of the default locations exists (${locations.join(', ')}); give a path`);
 }

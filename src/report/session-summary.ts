@@ -1,14 +1,50 @@
 /**
- * Renderings of `SessionSummary` rows (`cachecost sessions`): the CSV columns (exact integers,
- * camelCase headers equal to the JSON keys) and the terminal table (compact numbers, a total row).
+ * Renderings of `sessions` rows (`cachecost sessions`): each session's summary with its measured
+ * cost, as CSV columns (exact integers and exact USD, camelCase headers equal to the JSON keys)
+ * and as a terminal table (compact numbers, a total row) fitted to the terminal.
  */
+import { formatPicoUsd } from '../cost/money.js';
+import { priceRow } from '../cost/price-request.js';
+import type { PriceTable } from '../cost/price-table.js';
+import { formatUsd } from '../format/money.js';
+import { formatCount, formatTokens } from '../format/number.js';
+import { paint, PLAIN, type TerminalOptions } from '../format/terminal.js';
+import type { Session } from '../session/model.js';
 import type { SessionSummary } from '../session/summary.js';
-import { formatCompactCount } from '../format/compact-number.js';
+import { measuredRows } from '../simulate/to-rows.js';
 import type { CsvColumn } from './csv.js';
 import { renderTable, type TableColumn } from './table.js';
 
+/** A session's measured usage priced request by request (the pricing reference, `priceRow`). */
+export type SessionCostFields = {
+  /** Exact USD over the priced requests; null when none is priced (unpriced, never $0). */
+  readonly costUsd: string | null;
+  /** False when some measured requests are unpriced (the cost leaves them out). */
+  readonly costComplete: boolean;
+  readonly unpricedRequests: number;
+};
+
+/** One row of `cachecost sessions`: the summary and its cost. */
+export type SessionRow = SessionSummary & SessionCostFields;
+
+/** Prices every measured request of the session. */
+export function sessionCost(session: Session, prices: PriceTable): SessionCostFields {
+  let picoUsd = 0n;
+  let priced = 0;
+  let unpriced = 0;
+  for (const row of measuredRows(session)) {
+    const cost = priceRow(prices, row);
+    if (cost === null) unpriced += 1;
+    else {
+      priced += 1;
+      picoUsd += cost.totalPicoUsd;
+    }
+  }
+  return { costUsd: priced === 0 ? null : formatPicoUsd(picoUsd), costComplete: unpriced === 0, unpricedRequests: unpriced };
+}
+
 /** CSV columns in the order of the JSON keys; `models` is joined with `;`, unknown totals are empty cells. */
-export const SESSION_SUMMARY_COLUMNS: readonly CsvColumn<SessionSummary>[] = [
+export const SESSION_SUMMARY_COLUMNS: readonly CsvColumn<SessionRow>[] = [
   { header: 'sessionId', value: (row) => row.sessionId },
   { header: 'source', value: (row) => row.source },
   { header: 'models', value: (row) => row.models.join(';') },
@@ -22,22 +58,26 @@ export const SESSION_SUMMARY_COLUMNS: readonly CsvColumn<SessionSummary>[] = [
   { header: 'compactions', value: (row) => row.compactions },
   { header: 'overflows', value: (row) => row.overflows },
   { header: 'issues', value: (row) => row.issues },
+  { header: 'costUsd', value: (row) => row.costUsd },
+  { header: 'costComplete', value: (row) => row.costComplete },
+  { header: 'unpricedRequests', value: (row) => row.unpricedRequests },
 ];
 
 const TABLE_COLUMNS: readonly TableColumn[] = [
-  { header: 'Session', align: 'left' },
-  { header: 'Source', align: 'left' },
+  { header: 'Session', align: 'left', noWrap: true },
+  { header: 'Source', align: 'left', secondary: true },
   { header: 'Models', align: 'left' },
-  { header: 'User msgs', align: 'right' },
+  { header: 'User msgs', align: 'right', secondary: true },
   { header: 'Requests', align: 'right' },
-  { header: 'Prompt', align: 'right' },
+  { header: 'Prompt', align: 'right', secondary: true },
   { header: 'Cache read', align: 'right' },
-  { header: 'Cache write', align: 'right' },
-  { header: 'Output', align: 'right' },
+  { header: 'Cache write', align: 'right', secondary: true },
+  { header: 'Output', align: 'right', secondary: true },
   { header: 'Peak ctx', align: 'right' },
-  { header: 'Compactions', align: 'right' },
-  { header: 'Overflows', align: 'right' },
-  { header: 'Issues', align: 'right' },
+  { header: 'Compactions', align: 'right', secondary: true },
+  { header: 'Overflows', align: 'right', secondary: true },
+  { header: 'Issues', align: 'right', secondary: true },
+  { header: 'Cost', align: 'right' },
 ];
 
 const UNKNOWN = '-';
@@ -49,7 +89,26 @@ function shortId(id: string): string {
 }
 
 function count(value: number | null): string {
-  return value === null ? UNKNOWN : formatCompactCount(value);
+  return value === null ? UNKNOWN : formatTokens(value);
+}
+
+function exact(value: number | null): string {
+  return value === null ? UNKNOWN : formatCount(value);
+}
+
+/** The sum of the rows' costs in pico-dollars, null when none is priced. */
+function totalPico(rows: readonly SessionRow[]): bigint | null {
+  const priced = rows.filter((row) => row.costUsd !== null);
+  if (priced.length === 0) return null;
+  return priced.reduce((sum, row) => sum + decimalToPico(row.costUsd ?? '0'), 0n);
+}
+
+/** An exact decimal USD string back to pico-dollars (the strings come from `formatPicoUsd`). */
+function decimalToPico(usd: string): bigint {
+  const negative = usd.startsWith('-');
+  const [whole = '0', fraction = ''] = (negative ? usd.slice(1) : usd).split('.');
+  const pico = BigInt(whole) * 1_000_000_000_000n + BigInt(fraction.padEnd(12, '0').slice(0, 12));
+  return negative ? -pico : pico;
 }
 
 function sumOrNull(values: readonly (number | null)[]): number | null {
@@ -58,21 +117,27 @@ function sumOrNull(values: readonly (number | null)[]): number | null {
 }
 
 /** The `sessions` table: one row per session, plus a total row when there is more than one. */
-export function renderSessionSummaryTable(rows: readonly SessionSummary[]): string {
+export function renderSessionSummaryTable(rows: readonly SessionRow[], options: TerminalOptions = PLAIN): string {
+  const { warn } = paint(options);
+  const cost = (usd: string | bigint | null, complete: boolean) => {
+    const text = formatUsd(usd, { incomplete: !complete && usd !== null });
+    return complete ? text : warn(text);
+  };
   const body = rows.map((row) => [
     shortId(row.sessionId),
     row.source,
     row.models.join(', '),
-    count(row.userMessages),
-    count(row.requests),
+    exact(row.userMessages),
+    exact(row.requests),
     count(row.promptTokens),
     count(row.cacheReadTokens),
     count(row.cacheWriteTokens),
     count(row.outputTokens),
     count(row.peakContextTokens),
-    count(row.compactions),
-    count(row.overflows),
-    count(row.issues),
+    exact(row.compactions),
+    exact(row.overflows),
+    exact(row.issues),
+    cost(row.costUsd, row.costComplete),
   ]);
   const peaks = rows.map((row) => row.peakContextTokens).filter((value): value is number => value !== null);
   const footer =
@@ -82,18 +147,19 @@ export function renderSessionSummaryTable(rows: readonly SessionSummary[]): stri
             `Total (${rows.length})`,
             '',
             '',
-            count(sumOrNull(rows.map((r) => r.userMessages))),
-            count(sumOrNull(rows.map((r) => r.requests))),
+            exact(sumOrNull(rows.map((r) => r.userMessages))),
+            exact(sumOrNull(rows.map((r) => r.requests))),
             count(sumOrNull(rows.map((r) => r.promptTokens))),
             count(sumOrNull(rows.map((r) => r.cacheReadTokens))),
             count(sumOrNull(rows.map((r) => r.cacheWriteTokens))),
             count(sumOrNull(rows.map((r) => r.outputTokens))),
-            peaks.length === 0 ? UNKNOWN : formatCompactCount(Math.max(...peaks)),
-            count(sumOrNull(rows.map((r) => r.compactions))),
-            count(sumOrNull(rows.map((r) => r.overflows))),
-            count(sumOrNull(rows.map((r) => r.issues))),
+            peaks.length === 0 ? UNKNOWN : formatTokens(Math.max(...peaks)),
+            exact(sumOrNull(rows.map((r) => r.compactions))),
+            exact(sumOrNull(rows.map((r) => r.overflows))),
+            exact(sumOrNull(rows.map((r) => r.issues))),
+            cost(totalPico(rows), rows.every((r) => r.costComplete)),
           ],
         ]
       : [];
-  return renderTable({ columns: TABLE_COLUMNS, rows: body, footer });
+  return renderTable({ columns: TABLE_COLUMNS, rows: body, footer }, options);
 }

@@ -23,6 +23,11 @@ const SPEC12_ROW = {
   compactions: 1,
   overflows: 0,
   issues: 0,
+  // claude-sonnet-4-5 per MTok: in $3, read $0.30, write $3.75 (no TTL split: the 5m rate), out $15.
+  // uncached 51,480 - 37,440 - 13,400 = 640: 640×3 + 37,440×0.3 + 13,400×3.75 + 536×15 = 71,442 µ$.
+  costUsd: '0.071442',
+  costComplete: true,
+  unpricedRequests: 0,
 };
 
 describe('cachecost sessions', () => {
@@ -34,6 +39,7 @@ describe('cachecost sessions', () => {
     expect(Object.keys(rows[0] ?? {})).toEqual([
       'sessionId', 'source', 'models', 'userMessages', 'requests', 'promptTokens', 'cacheReadTokens',
       'cacheWriteTokens', 'outputTokens', 'peakContextTokens', 'compactions', 'overflows', 'issues',
+      'costUsd', 'costComplete', 'unpricedRequests',
     ]);
   });
 
@@ -56,13 +62,13 @@ describe('cachecost sessions', () => {
     const [header, ...rows] = Papa.parse<string[]>(csv.trimEnd()).data;
     expect(header).toEqual(Object.keys(SPEC12_ROW));
     expect(rows.map((r) => r[0])).toEqual(['7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34', `'${evilId}`]);
-    expect(rows[0]).toEqual(['7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34', 'freecode', 'claude-sonnet-4-5', '3', '4', '51480', '37440', '13400', '536', '13400', '1', '0', '0']);
+    expect(rows[0]).toEqual(['7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34', 'freecode', 'claude-sonnet-4-5', '3', '4', '51480', '37440', '13400', '536', '13400', '1', '0', '0', '0.071442', 'true', '0']);
   });
 
   it('--csv - writes the CSV to stdout; with --json as well it is a usage error', async () => {
     const { code, stdout } = await cli(['sessions', SPEC12, '--csv', '-']);
     expect(code).toBe(0);
-    expect(stdout.split('\n')[1]).toBe('7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34,freecode,claude-sonnet-4-5,3,4,51480,37440,13400,536,13400,1,0,0');
+    expect(stdout.split('\n')[1]).toBe('7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34,freecode,claude-sonnet-4-5,3,4,51480,37440,13400,536,13400,1,0,0,0.071442,true,0');
     expect(await cli(['sessions', SPEC12, '--csv', '-', '--json'])).toEqual({
       code: 1,
       stdout: '',
@@ -101,7 +107,12 @@ describe('cachecost sessions', () => {
 
   it('reads $FREECODE_HOME, else ~/.freecode, when no path is given', async () => {
     expect(JSON.parse((await cli(['sessions', '--json'], { FREECODE_HOME: SPEC12 })).stdout)).toEqual([SPEC12_ROW]);
-    expect(await cli(['sessions'], {}, '/nonexistent-home')).toEqual({ code: 1, stdout: '', stderr: 'cachecost: no such file or directory: /nonexistent-home/.freecode\n' });
+    const none = await cli(['sessions'], {}, '/nonexistent-home');
+    expect(none).toMatchObject({ code: 1, stdout: '' });
+    expect(none.stderr.trim().split('\n')).toHaveLength(1);
+    for (const place of ['.freecode', '.claude/projects', '.config/claude/projects', '.codex/sessions', '.codex/archived_sessions', '.local/share/opencode/storage']) {
+      expect(none.stderr).toContain(`/nonexistent-home/${place}`);
+    }
     const home = mkdtempSync(join(tmpdir(), 'cachecost-home-'));
     cpSync(SPEC12, join(home, '.freecode'), { recursive: true });
     expect(JSON.parse((await cli(['sessions', '--json'], { FREECODE_HOME: '' }, home)).stdout)).toEqual([SPEC12_ROW]);

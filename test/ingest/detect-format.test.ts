@@ -43,7 +43,10 @@ describe('default locations', () => {
 
   it('keeps only the locations that exist, and the FreeCode home when none does', () => {
     expect(pathsOrDefault(undefined, io({}), (p) => p.includes('.codex'))).toEqual(['/home/me/.codex/sessions', '/home/me/.codex/archived_sessions']);
-    expect(pathsOrDefault([], io({}), () => false)).toEqual(['/home/me/.freecode']);
+    // Nothing exists: one error naming every place searched.
+    expect(() => pathsOrDefault([], io({}), () => false)).toThrow(
+      'no logs found: none of the default locations exists (/home/me/.freecode, /home/me/.claude/projects, /home/me/.config/claude/projects, /home/me/.codex/sessions, /home/me/.codex/archived_sessions, /home/me/.local/share/opencode/storage); give a path',
+    );
     expect(pathsOrDefault(['x'], io({}), () => false)).toEqual(['x']);
   });
 });

@@ -5,23 +5,33 @@
 import type { CliCommand, GlobalArgs } from '../command.js';
 import { CachecostError } from '../../session/errors.js';
 import type { CliIo } from '../io.js';
+import type { SessionRow } from '../../report/session-summary.js';
+import { withPaths, withPricing } from '../shared-options.js';
+import { terminalOptions } from '../terminal.js';
 
-type SessionsArgs = GlobalArgs & { readonly paths: readonly string[] | undefined; readonly json: boolean; readonly csv: string | undefined };
+type SessionsArgs = GlobalArgs & {
+  readonly paths: readonly string[] | undefined;
+  readonly pricing: string | undefined;
+  readonly json: boolean;
+  readonly csv: string | undefined;
+};
 
 async function run(args: SessionsArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
-  const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, { summarizeSession }] = await Promise.all([
+  const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, { summarizeSession }, { sessionCost }, { resolvePrices }] = await Promise.all([
     import('../default-paths.js'),
     import('../load-sessions.js'),
     import('../ingest-report.js'),
     import('../../session/summary.js'),
+    import('../../report/session-summary.js'),
+    import('../simulate-pipeline.js'),
   ]);
   const paths = pathsOrDefault(args.paths, io);
-  type Row = ReturnType<typeof summarizeSession>;
-  const rows: Row[] = [];
+  const prices = await resolvePrices(args.pricing ?? null);
+  const rows: SessionRow[] = [];
   // Only counts are needed: keep character sizes, not text, so large logs stay small in memory.
   const issues = await forEachSession(paths, { content: 'sizes' }, (session) => {
-    rows.push(summarizeSession(session));
+    rows.push({ ...summarizeSession(session), ...sessionCost(session, prices) });
   });
   checkIssues(issues, args, io);
 
@@ -41,7 +51,7 @@ async function run(args: SessionsArgs, io: CliIo): Promise<number> {
       io.stderr(`cachecost: no sessions found in ${paths.join(', ')}\n`);
     } else {
       const { renderSessionSummaryTable } = await import('../../report/session-summary.js');
-      io.stdout(`${renderSessionSummaryTable(rows)}\n`);
+      io.stdout(`${renderSessionSummaryTable(rows, terminalOptions(args, io))}\n`);
     }
   }
   reportIssueSummary(issues, args, io);
@@ -53,14 +63,9 @@ export const sessionsCommand: CliCommand = {
   register: (parser, ctx) =>
     parser.command(
       'sessions [paths..]',
-      'One row per session: models, user messages, requests, measured tokens, peak context, compactions, overflows, ingest issues',
+      'One row per session: models, user messages, requests, measured tokens, peak context, compactions, overflows, ingest issues, cost',
       (y) =>
-        y
-          .positional('paths', {
-            type: 'string',
-            array: true,
-            describe: 'Log files or directories of any supported agent [default: every default location: $FREECODE_HOME or ~/.freecode, Claude Code projects, Codex sessions, opencode storage]',
-          })
+        withPricing(withPaths(y))
           .option('json', { type: 'boolean', default: false, describe: 'Print a JSON array of camelCase objects' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Also write the rows as CSV to <file> ("-" for stdout)' })
           .example('$0 sessions', 'Sessions under $FREECODE_HOME or ~/.freecode')
@@ -68,7 +73,12 @@ export const sessionsCommand: CliCommand = {
           .example('$0 sessions ~/.freecode/sessions/home__me__app/<id> --json', 'One session as JSON')
           .example('$0 sessions --csv sessions.csv --strict', 'CSV file; fail (exit 2) on any ingest issue'),
       (args) => {
-        ctx.settle(run({ verbose: args.verbose, strict: args.strict, paths: args.paths, json: args.json, csv: args.csv }, ctx.io));
+        ctx.settle(
+          run(
+            { verbose: args.verbose, strict: args.strict, color: args.color, compact: args.compact, wide: args.wide, paths: args.paths, pricing: args.pricing, json: args.json, csv: args.csv },
+            ctx.io,
+          ),
+        );
       },
     ),
 };
