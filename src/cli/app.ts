@@ -28,6 +28,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let work: Promise<number> | null = null;
   const ctx: CommandContext = {
     io,
+    argv,
+    version: packageVersion(),
     settle: (promise) => {
       work = promise;
     },

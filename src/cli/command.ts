@@ -18,6 +18,10 @@ export type GlobalArgs = {
 
 export type CommandContext = {
   readonly io: CliIo;
+  /** The command line as given (without node and script), for provenance. */
+  readonly argv: readonly string[];
+  /** cachecost's version (package.json). */
+  readonly version: string;
   /** Called by a command's yargs handler with the work to do; the promise resolves to the exit code. */
   readonly settle: (work: Promise<number>) => void;
 };

@@ -23,6 +23,9 @@ import { BASELINE_SCENARIO, detectSessionFlags } from '../detect/detect-session.
 import { DEFAULT_THRESHOLDS } from '../detect/thresholds.js';
 import { fidelityNote, scenarioRows, simulationRows } from '../simulate/to-rows.js';
 import { forEachSession } from './load-sessions.js';
+import type { Flag } from '../detect/flag.js';
+import { type FlagJson, flagJson, sortFlags } from '../report/flags-report.js';
+import { readSessionDetails, type SessionDetail, type SessionMeta } from '../report/simulate-details.js';
 
 export type SimulationRequest = {
   readonly paths: readonly string[];
@@ -30,6 +33,8 @@ export type SimulationRequest = {
   readonly pricingFile: string | null;
   readonly dbPath: string | null;
   readonly csvDir: string | null;
+  /** Also read each session's timelines and flags for the HTML drill-down. */
+  readonly details?: boolean;
   /** Told the number of sessions once discovered, then once per session done (a progress bar). */
   readonly progress?: { start(total: number): void; increment(): void } | null;
 };
@@ -38,6 +43,8 @@ export type SimulationOutcome = {
   readonly report: SimulateReport;
   /** One-line notes for stderr (unpriced models, sessions that cannot be replayed). */
   readonly notices: readonly string[];
+  /** With `details`: each session's timelines, class costs and flags (else empty). */
+  readonly details: readonly SessionDetail[];
 };
 
 /** Model facts for the replay, resolved once per model name from the price table. */
@@ -50,16 +57,22 @@ export async function resolvePrices(pricingFile: string | null): Promise<PriceTa
   return (await loadPricingFile(pricingFile, bundled)).table;
 }
 
-/** The kinds of flag each scenario raises (default thresholds), for the sessions table. */
-function flagsByScenario(simulation: SessionSimulation, baseline: Scenario, prices: PriceTable, modelFacts: (model: string) => ModelFacts): Map<string, string[]> {
+/** The flags each scenario raises (default thresholds): their kinds for the sessions table, and the flags themselves. */
+function flagsByScenario(
+  simulation: SessionSimulation,
+  baseline: Scenario,
+  prices: PriceTable,
+  modelFacts: (model: string) => ModelFacts,
+): { readonly kinds: Map<string, string[]>; readonly flags: readonly Flag[] } {
   const examined = simulation.results.filter((r) => r.scenario.family !== 'recorded').map((r) => r.scenario.name);
   const byScenario = new Map<string, string[]>();
-  for (const flag of detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined })) {
+  const flags = detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined });
+  for (const flag of flags) {
     const list = byScenario.get(flag.scenario) ?? [];
     list.push(flag.kind);
     byScenario.set(flag.scenario, list);
   }
-  return byScenario;
+  return { kinds: byScenario, flags };
 }
 
 /** Runs the whole simulation and returns the report (and writes CSV files when asked). */
@@ -71,6 +84,8 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
   try {
     await db.insertScenarios(scenarioRows(request.scenarios));
     const facts: SessionFacts[] = [];
+    const meta: SessionMeta[] = [];
+    const allFlags = new Map<string, readonly FlagJson[]>();
     const skipped: string[] = [];
     const issues: IngestIssue[] = [...(await forEachSession(request.paths, { content: 'text' }, async (session: Session) => {
       request.progress?.increment();
@@ -81,7 +96,13 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
       const provider = session.requests.find((r) => r.provider !== null)?.provider ?? null;
       const modelFacts = modelFactsLookup(prices, provider);
       const simulation = simulateSession(session, request.scenarios, { modelFacts });
-      const rows = simulationRows(simulation, baseline === undefined ? undefined : flagsByScenario(simulation, baseline, prices, modelFacts));
+      const flagged = baseline === undefined ? undefined : flagsByScenario(simulation, baseline, prices, modelFacts);
+      const rows = simulationRows(simulation, flagged?.kinds);
+      if (request.details === true) {
+        const times = session.requests.map((r) => r.timestampMs).filter((t): t is number => t !== null);
+        meta.push({ sessionId: session.id, project: session.project, startedAtMs: times.length === 0 ? null : Math.min(...times) });
+        allFlags.set(session.id, sortFlags((flagged?.flags ?? []).map(flagJson), request.scenarios.map((sc) => sc.name)));
+      }
       await db.insertRequests(rows.requests);
       await db.insertCompactions(rows.compactions);
       await db.insertSessions(rows.sessions);
@@ -110,7 +131,8 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
       notices.push(`model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`);
     }
     if (request.csvDir !== null) await writeCsvTables(db, request.csvDir);
-    return { report, notices };
+    const details = request.details === true ? await readSessionDetails(db, meta, allFlags) : [];
+    return { report, notices, details };
   } finally {
     db.close();
   }

@@ -46,3 +46,11 @@ export function bigintToSafeNumber(value: bigint): number {
   }
   return Number(value);
 }
+
+/** An exact decimal USD string (as `formatPicoUsd` writes it) back to pico-dollars; throws on anything else. */
+export function parseUsdToPico(usd: string): bigint {
+  const match = /^(-?)(\d+)(?:\.(\d{1,12}))?$/.exec(usd);
+  if (match === null) throw new RangeError(`not an exact USD decimal: ${usd}`);
+  const pico = BigInt(match[2] ?? '0') * PICO_USD_PER_USD + BigInt((match[3] ?? '').padEnd(12, '0'));
+  return match[1] === '-' ? -pico : pico;
+}

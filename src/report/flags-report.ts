@@ -3,14 +3,18 @@
  * per flag, and, when scenarios were examined beside the log, a count of flagged sessions per
  * flag and scenario (which flags a threshold change would clear).
  */
-import { formatPicoUsd, picoUsdToUsd } from '../cost/index.js';
+import { formatPicoUsd } from '../cost/index.js';
+import { formatUsd } from '../format/money.js';
+import { formatCount } from '../format/number.js';
+import { fitWidth, paint as makePaint, PLAIN, type TerminalOptions } from '../format/terminal.js';
+import { wrapText } from '../format/wrap.js';
 import type { Flag, FlagBasis, FlagKind, RequestRange, Severity } from '../detect/flag.js';
 import { FLAG_KINDS, FLAG_TITLES, severityRank } from '../detect/flag.js';
 import type { FlagThresholds } from '../detect/thresholds.js';
 import type { CsvColumn } from './csv.js';
 import { renderTable } from './table.js';
 
-/** One flag as JSON: exact dollars as a decimal string beside the USD number. */
+/** One flag as JSON: dollars as an exact decimal USD string, like every `…Usd` field. */
 export type FlagJson = {
   readonly kind: FlagKind;
   readonly title: string;
@@ -21,9 +25,8 @@ export type FlagJson = {
   readonly requests: RequestRange;
   readonly evidence: Readonly<Record<string, number | null>>;
   readonly summary: string;
-  /** Positive = the flagged behaviour costs this much more than `stakeAgainst`; null when unpriced or not applicable. */
-  readonly usdAtStake: number | null;
-  readonly usdAtStakeExact: string | null;
+  /** Exact USD; positive = the flagged behaviour costs this much more than `stakeAgainst`; null when unpriced or not applicable. */
+  readonly atStakeUsd: string | null;
   readonly stakeAgainst: string | null;
   /** `unpriced` (a request has no price), or why the flag has no dollar figure; null when priced. */
   readonly stakeNote: string | null;
@@ -59,15 +62,15 @@ export function flagJson(flag: Flag): FlagJson {
     requests: flag.requests,
     evidence: flag.evidence,
     summary: flag.summary,
-    usdAtStake: stake.kind === 'priced' ? picoUsdToUsd(stake.picoUsd) : null,
-    usdAtStakeExact: stake.kind === 'priced' ? formatPicoUsd(stake.picoUsd) : null,
+    atStakeUsd: stake.kind === 'priced' ? formatPicoUsd(stake.picoUsd) : null,
     stakeAgainst: stake.kind === 'none' ? null : stake.against,
     stakeNote: stake.kind === 'priced' ? null : stake.kind === 'unpriced' ? 'unpriced' : stake.reason,
   };
 }
 
 function stakeOrder(flag: FlagJson): number {
-  return flag.usdAtStake ?? Number.NEGATIVE_INFINITY;
+  // Ordering only: the exact string's rounding to a double cannot swap two different amounts that matter.
+  return flag.atStakeUsd === null ? Number.NEGATIVE_INFINITY : Number(flag.atStakeUsd);
 }
 
 /** Flags in report order: scenarios as given, then the worst severity, then the most dollars. */
@@ -123,26 +126,31 @@ function shortId(id: string): string {
 
 /** `$5.57`, `-$0.0100`, `unpriced`, `-` (no dollar figure). */
 export function stakeText(flag: FlagJson): string {
-  if (flag.usdAtStake === null) return flag.stakeNote === 'unpriced' ? 'unpriced' : '-';
-  const magnitude = Math.abs(flag.usdAtStake);
-  const digits = magnitude >= 100 ? 0 : magnitude >= 1 ? 2 : 4;
-  return `${flag.usdAtStake < 0 ? '-' : ''}$${magnitude.toFixed(digits)}`;
+  if (flag.atStakeUsd === null) return flag.stakeNote === 'unpriced' ? formatUsd(null) : '-';
+  return formatUsd(flag.atStakeUsd);
 }
 
 function rangeText(range: RequestRange): string {
   return range.first === range.last ? String(range.first) : `${range.first}–${range.last}`;
 }
 
+function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 function countLine(report: FlagsReport): string {
   const recorded = report.flags.filter((flag) => flag.scenario === 'recorded');
   const bySeverity = (['critical', 'warning', 'info'] as const).map((severity) => `${recorded.filter((f) => f.severity === severity).length} ${severity}`).join(', ');
   const sessions = new Set(recorded.map((flag) => flag.sessionId)).size;
-  return `Recorded data: ${recorded.length} flag${recorded.length === 1 ? '' : 's'} (${bySeverity}) in ${sessions} of ${report.sessions} session${report.sessions === 1 ? '' : 's'}.`;
+  return `Recorded data: ${plural(recorded.length, 'flag')} (${bySeverity}) in ${formatCount(sessions)} of ${plural(report.sessions, 'session')}.`;
 }
 
 /** The terminal rendering: a table, one sentence per flag, the per-scenario counts, and notes. */
-export function renderFlagsReport(report: FlagsReport): string {
-  const out: string[] = [countLine(report)];
+export function renderFlagsReport(report: FlagsReport, options: TerminalOptions = PLAIN): string {
+  const paint = makePaint(options);
+  const width = fitWidth(options);
+  const severityText = (severity: Severity) => (severity === 'critical' ? paint.bad(severity) : severity === 'warning' ? paint.warn(severity) : severity);
+  const out: string[] = [wrapText(countLine(report), width)];
   if (report.flags.length > 0) {
     out.push(
       renderTable({
@@ -152,15 +160,15 @@ export function renderFlagsReport(report: FlagsReport): string {
           { header: 'flag', align: 'left' },
           { header: 'session', align: 'left' },
           { header: 'scenario', align: 'left' },
-          { header: 'requests', align: 'right' },
+          { header: 'requests', align: 'right', secondary: true },
           { header: 'at stake', align: 'right' },
         ],
-        rows: report.flags.map((flag, i) => [String(i + 1), flag.severity, flag.title, shortId(flag.sessionId), flag.scenario, rangeText(flag.requests), stakeText(flag)]),
-      }),
+        rows: report.flags.map((flag, i) => [String(i + 1), severityText(flag.severity), flag.title, shortId(flag.sessionId), flag.scenario, rangeText(flag.requests), stakeText(flag)]),
+      }, options),
     );
     for (const [i, flag] of report.flags.entries()) {
-      const against = flag.usdAtStake !== null && flag.stakeAgainst !== null ? ` [at stake vs ${flag.stakeAgainst}]` : '';
-      out.push(`${i + 1}. ${flag.title} (${shortId(flag.sessionId)}, ${flag.scenario}${flag.basis === 'simulated' && flag.scenario === 'recorded' ? ', simulated' : ''}): ${flag.summary}${against}`);
+      const against = flag.atStakeUsd !== null && flag.stakeAgainst !== null ? ` [at stake vs ${flag.stakeAgainst}]` : '';
+      out.push(wrapText(`${i + 1}. ${flag.title} (${shortId(flag.sessionId)}, ${flag.scenario}${flag.basis === 'simulated' && flag.scenario === 'recorded' ? ', simulated' : ''}): ${flag.summary}${against}`, width, '   '));
     }
   }
   if (report.scenarios.length > 1) {
@@ -169,14 +177,17 @@ export function renderFlagsReport(report: FlagsReport): string {
       renderTable({
         columns: [{ header: 'flag', align: 'left' }, ...report.scenarios.map((scenario) => ({ header: scenario, align: 'right' as const }))],
         rows: FLAG_KINDS.map((kind) => [FLAG_TITLES[kind], ...report.scenarios.map((scenario) => String(report.flaggedSessions[scenario]?.[kind] ?? 0))]),
-      }),
+      }, options),
     );
   }
   out.push(
     '',
-    `Dollars at stake: the flagged requests' cost minus the same requests under ${report.baseline} (both replayed), or the explicit re-pricing the flag names; flags of one session overlap (a runaway includes its cache bust), so do not add them.`,
+    wrapText(
+      `Dollars at stake: the flagged requests' cost minus the same requests under ${report.baseline} (both replayed), or the explicit re-pricing the flag names; flags of one session overlap (a runaway includes its cache bust), so do not add them.`,
+      width,
+    ),
   );
-  if (report.scenarios.length > 1) out.push(report.assumption);
+  if (report.scenarios.length > 1) out.push(wrapText(report.assumption, width));
   return out.join('\n');
 }
 
@@ -195,7 +206,7 @@ export const FLAG_CSV_COLUMNS: readonly CsvColumn<FlagJson>[] = [
   { header: 'basis', value: (f) => f.basis },
   { header: 'first_request', value: (f) => f.requests.first },
   { header: 'last_request', value: (f) => f.requests.last },
-  { header: 'usd_at_stake', value: (f) => f.usdAtStakeExact },
+  { header: 'usd_at_stake', value: (f) => f.atStakeUsd },
   { header: 'stake_against', value: (f) => f.stakeAgainst },
   { header: 'stake_note', value: (f) => f.stakeNote },
   { header: 'summary', value: (f) => f.summary },

@@ -3,7 +3,7 @@
  * cost, as CSV columns (exact integers and exact USD, camelCase headers equal to the JSON keys)
  * and as a terminal table (compact numbers, a total row) fitted to the terminal.
  */
-import { formatPicoUsd } from '../cost/money.js';
+import { formatPicoUsd, parseUsdToPico } from '../cost/money.js';
 import { priceRow } from '../cost/price-request.js';
 import type { PriceTable } from '../cost/price-table.js';
 import { formatUsd } from '../format/money.js';
@@ -100,16 +100,9 @@ function exact(value: number | null): string {
 function totalPico(rows: readonly SessionRow[]): bigint | null {
   const priced = rows.filter((row) => row.costUsd !== null);
   if (priced.length === 0) return null;
-  return priced.reduce((sum, row) => sum + decimalToPico(row.costUsd ?? '0'), 0n);
+  return priced.reduce((sum, row) => sum + parseUsdToPico(row.costUsd ?? '0'), 0n);
 }
 
-/** An exact decimal USD string back to pico-dollars (the strings come from `formatPicoUsd`). */
-function decimalToPico(usd: string): bigint {
-  const negative = usd.startsWith('-');
-  const [whole = '0', fraction = ''] = (negative ? usd.slice(1) : usd).split('.');
-  const pico = BigInt(whole) * 1_000_000_000_000n + BigInt(fraction.padEnd(12, '0').slice(0, 12));
-  return negative ? -pico : pico;
-}
 
 function sumOrNull(values: readonly (number | null)[]): number | null {
   const known = values.filter((value): value is number => value !== null);

@@ -8,8 +8,12 @@ import { MEASURED_SCENARIO } from '../cost/rows.js';
 import type { IngestIssue } from '../session/model.js';
 import type { Scenario } from '../simulate/scenario.js';
 import { poorFidelityReasons } from '../simulate/fidelity.js';
-import { formatCompactCount } from '../format/compact-number.js';
-import { renderTable } from './table.js';
+import { formatPicoUsd } from '../cost/money.js';
+import { formatUsd, INCOMPLETE_MARK } from '../format/money.js';
+import { formatCount, formatPct, formatTokens } from '../format/number.js';
+import { fitWidth, type Paint, paint as makePaint, PLAIN, type TerminalOptions } from '../format/terminal.js';
+import { wrapText } from '../format/wrap.js';
+import { renderTable, type TableColumn } from './table.js';
 
 /** The first-order counterfactual, printed once in every report (replay.md §4). */
 export const ASSUMPTION =
@@ -21,17 +25,21 @@ export type UsageTotals = {
   readonly cacheWriteTokens: number;
   readonly uncachedInputTokens: number;
   readonly outputTokens: number;
-  /** null when nothing could be priced; see `unpricedRequests`. */
-  readonly costUsd: number | null;
+  /** Exact decimal USD; null when nothing could be priced; see `unpricedRequests`. */
+  readonly costUsd: string | null;
+  /** False when some requests are unpriced (the cost leaves them out). */
+  readonly costComplete: boolean;
   readonly unpricedRequests: number;
 };
 
 export type ScenarioResult = UsageTotals & {
   readonly scenario: string;
-  readonly savingVsRecorded: { readonly promptTokens: number | null; readonly costUsd: number | null; readonly pct: number | null };
+  /** Against the simulated `recorded` scenario: tokens, exact decimal USD, percent. */
+  readonly savingVsRecorded: { readonly promptTokens: number | null; readonly costUsd: string | null; readonly pct: number | null };
   readonly compactions: number;
   readonly blockedCompactions: number;
-  readonly overflows: number;
+  /** Overflowing requests the provider rejected (the same name as in `tune --json`). */
+  readonly rejectedOverflows: number;
   readonly failedTurns: number;
   readonly summarizeRequests: number;
   readonly peakContextTokens: number;
@@ -76,8 +84,8 @@ export type SessionFacts = {
   readonly fidelityNote: string | null;
 };
 
-function usd(money: Money): number | null {
-  return money === null ? null : money.usd;
+function usd(money: Money): string | null {
+  return money === null ? null : formatPicoUsd(money.picoUsd);
 }
 
 function usageOf(totals: CostTotals): UsageTotals {
@@ -88,6 +96,7 @@ function usageOf(totals: CostTotals): UsageTotals {
     uncachedInputTokens: totals.uncachedInputTokens,
     outputTokens: totals.outputTokens,
     costUsd: usd(totals.cost),
+    costComplete: totals.unpricedRequests === 0,
     unpricedRequests: totals.unpricedRequests,
   };
 }
@@ -99,6 +108,7 @@ const EMPTY_USAGE: UsageTotals = {
   uncachedInputTokens: 0,
   outputTokens: 0,
   costUsd: null,
+  costComplete: true,
   unpricedRequests: 0,
 };
 
@@ -113,7 +123,7 @@ function resultOf(cost: CostTotals & { readonly scenario: string; readonly flags
     },
     compactions: cost.compactions,
     blockedCompactions: cost.blockedCompactions,
-    overflows: cost.rejectedOverflows,
+    rejectedOverflows: cost.rejectedOverflows,
     failedTurns: cost.failedTurns,
     summarizeRequests: cost.summarizeRequests,
     peakContextTokens: cost.peakContextTokens,
@@ -190,87 +200,94 @@ export function buildSimulateReport(input: {
 
 // ── terminal rendering ─────────────────────────────────────────────────────────────────────────
 
-function money(value: number | null, unpriced: number): string {
-  if (value === null) return 'unpriced';
-  const text = Math.abs(value) >= 100 ? `$${value.toFixed(0)}` : Math.abs(value) >= 1 ? `$${value.toFixed(2)}` : `$${value.toFixed(4)}`;
-  return unpriced > 0 ? `${text}+` : text;
+function money(u: Pick<UsageTotals, 'costUsd' | 'costComplete'>, paint: Paint): string {
+  const text = formatUsd(u.costUsd, { incomplete: !u.costComplete && u.costUsd !== null });
+  return u.costComplete ? text : paint.warn(text);
 }
 
-function signedMoney(value: number | null): string {
-  if (value === null) return '-';
-  const text = money(Math.abs(value), 0);
-  return value < 0 ? `-${text}` : text;
+/** A saving: negative (the scenario costs more than `recorded`) in red. */
+function saving(usd: string | null, paint: Paint): string {
+  if (usd === null) return '-';
+  const text = formatUsd(usd);
+  return Number(usd) < 0 && text.startsWith('-') ? paint.bad(text) : text;
 }
 
-function pct(value: number | null, digits = 1): string {
-  return value === null ? '-' : `${value >= 0 ? '+' : ''}${value.toFixed(digits)}%`;
-}
-
-function count(value: number): string {
-  return formatCompactCount(value);
-}
-
-const COLUMNS = [
+const COLUMNS: readonly TableColumn[] = [
   { header: 'scenario', align: 'left' },
-  { header: 'prompt', align: 'right' },
+  { header: 'prompt', align: 'right', secondary: true },
   { header: 'cache read', align: 'right' },
   { header: 'cache write', align: 'right' },
-  { header: 'uncached', align: 'right' },
-  { header: 'output', align: 'right' },
+  { header: 'uncached', align: 'right', secondary: true },
+  { header: 'output', align: 'right', secondary: true },
   { header: 'cost', align: 'right' },
-  { header: 'saved tokens', align: 'right' },
+  { header: 'saved tokens', align: 'right', secondary: true },
   { header: 'saved USD', align: 'right' },
   { header: 'saved', align: 'right' },
   { header: 'compactions', align: 'right' },
-  { header: 'overflows', align: 'right' },
-  { header: 'failed turns', align: 'right' },
-] as const;
+  { header: 'blocked', align: 'right', secondary: true },
+  { header: 'overflows', align: 'right', secondary: true },
+  { header: 'failed turns', align: 'right', secondary: true },
+];
 
-function usageCells(label: string, u: UsageTotals): string[] {
-  return [label, count(u.promptTokens), count(u.cacheReadTokens), count(u.cacheWriteTokens), count(u.uncachedInputTokens), count(u.outputTokens), money(u.costUsd, u.unpricedRequests)];
-}
-
-function resultCells(r: ScenarioResult): string[] {
-  const compactions = r.blockedCompactions > 0 ? `${r.compactions} (+${r.blockedCompactions} blocked)` : String(r.compactions);
+function usageCells(label: string, u: UsageTotals, paint: Paint): string[] {
   return [
-    ...usageCells(r.scenario, r),
-    r.scenario === 'recorded' ? '' : r.savingVsRecorded.promptTokens === null ? '-' : count(r.savingVsRecorded.promptTokens),
-    r.scenario === 'recorded' ? '' : signedMoney(r.savingVsRecorded.costUsd),
-    r.scenario === 'recorded' ? '' : r.savingVsRecorded.pct === null ? '-' : `${r.savingVsRecorded.pct.toFixed(1)}%`,
-    compactions,
-    String(r.overflows),
-    String(r.failedTurns),
+    label,
+    formatTokens(u.promptTokens),
+    formatTokens(u.cacheReadTokens),
+    formatTokens(u.cacheWriteTokens),
+    formatTokens(u.uncachedInputTokens),
+    formatTokens(u.outputTokens),
+    money(u, paint),
   ];
 }
 
-function scenarioTable(recorded: UsageTotals, measuredRequests: number, results: readonly ScenarioResult[]): string {
-  const blank = ['', '', '', '', '', ''];
-  return renderTable({
-    columns: COLUMNS,
-    rows: [measuredRequests === 0 ? ['bill (measured)', 'no measured usage in the log', '', '', '', '', '', ...blank] : [...usageCells('bill (measured)', recorded), ...blank], ...results.map(resultCells)],
-  });
+function resultCells(r: ScenarioResult, paint: Paint): string[] {
+  const recorded = r.scenario === 'recorded';
+  return [
+    ...usageCells(r.scenario, r, paint),
+    recorded ? '' : r.savingVsRecorded.promptTokens === null ? '-' : formatTokens(r.savingVsRecorded.promptTokens),
+    recorded ? '' : saving(r.savingVsRecorded.costUsd, paint),
+    recorded ? '' : formatPct(r.savingVsRecorded.pct),
+    formatCount(r.compactions),
+    formatCount(r.blockedCompactions),
+    formatCount(r.rejectedOverflows),
+    r.failedTurns > 0 ? paint.bad(formatCount(r.failedTurns)) : formatCount(r.failedTurns),
+  ];
 }
 
-/** The terminal report: per session, then the totals; the assumption once. */
-export function renderSimulateReport(report: SimulateReport): string {
+function scenarioTable(recorded: UsageTotals, measuredRequests: number, results: readonly ScenarioResult[], options: TerminalOptions): string {
+  const paint = makePaint(options);
+  const blank = ['', '', '', '', '', '', ''];
+  const bill =
+    measuredRequests === 0
+      ? ['bill (measured)', '-', '-', '-', '-', '-', 'no usage', ...blank]
+      : [...usageCells('bill (measured)', recorded, paint), ...blank];
+  return renderTable({ columns: COLUMNS, rows: [bill, ...results.map((r) => resultCells(r, paint))] }, options);
+}
+
+/** The terminal report: per session, then the totals; the assumption once. Notes wrap to the width. */
+export function renderSimulateReport(report: SimulateReport, options: TerminalOptions = PLAIN): string {
+  const width = fitWidth(options);
   const out: string[] = [];
+  const note = (text: string) => out.push(wrapText(text, width, '  '));
   for (const s of report.sessions) {
-    out.push(`Session ${s.sessionId} (${s.source}, ${s.model}; ${s.recorded.requests} measured requests)`);
-    out.push(
-      `  recorded replay fidelity: prompt tokens ${pct(s.fidelity.promptTokensErrorPct)}, cost ${pct(s.fidelity.costErrorPct)}, median request ${s.fidelity.medianRequestErrorPct === null ? '-' : `${s.fidelity.medianRequestErrorPct.toFixed(2)}%`}` +
-        (s.fidelity.note === null ? '' : ` (${s.fidelity.note})`),
+    note(`Session ${s.sessionId} (${s.source}, ${s.model}; ${formatCount(s.recorded.requests)} measured requests)`);
+    const f = s.fidelity;
+    note(
+      `  recorded replay fidelity: prompt tokens ${formatPct(f.promptTokensErrorPct, { signed: true })}, cost ${formatPct(f.costErrorPct, { signed: true })}, ` +
+        `median request ${formatPct(f.medianRequestErrorPct, { digits: 2 })}${f.note === null ? '' : ` (${f.note})`}`,
     );
     const flagged = s.results.filter((r) => r.flags.length > 0).map((r) => `${r.scenario}: ${r.flags.join(', ')}`);
-    if (flagged.length > 0) out.push(`  flags: ${flagged.join('; ')} (evidence and dollars: cachecost flags)`);
-    out.push(`  recorded policy: ${s.recordedPolicy}; ${s.charsPerToken.toFixed(2)} chars/token, static block ${count(s.staticBlockTokens)} tokens`);
-    out.push(scenarioTable(s.recorded, s.recorded.requests, s.results));
+    if (flagged.length > 0) note(`  flags: ${flagged.join('; ')} (evidence and dollars: cachecost flags)`);
+    note(`  recorded policy: ${s.recordedPolicy}; ${s.charsPerToken.toFixed(2)} chars/token, static block ${formatTokens(s.staticBlockTokens)} tokens`);
+    out.push(scenarioTable(s.recorded, s.recorded.requests, s.results, options));
     out.push('');
   }
-  out.push(`Total over ${report.totals.sessions} session${report.totals.sessions === 1 ? '' : 's'}`);
-  out.push(scenarioTable(report.totals.recorded, report.totals.recorded.requests, report.totals.results));
+  out.push(`Total over ${formatCount(report.totals.sessions)} session${report.totals.sessions === 1 ? '' : 's'}`);
+  out.push(scenarioTable(report.totals.recorded, report.totals.recorded.requests, report.totals.results, options));
   out.push('');
-  out.push('Savings are against the simulated `recorded` scenario (modelling error cancels); the bill row is the log\'s measured usage.');
-  out.push('A cost ending in + leaves out unpriced requests.');
-  out.push(report.assumption);
+  note("Savings are against the simulated `recorded` scenario (modelling error cancels); the bill row is the log's measured usage.");
+  note(`A cost ending in ${INCOMPLETE_MARK} leaves out unpriced requests.`);
+  note(report.assumption);
   return out.join('\n');
 }

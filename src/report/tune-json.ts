@@ -1,16 +1,17 @@
 /**
- * The tune report as JSON: the same content as the table and the CSV, with money as USD numbers
- * (the exact decimals are in the CSV) and every token count exact. Key order is fixed, so the
+ * The tune report as JSON: the same content as the table and the CSV, with money as exact
+ * decimal USD strings (as in every command's JSON) and every token count exact. Key order is fixed, so the
  * same report always serializes to the same bytes.
  */
-import { picoUsdToUsd } from '../cost/money.js';
+import { formatPicoUsd } from '../cost/money.js';
 import type { IngestIssue } from '../session/model.js';
 import type { Scenario } from '../simulate/scenario.js';
 import type { Recommendation, RecommendationPoint } from '../tune/recommend.js';
 import { costPicoUsdOrNull } from '../tune/scenario-totals.js';
 import type { TuneCurve, TuneGroup, TunePoint, TuneReport } from '../tune/tune-report.js';
 
-type Usd = number | null;
+/** Exact decimal USD; null = unpriced. */
+type Usd = string | null;
 
 export type TuneResultJson = {
   readonly scenario: string;
@@ -23,11 +24,11 @@ export type TuneResultJson = {
   readonly costUsd: Usd;
   /** Parts of the cost; they add up to `costUsd`. */
   readonly costBreakdownUsd: {
-    readonly cacheRead: number;
-    readonly cacheWrite: number;
-    readonly uncachedInput: number;
-    readonly output: number;
-    readonly summarizer: number;
+    readonly cacheRead: string;
+    readonly cacheWrite: string;
+    readonly uncachedInput: string;
+    readonly output: string;
+    readonly summarizer: string;
   };
   readonly savingVsRecordedUsd: Usd;
   readonly savingVsRecordedPct: number | null;
@@ -49,7 +50,7 @@ export type TuneResultJson = {
   readonly unpricedRequests: number;
 };
 
-type PointJson = { readonly scenario: string; readonly targetTokens: number; readonly costUsd: number };
+type PointJson = { readonly scenario: string; readonly targetTokens: number; readonly costUsd: string };
 
 export type RecommendationJson =
   | {
@@ -57,8 +58,8 @@ export type RecommendationJson =
       readonly series: string;
       readonly scenario: string;
       readonly targetTokens: number;
-      readonly costUsd: number;
-      readonly savingVsRecordedUsd: number;
+      readonly costUsd: string;
+      readonly savingVsRecordedUsd: string;
       readonly savingVsRecordedPct: number;
       readonly cheapest: PointJson;
       readonly kneeTargetTokens: number | null;
@@ -105,7 +106,7 @@ export type TuneReportJson = {
 };
 
 function usd(picoUsd: bigint | null): Usd {
-  return picoUsd === null ? null : picoUsdToUsd(picoUsd);
+  return picoUsd === null ? null : formatPicoUsd(picoUsd);
 }
 
 function round6(value: number): number {
@@ -125,11 +126,11 @@ function resultJson(point: TunePoint): TuneResultJson {
     ttl: p.ttl,
     costUsd: usd(point.costPicoUsd),
     costBreakdownUsd: {
-      cacheRead: picoUsdToUsd(t.cost.cacheReadPicoUsd),
-      cacheWrite: picoUsdToUsd(t.cost.cacheWritePicoUsd),
-      uncachedInput: picoUsdToUsd(t.cost.uncachedInputPicoUsd),
-      output: picoUsdToUsd(t.cost.outputPicoUsd),
-      summarizer: picoUsdToUsd(t.cost.summarizerPicoUsd),
+      cacheRead: formatPicoUsd(t.cost.cacheReadPicoUsd),
+      cacheWrite: formatPicoUsd(t.cost.cacheWritePicoUsd),
+      uncachedInput: formatPicoUsd(t.cost.uncachedInputPicoUsd),
+      output: formatPicoUsd(t.cost.outputPicoUsd),
+      summarizer: formatPicoUsd(t.cost.summarizerPicoUsd),
     },
     savingVsRecordedUsd: usd(point.savingVsRecordedPicoUsd),
     savingVsRecordedPct: point.savingVsRecordedPct,
@@ -153,7 +154,7 @@ function resultJson(point: TunePoint): TuneResultJson {
 }
 
 function pointJson(point: RecommendationPoint): PointJson {
-  return { scenario: point.scenario, targetTokens: point.targetTokens, costUsd: picoUsdToUsd(point.costPicoUsd) };
+  return { scenario: point.scenario, targetTokens: point.targetTokens, costUsd: formatPicoUsd(point.costPicoUsd) };
 }
 
 /** A recommendation as JSON. */
@@ -165,8 +166,8 @@ export function recommendationJson(r: Recommendation): RecommendationJson {
         series: r.series,
         scenario: r.point.scenario,
         targetTokens: r.point.targetTokens,
-        costUsd: picoUsdToUsd(r.point.costPicoUsd),
-        savingVsRecordedUsd: picoUsdToUsd(r.savingVsRecordedPicoUsd),
+        costUsd: formatPicoUsd(r.point.costPicoUsd),
+        savingVsRecordedUsd: formatPicoUsd(r.savingVsRecordedPicoUsd),
         savingVsRecordedPct: r.savingVsRecordedPct,
         cheapest: pointJson(r.cheapest),
         kneeTargetTokens: r.knee?.targetTokens ?? null,

@@ -4,33 +4,33 @@
  * recommendation with its one-sentence reason. Counts are compact (`1.27M`); exact figures are in
  * `--json` and `--csv`.
  */
-import { picoUsdToUsd } from '../cost/money.js';
+import { formatUsd, INCOMPLETE_MARK } from '../format/money.js';
+import { formatCount, formatPct, formatTokens as formatTokenCount } from '../format/number.js';
+import { fitWidth, type Paint, paint as makePaint, PLAIN, type TerminalOptions } from '../format/terminal.js';
+import { wrapText } from '../format/wrap.js';
 import { formatTokens } from '../tune/recommend.js';
 import { costPicoUsdOrNull } from '../tune/scenario-totals.js';
 import type { TuneGroup, TunePoint, TuneReport } from '../tune/tune-report.js';
-import { formatCompactCount } from '../format/compact-number.js';
-import { renderTable } from './table.js';
+import { renderTable, type TableColumn } from './table.js';
 
-function money(picoUsd: bigint | null, unpricedRequests: number): string {
-  if (picoUsd === null) return 'unpriced';
-  const value = picoUsdToUsd(picoUsd);
-  const magnitude = Math.abs(value);
-  const text = magnitude >= 100 ? magnitude.toFixed(0) : magnitude >= 1 ? magnitude.toFixed(2) : magnitude.toFixed(4);
-  return `${value < 0 ? '-' : ''}$${text}${unpricedRequests > 0 ? '+' : ''}`;
+function money(picoUsd: bigint | null, unpricedRequests: number, paint?: Paint): string {
+  const text = formatUsd(picoUsd, { incomplete: unpricedRequests > 0 && picoUsd !== null });
+  return unpricedRequests > 0 && paint !== undefined ? paint.warn(text) : text;
 }
 
-const COLUMNS = [
+const COLUMNS: readonly TableColumn[] = [
   { header: 'scenario', align: 'left' },
   { header: 'cost', align: 'right' },
   { header: 'saved USD', align: 'right' },
   { header: 'saved', align: 'right' },
-  { header: 'compactions/session', align: 'right' },
-  { header: 'summarized away', align: 'right' },
-  { header: 'after compaction', align: 'right' },
-  { header: 'overflows', align: 'right' },
-  { header: 'failed turns', align: 'right' },
-  { header: '', align: 'left' },
-] as const;
+  { header: 'compactions /session', align: 'right' },
+  { header: 'blocked', align: 'right', secondary: true },
+  { header: 'summarized away', align: 'right', secondary: true },
+  { header: 'after compaction', align: 'right', secondary: true },
+  { header: 'overflows', align: 'right', secondary: true },
+  { header: 'failed turns', align: 'right', secondary: true },
+  { header: 'note', align: 'left' },
+];
 
 function marks(group: TuneGroup, point: TunePoint): string {
   const out: string[] = [];
@@ -40,20 +40,22 @@ function marks(group: TuneGroup, point: TunePoint): string {
   return out.join(', ');
 }
 
-function row(group: TuneGroup, point: TunePoint): string[] {
+function row(group: TuneGroup, point: TunePoint, paint: Paint): string[] {
   const t = point.totals;
   const isRecorded = point.scenario.family === 'recorded';
   const perSession = t.sessions === 0 ? 0 : t.compactions / t.sessions;
+  const saving = point.savingVsRecordedPicoUsd;
   return [
     point.scenario.name,
-    money(point.costPicoUsd, t.unpricedRequests),
-    isRecorded ? '' : point.savingVsRecordedPicoUsd === null ? '-' : money(point.savingVsRecordedPicoUsd, 0),
-    isRecorded ? '' : point.savingVsRecordedPct === null ? '-' : `${point.savingVsRecordedPct.toFixed(1)}%`,
-    t.blockedCompactions > 0 ? `${perSession.toFixed(1)} (+${t.blockedCompactions} blocked)` : perSession.toFixed(1),
-    formatCompactCount(t.summarizedAwayTokens),
-    String(t.requestsAfterCompaction),
-    String(t.rejectedOverflows),
-    String(t.failedTurns),
+    money(point.costPicoUsd, t.unpricedRequests, paint),
+    isRecorded ? '' : saving === null ? '-' : saving < 0n ? paint.bad(formatUsd(saving)) : formatUsd(saving),
+    isRecorded ? '' : formatPct(point.savingVsRecordedPct),
+    perSession.toFixed(1),
+    formatCount(t.blockedCompactions),
+    formatTokenCount(t.summarizedAwayTokens),
+    formatCount(t.requestsAfterCompaction),
+    formatCount(t.rejectedOverflows),
+    t.failedTurns > 0 ? paint.bad(formatCount(t.failedTurns)) : formatCount(t.failedTurns),
     marks(group, point),
   ];
 }
@@ -66,40 +68,45 @@ function fidelityLine(group: TuneGroup): string {
     if (pct !== null && (worst === null || Math.abs(pct) > Math.abs(worst.pct))) worst = { sessionId: f.sessionId, pct };
   }
   if (worst === null) return '  recorded replay fidelity: no measured usage to compare with';
-  const sign = worst.pct >= 0 ? '+' : '';
-  return `  recorded replay fidelity: prompt tokens ${sign}${worst.pct.toFixed(1)}% against the measured usage in the worst session (${worst.sessionId})`;
+  return `  recorded replay fidelity: prompt tokens ${formatPct(worst.pct, { signed: true })} against the measured usage in the worst session (${worst.sessionId})`;
 }
 
-function groupLines(group: TuneGroup, name: string): string[] {
+function groupLines(group: TuneGroup, name: string, options: TerminalOptions): string[] {
   const sessions = group.sessionIds.length;
   const bill = group.bill;
-  const title = `${name}: ${sessions} session${sessions === 1 ? '' : 's'}`;
-  const lines = [`${title} (bill ${money(costPicoUsdOrNull(bill), bill.unpricedRequests)} for ${bill.requests} measured requests)`];
-  lines.push(fidelityLine(group));
-  lines.push(renderTable({ columns: COLUMNS, rows: group.points.map((point) => row(group, point)) }));
+  const paint = makePaint(options);
+  const width = fitWidth(options);
+  const title = `${name}: ${formatCount(sessions)} session${sessions === 1 ? '' : 's'}`;
+  const lines = [wrapText(`${title} (bill ${money(costPicoUsdOrNull(bill), bill.unpricedRequests)} for ${formatCount(bill.requests)} measured requests)`, width, '  ')];
+  lines.push(wrapText(fidelityLine(group), width, '    '));
+  lines.push(renderTable({ columns: COLUMNS, rows: group.points.map((point) => row(group, point, paint)) }, options));
   for (const curve of group.curves) {
     const knee = curve.knee;
     lines.push(
-      knee === null
+      wrapText(knee === null
         ? `  knee of ${curve.series}: none (fewer than three targets, a flat curve, or unpriced requests)`
-        : `  knee of ${curve.series}: ${formatTokens(knee.targetTokens)} (${knee.side === 'below' ? 'the curve bends up after it' : 'the curve flattens after it'})`,
+        : `  knee of ${curve.series}: ${formatTokens(knee.targetTokens)} (${knee.side === 'below' ? 'the curve bends up after it' : 'the curve flattens after it'})`, width, '    '),
     );
   }
-  lines.push(`  recommended: ${group.recommendation.reason}`);
+  lines.push(wrapText(`  recommended: ${group.recommendation.reason}`, width, '    '));
   return lines;
 }
 
 /** The whole report as terminal text (no trailing newline). */
-export function renderTuneReport(report: TuneReport): string {
+export function renderTuneReport(report: TuneReport, options: TerminalOptions = PLAIN): string {
+  const width = fitWidth(options);
   const out: string[] = [];
   // With one model the per-model table would repeat the overall one.
   const only = report.models.length === 1 ? report.models[0]?.model : undefined;
-  if (only === undefined) for (const group of report.models) out.push(...groupLines(group, group.model ?? ''), '');
-  out.push(...groupLines(report.overall, only ?? 'All models'), '');
-  out.push('Savings are against the simulated `recorded` scenario (modelling error cancels). "after compaction": requests sent right after a compaction.');
-  out.push('A cost ending in + leaves out unpriced requests.');
-  out.push(`Knee: ${report.method.knee}`);
-  out.push(`Recommendation: ${report.method.recommendation}`);
-  out.push(report.assumption);
+  if (only === undefined) for (const group of report.models) out.push(...groupLines(group, group.model ?? '', options), '');
+  out.push(...groupLines(report.overall, only ?? 'All models', options), '');
+  const notes = [
+    'Savings are against the simulated `recorded` scenario (modelling error cancels). "after compaction": requests sent right after a compaction; "blocked": compactions a PreCompact hook refused.',
+    `A cost ending in ${INCOMPLETE_MARK} leaves out unpriced requests.`,
+    `Knee: ${report.method.knee}`,
+    `Recommendation: ${report.method.recommendation}`,
+    report.assumption,
+  ];
+  for (const note of notes) out.push(wrapText(note, width));
   return out.join('\n');
 }

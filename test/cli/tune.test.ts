@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import Papa from 'papaparse';
+import { formatPicoUsd, parseUsdToPico } from '../../src/cost/money.js';
 import { describe, expect, it } from 'vitest';
 import { parseGridList, parseTtls } from '../../src/cli/commands/tune.js';
 import type { TuneReportJson } from '../../src/report/tune-json.js';
@@ -32,7 +33,9 @@ describe('cachecost tune', () => {
     expect(report.overall.recommendation.reason.length).toBeGreaterThan(20);
     for (const r of report.overall.results) {
       const parts = r.costBreakdownUsd;
-      expect(parts.cacheRead + parts.cacheWrite + parts.uncachedInput + parts.output + parts.summarizer).toBeCloseTo(r.costUsd ?? Number.NaN, 9);
+      // Exact decimal strings: the parts add up to the cost to the pico-dollar.
+      const sum = [parts.cacheRead, parts.cacheWrite, parts.uncachedInput, parts.output, parts.summarizer].reduce((a, p) => a + parseUsdToPico(p), 0n);
+      expect(r.costUsd === null ? null : formatPicoUsd(sum)).toBe(r.costUsd);
     }
     expect(report.overall.results.find((r) => r.scenario === 'recorded')?.compactions).toBe(1);
   });

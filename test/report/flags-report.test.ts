@@ -19,11 +19,11 @@ function flag(fields: Partial<Flag>): Flag {
 }
 
 describe('the flags report', () => {
-  it('keeps dollars exact beside the USD number; unpriced and not-applicable stakes are null with a note', () => {
-    expect(flagJson(flag({}))).toMatchObject({ title: 'cache bust', usdAtStake: 5.674200525, usdAtStakeExact: '5.674200525', stakeAgainst: 'a stable cache', stakeNote: null });
-    expect(flagJson(flag({ stake: { kind: 'unpriced', against: 'freecode@120000' } }))).toMatchObject({ usdAtStake: null, usdAtStakeExact: null, stakeNote: 'unpriced' });
+  it('keeps dollars as an exact decimal string; unpriced and not-applicable stakes are null with a note', () => {
+    expect(flagJson(flag({}))).toMatchObject({ title: 'cache bust', atStakeUsd: '5.674200525', stakeAgainst: 'a stable cache', stakeNote: null });
+    expect(flagJson(flag({ stake: { kind: 'unpriced', against: 'freecode@120000' } }))).toMatchObject({ atStakeUsd: null, stakeNote: 'unpriced' });
     const none = flagJson(flag({ stake: { kind: 'none', reason: 'a counting error' } }));
-    expect(none).toMatchObject({ usdAtStake: null, stakeAgainst: null, stakeNote: 'a counting error' });
+    expect(none).toMatchObject({ atStakeUsd: null, stakeAgainst: null, stakeNote: 'a counting error' });
     expect([stakeText(flagJson(flag({}))), stakeText(none), stakeText(flagJson(flag({ stake: { kind: 'unpriced', against: 'x' } })))]).toEqual(['$5.67', '-', 'unpriced']);
     expect(stakeText(flagJson(flag({ stake: { kind: 'priced', picoUsd: -1_160_000_000n, against: 'x' } })))).toBe('-$0.0012');
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSimulation } from '../../src/cli/simulate-pipeline.js';
 import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
-import { picoUsdToUsd } from '../../src/cost/money.js';
+import { formatPicoUsd } from '../../src/cost/money.js';
 import { sweepScenarios } from '../../src/tune/grid.js';
 import { runTune } from '../../src/tune/run-tune.js';
 
@@ -32,14 +32,14 @@ describe('tune against simulate', () => {
       unpricedRequests: r.unpricedRequests,
       compactions: r.compactions,
       blockedCompactions: r.blockedCompactions,
-      overflows: r.overflows,
+      overflows: r.rejectedOverflows,
       failedTurns: r.failedTurns,
       summarizeRequests: r.summarizeRequests,
       peakContextTokens: r.peakContextTokens,
     }));
     const actual = tuned.report.overall.points.map((p) => ({
       scenario: p.scenario.name,
-      costUsd: p.costPicoUsd === null ? null : picoUsdToUsd(p.costPicoUsd),
+      costUsd: p.costPicoUsd === null ? null : formatPicoUsd(p.costPicoUsd),
       promptTokens: p.totals.promptTokens,
       cacheReadTokens: p.totals.cacheReadTokens,
       cacheWriteTokens: p.totals.cacheWrite5mTokens + p.totals.cacheWrite1hTokens,

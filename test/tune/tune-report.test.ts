@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import fc from 'fast-check';
+import { formatPicoUsd, parseUsdToPico } from '../../src/cost/money.js';
 import { describe, expect, it } from 'vitest';
 import { renderSvg, tuneChartSpec, wrapText } from '../../src/report/tune-chart.js';
 import { tuneCsvChunks } from '../../src/report/tune-csv.js';
@@ -81,7 +82,8 @@ describe('tune report', () => {
     const json = tuneReportJson(report);
     const none = json.overall.results.find((r) => r.scenario === 'none');
     const parts = none?.costBreakdownUsd;
-    expect(parts === undefined ? null : parts.cacheRead + parts.cacheWrite + parts.uncachedInput + parts.output + parts.summarizer).toBeCloseTo(none?.costUsd ?? 0, 12);
+    const sum = parts === undefined ? null : [parts.cacheRead, parts.cacheWrite, parts.uncachedInput, parts.output, parts.summarizer].reduce((a, p) => a + parseUsdToPico(p), 0n);
+    expect(sum === null ? null : formatPicoUsd(sum)).toBe(none?.costUsd);
     expect(json.overall.recommendation.kind).toBe('target');
     const csv = Papa.parse<Record<string, string>>([...tuneCsvChunks(report)].join(''), { header: true, skipEmptyLines: true });
     expect(csv.data).toHaveLength(3 * scenarios.length);

@@ -14,6 +14,7 @@ import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
+import { terminalOptions } from '../terminal.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
 
 /** Exit code when `--fail-on` finds a flag of that severity or worse in the recorded data (1 and 2 are errors and `--strict`). */
@@ -151,7 +152,7 @@ async function run(args: FlagsArgs, io: CliIo): Promise<number> {
   if (args.json) io.stdout(`${JSON.stringify(built, null, 2)}\n`);
   else if (args.csv !== '-') {
     if (sessions === 0) io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
-    else io.stdout(`${report.renderFlagsReport(built)}\n`);
+    else io.stdout(`${report.renderFlagsReport(built, terminalOptions(args, io))}\n`);
   }
   if (skipped.length > 0) io.stderr(`cachecost: ${skipped.length} session(s) without per-request data were not examined: ${skipped.join(', ')}\n`);
   reportIssueSummary(issues, args, io);
@@ -200,6 +201,9 @@ export const flagsCommand: CliCommand = {
             {
               verbose: args.verbose,
               strict: args.strict,
+              color: args.color,
+              compact: args.compact,
+              wide: args.wide,
               paths: args.paths,
               scenario: args.scenario,
               target: args.target,

@@ -11,6 +11,7 @@ import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
+import { terminalOptions } from '../terminal.js';
 
 type SimulateArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -29,6 +30,9 @@ type SimulateArgs = GlobalArgs & {
   readonly csv: string | undefined;
   readonly html?: string | undefined;
   readonly json: boolean;
+  /** The command line as typed and the version, for the HTML page's provenance. */
+  readonly rawArgv?: readonly string[];
+  readonly version?: string;
 };
 
 /** A token count as typed: `120000`, `120k`, `1m` (K = 1,000, M = 1,000,000). */
@@ -99,6 +103,7 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
       pricingFile: args.pricing ?? null,
       dbPath: args.db ?? null,
       csvDir: args.csv ?? null,
+      details: args.html !== undefined,
       progress,
     });
   } finally {
@@ -111,11 +116,20 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
     io.stdout(`${JSON.stringify(outcome.report, null, 2)}\n`);
   } else {
     const { renderSimulateReport } = await import('../../report/simulate-report.js');
-    io.stdout(`${renderSimulateReport(outcome.report)}\n`);
+    io.stdout(`${renderSimulateReport(outcome.report, terminalOptions(args, io))}\n`);
   }
   if (args.html !== undefined && outcome.report.sessions.length > 0) {
-    const [{ renderSimulateHtml }, { writeFileAtomic }] = await Promise.all([import('../../report/simulate-html.js'), import('../../report/atomic-write.js')]);
-    await writeFileAtomic(args.html, await renderSimulateHtml(outcome.report));
+    const [{ renderSimulateHtml }, { writeFileAtomic }, { provenance }] = await Promise.all([
+      import('../../report/simulate-html.js'),
+      import('../../report/atomic-write.js'),
+      import('../provenance.js'),
+    ]);
+    const html = await renderSimulateHtml({
+      report: outcome.report,
+      details: outcome.details,
+      provenance: provenance({ argv: args.rawArgv ?? [], version: args.version ?? 'unknown', paths: pathsOrDefault(args.paths, io), pricing: args.pricing, env: io.env }),
+    });
+    await writeFileAtomic(args.html, html);
   }
   for (const line of outcome.notices) io.stderr(`cachecost: ${line}\n`);
   reportIssueSummary(outcome.report.issues, args, io);
@@ -154,6 +168,9 @@ export const simulateCommand: CliCommand = {
             {
               verbose: args.verbose,
               strict: args.strict,
+              color: args.color,
+              compact: args.compact,
+              wide: args.wide,
               paths: args.paths,
               target: args.target,
               window: args.window,
@@ -170,6 +187,8 @@ export const simulateCommand: CliCommand = {
               csv: args.csv,
               html: args.html,
               json: args.json,
+              rawArgv: ctx.argv,
+              version: ctx.version,
             },
             ctx.io,
           ),

@@ -16,6 +16,7 @@ import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { progressBar } from '../progress.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
+import { terminalOptions } from '../terminal.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
 
 /** The default grid: the issue's example, 40K to 400K in steps of 20K. */
@@ -178,7 +179,7 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
       io.stdout(`${JSON.stringify(tuneReportJson(report), null, 2)}\n`);
     } else {
       const { renderTuneReport } = await import('../../report/tune-table.js');
-      io.stdout(`${renderTuneReport(report)}\n`);
+      io.stdout(`${renderTuneReport(report, terminalOptions(args, io))}\n`);
     }
   }
   for (const line of outcome.notices) io.stderr(`cachecost: ${line}\n`);
@@ -232,6 +233,9 @@ export const tuneCommand: CliCommand = {
             {
               verbose: args.verbose,
               strict: args.strict,
+              color: args.color,
+              compact: args.compact,
+              wide: args.wide,
               paths: args.paths,
               target: args.target,
               buffer: args.buffer,
