@@ -8,6 +8,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { picoUsdToUsd } from '../cost/money.js';
+import { formatUsd } from '../format/money.js';
 import { formatTokens } from '../tune/recommend.js';
 import type { TuneCurve, TuneGroup } from '../tune/tune-report.js';
 
@@ -67,7 +68,11 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
     if (entry === undefined) byCost.set(shown, { names: [point.scenario.name], costUsd });
     else entry.names.push(point.scenario.name);
   }
-  const references = [...byCost].map(([shown, { names, costUsd }]) => ({ label: `${names.join(' / ')} ${shown}`, costUsd }));
+  const references = [...byCost].map(([shown, { names, costUsd }]) => ({ label: `${names.join(' / ')} ${shown}`, costUsd })).sort((a, b) => a.costUsd - b.costUsd);
+  // The y scale spans every cost drawn (zero excluded by Vega-Lite's default for lines: take min..max).
+  const allCosts = [...references.map((r) => r.costUsd), ...group.points.flatMap((p) => (p.costPicoUsd === null ? [] : [picoUsdToUsd(p.costPicoUsd)]))];
+  const span = allCosts.length === 0 ? 0 : Math.max(...allCosts) - Math.min(0, ...allCosts);
+  const lift = stackLabels(references.map((r) => r.costUsd), span / CURVE_HEIGHT_PX);
   const featured = featuredCurve(group);
   // Only the featured curve's knee is drawn (several labels would overlap); the others are in the table and JSON.
   const knees = (featured === undefined ? [] : [featured]).flatMap((curve) => {
@@ -75,6 +80,7 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
     return curve.knee === null || costUsd === null ? [] : [{ series: curve.series, targetTokens: curve.knee.targetTokens, costUsd, label: `knee ${formatTokens(curve.knee.targetTokens)}` }];
   });
   const r = group.recommendation;
+  const rightHalf = r.kind === 'target' && r.point.targetTokens > (Math.min(...targets, maxTarget) + maxTarget) / 2;
   const recommended =
     r.kind === 'target' ? [{ targetTokens: r.point.targetTokens, costUsd: picoUsdToUsd(r.point.costPicoUsd), label: `recommended ${formatTokens(r.point.targetTokens)}` }] : [];
   const parts =
@@ -98,7 +104,7 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
     title: { text: title, subtitle, anchor: 'start', subtitleFontSize: 11 },
     background: 'white',
     padding: 12,
-    config: { view: { stroke: '#ddd' }, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 360 } },
+    config: { view: { stroke: '#ddd' }, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 360, orient: 'bottom' } },
     resolve: { scale: { color: 'independent' } },
     vconcat: [
       {
@@ -110,11 +116,13 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
             mark: { type: 'rule', strokeDash: [6, 4], color: '#888' },
             encoding: { y: { field: 'costUsd', type: 'quantitative' } },
           },
-          {
-            data: { values: references },
-            mark: { type: 'text', align: 'right', dy: -6, color: '#555', fontSize: 11 },
-            encoding: { x: { datum: maxTarget, type: 'quantitative', scale: xScale }, y: { field: 'costUsd', type: 'quantitative' }, text: { field: 'label' } },
-          },
+          // One text layer per reference, each lifted so that close references do not overlap.
+          ...references.map((reference, i) => ({
+            data: { values: [reference] },
+            // Right of the plot, where no curve runs (the legends are below the charts).
+            mark: { type: 'text' as const, align: 'left' as const, baseline: 'middle' as const, dx: 6, dy: -(lift[i] ?? 0), color: '#555', fontSize: 11 },
+            encoding: { x: { datum: maxTarget, type: 'quantitative' as const, scale: xScale }, y: { field: 'costUsd', type: 'quantitative' as const }, text: { field: 'label' } },
+          })),
           {
             data: { values: curvePoints },
             mark: { type: 'line', point: true, strokeWidth: 2 },
@@ -131,8 +139,9 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
           },
           {
             data: { values: knees },
-            mark: { type: 'text', align: 'left', baseline: 'top', dx: 4, dy: 4, color: '#444', fontSize: 11 },
-            encoding: { x: xAt, y: { value: 0 }, text: { field: 'label' } },
+            // At the foot of the rule: the curves and the reference lines run higher (the y scale starts at $0).
+            mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 4, dy: -4, color: '#444', fontSize: 11 },
+            encoding: { x: xAt, y: { value: CURVE_HEIGHT_PX }, text: { field: 'label' } },
           },
           {
             data: { values: recommended },
@@ -141,7 +150,8 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
           },
           {
             data: { values: recommended },
-            mark: { type: 'text', align: 'left', dx: 10, dy: 14, color: '#d62728', fontSize: 12, fontWeight: 'bold' },
+            // In the right half the label goes left of the marker, so that an edge marker's label stays inside.
+            mark: { type: 'text', align: rightHalf ? 'right' : 'left', dx: rightHalf ? -10 : 10, dy: 16, color: '#d62728', fontSize: 12, fontWeight: 'bold' },
             encoding: { x: xAt, y: { field: 'costUsd', type: 'quantitative' }, text: { field: 'label' } },
           },
         ],
@@ -164,7 +174,26 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
 }
 
 function formatUsdShort(usd: number): string {
-  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+  return formatUsd(usd);
+}
+
+/** Pixels between two label baselines below which they would overlap (11 px text plus a gap). */
+const LABEL_GAP_PX = 15;
+
+/**
+ * Vertical offsets for the reference labels (sorted by cost) so that no two overlap: a label too
+ * close to the one below it moves up by the gap, given the chart's dollars per pixel.
+ */
+export function stackLabels(costs: readonly number[], usdPerPx: number): number[] {
+  const offsets: number[] = [];
+  let previousPx = Number.NEGATIVE_INFINITY;
+  for (const cost of costs) {
+    const px = usdPerPx > 0 ? cost / usdPerPx : 0;
+    const placed = Math.max(px, previousPx + LABEL_GAP_PX);
+    offsets.push(placed - px);
+    previousPx = placed;
+  }
+  return offsets;
 }
 
 export { renderSvg } from './svg-chart.js';

@@ -42,6 +42,9 @@ type TuneArgs = GlobalArgs & {
   readonly csv: string | undefined;
   readonly chart: string | undefined;
   readonly chartModel: string | undefined;
+  readonly html: string | undefined;
+  readonly argv: readonly string[];
+  readonly version: string;
 };
 
 /**
@@ -174,6 +177,15 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
       await writeFileAtomic(args.csv, tuneCsvChunks(report));
     }
     if (args.chart !== undefined) await writeChart(report, args.chart, args.chartModel);
+    if (args.html !== undefined) {
+      const [{ renderTuneHtml }, { writeFileAtomic }, { provenance }] = await Promise.all([
+        import('../../report/tune-html.js'),
+        import('../../report/atomic-write.js'),
+        import('../provenance.js'),
+      ]);
+      const source = provenance({ argv: args.argv, version: args.version, paths, pricing: args.pricing, env: io.env });
+      await writeFileAtomic(args.html, await renderTuneHtml(report, source));
+    }
     if (args.json) {
       const { tuneReportJson } = await import('../../report/tune-json.js');
       io.stdout(`${JSON.stringify(tuneReportJson(report), null, 2)}\n`);
@@ -224,6 +236,7 @@ export const tuneCommand: CliCommand = {
           .option('csv', { type: 'string', requiresArg: true, describe: 'Write one row per model and scenario to this CSV file' })
           .option('chart', { type: 'string', requiresArg: true, describe: 'Draw the cost curve to this SVG file' })
           .option('chart-model', { type: 'string', requiresArg: true, describe: 'Chart this main model instead of all sessions' })
+          .option('html', { type: 'string', requiresArg: true, describe: 'Also write a self-contained HTML page: one cost curve per model, knee and recommendation' })
           .example('$0 tune datasets/freecode --chart tune.svg', 'Targets 40K…400K in 20K steps; chart of the curve')
           .example('$0 tune --target 60k..300k:20k --ttl 5m,1h --csv tune.csv', 'Two curves (5-minute and 1-hour cache); CSV of every point')
           .example('$0 tune --target 80000,120000,200000 --buffer 8000,13000 --json', 'Six scenarios plus references; JSON report'),
@@ -254,6 +267,9 @@ export const tuneCommand: CliCommand = {
               csv: args.csv,
               chart: args.chart,
               chartModel: args['chart-model'],
+              html: args.html,
+              argv: ctx.argv,
+              version: ctx.version,
             },
             ctx.io,
           ),
