@@ -15,10 +15,10 @@ const ROOT = join(import.meta.dirname, '..', '..');
 async function reportsCommands(): Promise<Array<readonly [string[], string]>> {
   const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const script = pkg.scripts['reports'] ?? '';
-  const commands = [...script.matchAll(/node dist\/cli\/main\.js (.*?) > reports\/([\w.-]+)/g)].map(
+  const commands = [...script.matchAll(/(?:SOURCE_DATE_EPOCH=0 )?node dist\/cli\/main\.js (.*?) > reports\/([\w.-]+)/g)].map(
     (m) => [(m[1] ?? '').split(/\s+/), m[2] ?? ''] as const,
   );
-  if (commands.length !== 2) throw new Error(`unexpected reports script: ${script}`);
+  if (commands.length !== 3) throw new Error(`unexpected reports script: ${script}`);
   return commands;
 }
 
@@ -29,7 +29,8 @@ async function run(argv: readonly string[]): Promise<{ code: number; stdout: str
       stdout += t;
     },
     stderr: () => undefined,
-    env: {},
+    // As the script runs the HTML command: no generation time in the page.
+    env: { SOURCE_DATE_EPOCH: '0' },
     homeDir: '/nonexistent-home',
   });
   return { code, stdout };
@@ -52,7 +53,8 @@ describe('reports/', () => {
     const fresh = (await readdir(dir)).sort();
     expect((await readdir(join(ROOT, 'reports'))).sort()).toEqual([...fresh, ...expected].sort());
     for (const name of fresh) {
-      const content = await readFile(join(dir, name), 'utf8');
+      // The HTML's provenance names its inputs and command as given: here absolute, in the script relative.
+      const content = (await readFile(join(dir, name), 'utf8')).replaceAll(`${ROOT}/`, '').replaceAll(`${dir}/`, 'reports/');
       expect(content, `reports/${name} is stale: run npm run reports`).toBe(await readFile(join(ROOT, 'reports', name), 'utf8'));
     }
   }, 120_000);
