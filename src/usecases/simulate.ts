@@ -12,7 +12,7 @@ import type { CsvColumn } from '../report/csv.js';
 import { csvChunks } from '../report/csv.js';
 import type { SessionFacts, SimulateReport } from '../report/simulate-report.js';
 import { buildSimulateReport } from '../report/simulate-report.js';
-import { CachecostError } from '../session/errors.js';
+import { CachecostError, errorMessage } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
 import type { ModelFacts } from '../simulate/replay.js';
 import type { Scenario } from '../simulate/scenario.js';
@@ -114,7 +114,7 @@ async function writeCsvTables(db: CostDb, dir: string): Promise<void> {
   try {
     await mkdir(dir, { recursive: true });
   } catch (error) {
-    throw new CachecostError('IO_ERROR', `cannot create directory ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CachecostError('IO_ERROR', `cannot create directory ${dir}: ${errorMessage(error)}`);
   }
   for (const name of CSV_EXPORTS) {
     const table = await db.exportCsv(name);

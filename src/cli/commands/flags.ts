@@ -8,7 +8,7 @@ import type { Argv } from 'yargs';
 import type { Severity } from '../../detect/flag.js';
 import { SEVERITIES } from '../../detect/flag.js';
 import type { FlagThresholds } from '../../detect/thresholds.js';
-import { CachecostError } from '../../session/errors.js';
+import { CachecostError, errorMessage } from '../../session/errors.js';
 import type { ScenarioFamily } from '../../simulate/scenario.js';
 import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
@@ -69,12 +69,12 @@ async function readConfig(path: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new CachecostError('PATH_NOT_FOUND', `cannot read --config ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CachecostError('PATH_NOT_FOUND', `cannot read --config ${path}: ${errorMessage(error)}`);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new CachecostError('BAD_ARGUMENT', `--config ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CachecostError('BAD_ARGUMENT', `--config ${path} is not JSON: ${errorMessage(error)}`);
   }
 }
 
