@@ -10,8 +10,10 @@
 // 3. Runs `cachecost report <logs> --by session --json` (from dist/: `npm run build` first).
 // 4. Compares per session: input, output, cache creation (= cachecost 5m + 1h + unknown TTL) and
 //    cache read tokens, and the cost. Every difference must be one of the named, deliberate ones:
-//      - dedupe: cachecost keeps the LAST line of a response; ccusage 20.x keeps its largest line
-//        (its TypeScript releases the first), which can undercount output on 2.1.x transcripts;
+//      - dedupe: cachecost keeps the line with the LARGEST output of a response across every file
+//        of the session (acompact / aside_question copies included); ccusage 20.x keeps the line
+//        with the largest token total (its TypeScript releases the first), which can undercount
+//        output on 2.1.x transcripts;
 //      - long context: above a tier's threshold cachecost bills the WHOLE request at the tier
 //        (Anthropic's rule); ccusage tiers each token class separately above 200K;
 //      - 1h writes: ccusage reports one cache-creation column; cachecost splits it 5m / 1h /
@@ -96,7 +98,7 @@ async function compare(ccusageBin, configDir) {
     if (mine.uncachedInputTokens !== session.inputTokens || mine.cacheReadTokens !== session.cacheReadTokens || creation !== session.cacheCreationTokens) {
       reasons.push(`UNEXPLAINED: input/cache tokens differ (ours ${mine.uncachedInputTokens}/${mine.cacheReadTokens}/${creation}, ccusage ${session.inputTokens}/${session.cacheReadTokens}/${session.cacheCreationTokens})`);
     }
-    if (mine.outputTokens !== session.outputTokens) reasons.push(`dedupe: output ${mine.outputTokens} (last line) vs ${session.outputTokens}`);
+    if (mine.outputTokens !== session.outputTokens) reasons.push(`dedupe: output ${mine.outputTokens} (largest line) vs ${session.outputTokens}`);
     if (!(Math.abs(costDiff) <= COST_TOLERANCE_USD)) {
       if (mine.longContextRequests > 0) reasons.push(`long context: ${mine.longContextRequests} request(s) billed whole at the tier`);
       else if (mine.outputTokens === session.outputTokens) reasons.push('UNEXPLAINED: cost differs with equal tokens and no long-context request');
