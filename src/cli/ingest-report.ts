@@ -60,7 +60,7 @@ export function issueCounts(issues: readonly IngestIssue[]): string {
   return parts.length === 0 ? 'no ingest issues' : `${parts.join(', ')} in ${plural(files, 'file')}`;
 }
 
-/** The notes, by kind: "981 requests without reported usage (not priced); 12 responses already counted in another session". */
+/** The notes, by kind: "981 requests without reported usage (counted apart, not priced); 2 files holding …". */
 export function noteCounts(issues: readonly IngestIssue[]): string | null {
   const notes = distinct(issues).filter(isIngestNote);
   let noUsage = 0;
@@ -73,8 +73,12 @@ export function noteCounts(issues: readonly IngestIssue[]): string | null {
   }
   const parts: string[] = [];
   if (noUsage > 0) parts.push(`${plural(noUsage, 'request')} without reported usage (counted apart, not priced)`);
-  if (elsewhere > 0) parts.push(`${plural(elsewhere, 'file')} holding responses another session counted (resumed copies, not counted twice)`);
-  if (replays > 0) parts.push(`${plural(replays, 'forked rollout')} whose copy of the parent's history was not counted again`);
+  if (elsewhere > 0)
+    parts.push(
+      `${plural(elsewhere, 'file')} holding responses another session counted (resumed copies, not counted twice)`,
+    );
+  if (replays > 0)
+    parts.push(`${plural(replays, 'forked rollout')} whose copy of the parent's history was not counted again`);
   return parts.length === 0 ? null : parts.join('; ');
 }
 
@@ -83,9 +87,13 @@ export function noteCounts(issues: readonly IngestIssue[]): string | null {
  * there are problem issues. Call before printing results, so that `--strict` prints none.
  */
 export function checkIssues(issues: readonly IngestIssue[], global: GlobalArgs, io: CliIo): void {
-  if (global.verbose) for (const issue of distinct(issues)) io.stderr(`${isIngestNote(issue) ? 'note: ' : ''}${formatIssue(issue)}\n`);
+  if (global.verbose)
+    for (const issue of distinct(issues)) io.stderr(`${isIngestNote(issue) ? 'note: ' : ''}${formatIssue(issue)}\n`);
   if (global.strict && problemIssues(issues).length > 0) {
-    throw new CachecostError('STRICT_INGEST', `${issueCounts(issues)} and --strict is set${global.verbose ? '' : '; --verbose lists them'}`);
+    throw new CachecostError(
+      'STRICT_INGEST',
+      `${issueCounts(issues)} and --strict is set${global.verbose ? '' : '; --verbose lists them'}`,
+    );
   }
 }
 

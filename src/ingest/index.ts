@@ -7,7 +7,13 @@
 import { stat } from 'node:fs/promises';
 import { CachecostError, errorMessage } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
-import { claudeCompanionFiles, type ClaudeSessionFiles, groupClaudeFiles, loadClaudeSession, type ResponseClaims } from './claude-code/index.js';
+import {
+  claudeCompanionFiles,
+  type ClaudeSessionFiles,
+  groupClaudeFiles,
+  loadClaudeSession,
+  type ResponseClaims,
+} from './claude-code/index.js';
 import { type CodexSessionFiles, groupCodexFiles, loadCodexSession } from './codex/index.js';
 import type { ContentMode } from './content-mode.js';
 import { detectFormat } from './detect-format.js';

@@ -196,7 +196,11 @@ export const IssueEffectSchema = z.enum(['repaired', 'usage-not-reported', 'coun
 export type IssueEffect = z.infer<typeof IssueEffectSchema>;
 
 /** Effects that are notes rather than problems with the input. */
-export const NOTE_EFFECTS: ReadonlySet<IssueEffect> = new Set(['usage-not-reported', 'counted-elsewhere', 'fork-replay']);
+export const NOTE_EFFECTS: ReadonlySet<IssueEffect> = new Set([
+  'usage-not-reported',
+  'counted-elsewhere',
+  'fork-replay',
+]);
 
 /** A skipped or invalid input line, counted in every report (replay.md §2). Line 0 = the whole file. */
 export const IngestIssueSchema = z.object({

@@ -29,7 +29,7 @@ export type ResponseClaims = Map<string, string>;
 
 export type ClaudeSessionInput = {
   readonly sessionId: string;
-  /** Main transcripts (one session id may have several: two project folders, a copy) and subagent files, in any order. */
+  /** Main transcripts (a session id may have several: two project folders, a copy) and subagent files, any order. */
   readonly files: readonly ClaudeFileRecords[];
   readonly issues: readonly IngestIssue[];
   /** Session this one belongs to when only a subagent file was found (no main transcript). */
@@ -80,6 +80,9 @@ function bestUsages(files: readonly ClaudeFileRecords[]): Map<string, MeasuredUs
   return best;
 }
 
+/** Responses of one file that another session already counted: first line, how many, by which sessions. */
+type ClaimedElsewhere = { readonly line: number; count: number; readonly sessions: Set<string> };
+
 class Builder {
   readonly items: Item[] = [];
   readonly requests: MutableRequest[] = [];
@@ -88,7 +91,7 @@ class Builder {
   /** Request key → the file that counts it (the first that holds it). */
   private readonly owners = new Map<string, string>();
   /** Keys another session counted, per file of this one: reported once per file. */
-  readonly claimedElsewhere = new Map<string, { readonly line: number; count: number; readonly sessions: Set<string> }>();
+  readonly claimedElsewhere = new Map<string, ClaimedElsewhere>();
   private readonly toolNames = new Map<string, string>();
   /** Inline sidechain uuid → the uuid of its sidechain's root (the agent's identity in 1.0.x). */
   private readonly sidechainRoot = new Map<string, string>();
@@ -156,7 +159,9 @@ class Builder {
           this.issues.push({
             file,
             line,
-            reason: `response ${ids ?? 'without ids'} (${record.model}) reports no usage (every count 0 or absent); counted as a request without usage, not priced`,
+            reason:
+              `response ${ids ?? 'without ids'} (${record.model}) reports no usage (every count 0 or absent); ` +
+              'counted as a request without usage, not priced',
             effect: 'usage-not-reported',
           });
         }
@@ -225,7 +230,7 @@ class Builder {
     }
   }
 
-  /** Main-transcript uuid → the file that holds it first: a second main file of one session repeats what the first has. */
+  /** Main-transcript uuid → the file holding it first: a second main file of a session repeats what the first has. */
   private readonly mainUuids = new Map<string, string>();
 
   /** True for a record of a main transcript already read from another main transcript of the session. */
@@ -240,7 +245,9 @@ class Builder {
   }
 
   record(record: ClaudeRecord, input: ClaudeFileRecords, line: number, unknownTypes: Map<string, { line: number; count: number }>): void {
-    if ((record.kind === 'assistant' || record.kind === 'user' || record.kind === 'compact_boundary' || record.kind === 'api_error') && this.isMainCopy(record, input)) return;
+    const kind = record.kind;
+    const placed = kind === 'assistant' || kind === 'user' || kind === 'compact_boundary' || kind === 'api_error';
+    if (placed && this.isMainCopy(record, input)) return;
     switch (record.kind) {
       case 'assistant':
       case 'user': {
@@ -301,7 +308,9 @@ class Builder {
 }
 
 function firstTimestamp(file: ClaudeFileRecords): number {
-  for (const { record } of file.records) if ('timestampMs' in record && record.timestampMs !== null) return record.timestampMs;
+  for (const { record } of file.records) {
+    if ('timestampMs' in record && record.timestampMs !== null) return record.timestampMs;
+  }
   return Number.POSITIVE_INFINITY;
 }
 
@@ -314,7 +323,9 @@ function readingOrder(files: readonly ClaudeFileRecords[]): ClaudeFileRecords[] 
   const keyed = files.map((file) => ({ file, main: file.agentId === null ? 0 : 1, at: firstTimestamp(file) }));
   keyed.sort((a, b) => {
     if (a.main !== b.main) return a.main - b.main;
-    if (a.main === 1 && a.file.agentId !== b.file.agentId) return (a.file.agentId ?? '') < (b.file.agentId ?? '') ? -1 : 1;
+    if (a.main === 1 && a.file.agentId !== b.file.agentId) {
+      return (a.file.agentId ?? '') < (b.file.agentId ?? '') ? -1 : 1;
+    }
     if (a.at !== b.at) return a.at < b.at ? -1 : 1;
     return a.file.file < b.file.file ? -1 : a.file.file > b.file.file ? 1 : 0;
   });
@@ -337,7 +348,9 @@ export function buildClaudeSession(input: ClaudeSessionInput, _options: { readon
     builder.issues.push({
       file,
       line: seen.line,
-      reason: `${seen.count} response${seen.count === 1 ? '' : 's'} already counted in session ${sessions} (a resumed copy, formats.md §1.5); not counted again here`,
+      reason:
+        `${seen.count} response${seen.count === 1 ? '' : 's'} already counted in session ${sessions} ` +
+        '(a resumed copy, formats.md §1.5); not counted again here',
       effect: 'counted-elsewhere',
     });
   }

@@ -61,17 +61,33 @@ export function groupClaudeFiles(found: readonly FoundLog[]): ClaudeSessionFiles
   const sessions: ClaudeSessionFiles[] = [];
   for (const [sessionId, files] of mains) {
     files.sort(byPath);
-    const agentFiles = (agents.get(sessionId) ?? []).map(({ file, agentId }) => ({ file, agentId })).sort((a, b) => byPath(a.file, b.file));
+    const agentFiles = (agents.get(sessionId) ?? [])
+      .map(({ file, agentId }) => ({ file, agentId }))
+      .sort((a, b) => byPath(a.file, b.file));
     agents.delete(sessionId);
     const first = files[0];
-    sessions.push({ sessionId, mainFiles: files, agentFiles, parentSessionId: null, projectDir: first === undefined ? null : basename(dirname(first)) });
+    sessions.push({
+      sessionId,
+      mainFiles: files,
+      agentFiles,
+      parentSessionId: null,
+      projectDir: first === undefined ? null : basename(dirname(first)),
+    });
   }
   for (const [parent, list] of agents) {
     for (const { file, agentId, projectDir } of list) {
-      sessions.push({ sessionId: `agent-${agentId}`, mainFiles: [], agentFiles: [{ file, agentId }], parentSessionId: parent.startsWith('agent-') ? null : parent, projectDir });
+      sessions.push({
+        sessionId: `agent-${agentId}`,
+        mainFiles: [],
+        agentFiles: [{ file, agentId }],
+        parentSessionId: parent.startsWith('agent-') ? null : parent,
+        projectDir,
+      });
     }
   }
-  return sessions.sort((a, b) => byPath(a.sessionId, b.sessionId) || byPath(a.agentFiles[0]?.file ?? '', b.agentFiles[0]?.file ?? ''));
+  return sessions.sort(
+    (a, b) => byPath(a.sessionId, b.sessionId) || byPath(a.agentFiles[0]?.file ?? '', b.agentFiles[0]?.file ?? ''),
+  );
 }
 
 /**

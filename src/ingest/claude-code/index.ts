@@ -10,7 +10,15 @@ import { buildClaudeSession, type ClaudeFileRecords, type ResponseClaims } from 
 import type { ClaudeSessionFiles } from './discover.js';
 import { type ClaudeRecord, parseClaudeLine } from './record.js';
 
-export { buildClaudeSession, claudeRequestKey, CLAUDE_PROVIDER, type ClaudeFileRecords, type ClaudeSessionInput, type ResponseClaims, usageReported } from './build.js';
+export {
+  buildClaudeSession,
+  claudeRequestKey,
+  CLAUDE_PROVIDER,
+  type ClaudeFileRecords,
+  type ClaudeSessionInput,
+  type ResponseClaims,
+  usageReported,
+} from './build.js';
 export { claudeCompanionFiles, groupClaudeFiles, type ClaudeAgentFile, type ClaudeSessionFiles } from './discover.js';
 export { parseClaudeLine, type ClaudeRecord } from './record.js';
 
@@ -21,7 +29,9 @@ async function readTranscript(file: string, agentId: string | null, content: Con
       const result = parseClaudeLine(line, content);
       if (result.kind === 'record') {
         if (result.record.kind !== 'ignored') records.push({ line: line.number, record: result.record });
-        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem, effect: 'repaired' });
+        if (result.problem !== null) {
+          issues.push({ file, line: line.number, reason: result.problem, effect: 'repaired' });
+        }
       } else if (result.kind === 'invalid') {
         issues.push({ file, line: line.number, reason: result.reason });
       }

@@ -258,18 +258,27 @@ function describeJson(value: unknown): string {
  */
 function assistantMessageProblem(raw: unknown): string | null {
   const message = asObject(raw);
-  if (message === undefined) return `assistant record whose "message" is ${describeJson(raw)}, not a message object; not counted`;
+  if (message === undefined) {
+    return `assistant record whose "message" is ${describeJson(raw)}, not a message object; not counted`;
+  }
   if (!['id', 'model', 'content', 'usage', 'role'].some((key) => key in message)) {
     const keys = Object.keys(message).slice(0, 3).map((key) => JSON.stringify(key)).join(', ');
-    return `assistant record whose "message" has none of id, model, content, usage, role (keys ${keys === '' ? 'none' : keys}); not counted`;
+    const listed = keys === '' ? 'none' : keys;
+    return `assistant record whose "message" has none of id, model, content, usage, role (keys ${listed}); not counted`;
   }
   const wrong: string[] = [];
   if ('id' in message && typeof message['id'] !== 'string') wrong.push(`"id" is ${describeJson(message['id'])}`);
-  if ('model' in message && typeof message['model'] !== 'string') wrong.push(`"model" is ${describeJson(message['model'])}`);
+  if ('model' in message && typeof message['model'] !== 'string') {
+    wrong.push(`"model" is ${describeJson(message['model'])}`);
+  }
   const usage = message['usage'];
-  if (usage !== undefined && usage !== null && asObject(usage) === undefined) wrong.push(`"usage" is ${describeJson(usage)}`);
+  if (usage !== undefined && usage !== null && asObject(usage) === undefined) {
+    wrong.push(`"usage" is ${describeJson(usage)}`);
+  }
   const content = message['content'];
-  if (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content)) wrong.push(`"content" is ${describeJson(content)}`);
+  if (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content)) {
+    wrong.push(`"content" is ${describeJson(content)}`);
+  }
   return wrong.length === 0 ? null : `assistant record whose message is malformed (${wrong.join(', ')}); not counted`;
 }
 

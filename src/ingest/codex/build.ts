@@ -102,7 +102,9 @@ function recordTimestamp(record: CodexRecord): number | null {
  * second `session_meta` to the first pause longer than `REPLAY_GAP_MS`. Null when the rollout is
  * not a fork or holds no copy of its parent's meta.
  */
-export function forkReplay(records: readonly { readonly record: CodexRecord }[]): { readonly start: number; readonly end: number } | null {
+export function forkReplay(
+  records: readonly { readonly record: CodexRecord }[],
+): { readonly start: number; readonly end: number } | null {
   const first = records[0]?.record;
   if (first?.kind !== 'session_meta' || (first.forkedFromId === null && !first.subagent)) return null;
   const start = records.findIndex((entry, i) => i > 0 && entry.record.kind === 'session_meta');
@@ -119,7 +121,10 @@ export function forkReplay(records: readonly { readonly record: CodexRecord }[])
 }
 
 /** One rollout's items, requests and events; `agentId` is set on every request of a sub-agent's rollout. */
-function readRollout(input: CodexRolloutRecords & { readonly sessionId: string; readonly issues: readonly IngestIssue[] }, agentId: string | null): RolloutRead {
+function readRollout(
+  input: CodexRolloutRecords & { readonly sessionId: string; readonly issues: readonly IngestIssue[] },
+  agentId: string | null,
+): RolloutRead {
   const items: Item[] = [];
   const requests: Request[] = [];
   const events: HarnessEvent[] = [];
@@ -199,13 +204,22 @@ function readRollout(input: CodexRolloutRecords & { readonly sessionId: string; 
         if (usage === null) break;
         if (usage.promptTokens === 0 && usage.outputTokens === 0) {
           // Every count 0: the event reports no usage; not a request of 0 tokens (a $0 bill).
-          issues.push({ file: input.file, line, reason: 'token_count whose usage is all zero; counted as a request without usage, not priced', effect: 'usage-not-reported' });
+          const reason = 'token_count whose usage is all zero; counted as a request without usage, not priced';
+          issues.push({ file: input.file, line, reason, effect: 'usage-not-reported' });
         }
         const itemIndex = firstUnclaimedOutput ?? items.length;
         openRequest = firstUnclaimedOutput === null;
         firstUnclaimedOutput = null;
         const reported = usage.promptTokens > 0 || usage.outputTokens > 0;
-        requests.push({ index: requests.length, itemIndex, model: record.model ?? model ?? UNKNOWN_MODEL, provider, timestampMs: record.timestampMs, usage: reported ? usage : null, agentId });
+        requests.push({
+          index: requests.length,
+          itemIndex,
+          model: record.model ?? model ?? UNKNOWN_MODEL,
+          provider,
+          timestampMs: record.timestampMs,
+          usage: reported ? usage : null,
+          agentId,
+        });
         break;
       }
       case 'message': {
@@ -297,7 +311,10 @@ function readRollout(input: CodexRolloutRecords & { readonly sessionId: string; 
     issues.push({
       file: input.file,
       line: first,
-      reason: `forked from ${forkedFrom ?? 'another rollout'}: lines ${first}–${last} replay the parent's history; its ${replayedRequests} request${replayedRequests === 1 ? '' : 's'} there are the parent's and are not counted here`,
+      reason:
+        `forked from ${forkedFrom ?? 'another rollout'}: lines ${first}–${last} replay the parent's history; ` +
+        `its ${replayedRequests} request${replayedRequests === 1 ? '' : 's'} there are the parent's ` +
+        'and are not counted here',
       effect: 'fork-replay',
     });
   }
@@ -312,8 +329,11 @@ export function buildCodexSession(input: CodexSessionInput): Session {
   const files = [input.file];
   for (const child of input.subagents ?? []) {
     const read = readRollout({ ...child, sessionId: child.agentId, issues: [] }, child.agentId);
-    // A sub-agent's context is its own: its requests are billed here, its items are not the session's (as Claude Code subagents).
-    for (const request of read.requests) requests.push({ ...request, index: requests.length, itemIndex: main.items.length });
+    // A sub-agent's context is its own: its requests are billed here, its items are not the session's
+    // (as Claude Code subagents).
+    for (const request of read.requests) {
+      requests.push({ ...request, index: requests.length, itemIndex: main.items.length });
+    }
     issues.push(...read.issues);
     files.push(child.file);
   }

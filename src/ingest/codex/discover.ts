@@ -49,7 +49,10 @@ function byString(a: string, b: string): number {
 }
 
 /** One session per rollout, sorted by id; duplicates by id keep the `sessions/` copy; sub-agents join their root. */
-export function groupCodexFiles(found: readonly FoundLog[]): { readonly sessions: CodexSessionFiles[]; readonly issues: IngestIssue[] } {
+export function groupCodexFiles(found: readonly FoundLog[]): {
+  readonly sessions: CodexSessionFiles[];
+  readonly issues: IngestIssue[];
+} {
   const byId = new Map<string, FoundLog>();
   const issues: IngestIssue[] = [];
   for (const log of [...found].sort((a, b) => byString(a.path, b.path))) {
@@ -62,7 +65,11 @@ export function groupCodexFiles(found: readonly FoundLog[]): { readonly sessions
     const keepNew = isArchived(previous.path) && !isArchived(log.path);
     const [kept, dropped] = keepNew ? [log, previous] : [previous, log];
     byId.set(sessionId, kept);
-    issues.push({ file: dropped.path, line: 0, reason: `another rollout of session ${sessionId} was found (${kept.path}); this copy is not read` });
+    issues.push({
+      file: dropped.path,
+      line: 0,
+      reason: `another rollout of session ${sessionId} was found (${kept.path}); this copy is not read`,
+    });
   }
   /** The top-most ancestor found on disk, or null when the rollout is not a found sub-agent's. */
   const rootOf = (id: string): string | null => {

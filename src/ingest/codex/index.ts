@@ -14,7 +14,11 @@ export { buildCodexSession, type CodexSessionInput, forkReplay, REPLAY_GAP_MS } 
 export { groupCodexFiles, type CodexSessionFiles, type CodexSubagentFile } from './discover.js';
 export { parseCodexLine, type CodexRecord } from './record.js';
 
-async function readRollout(file: string, content: ContentMode, issues: IngestIssue[]): Promise<{ line: number; record: CodexRecord }[]> {
+async function readRollout(
+  file: string,
+  content: ContentMode,
+  issues: IngestIssue[],
+): Promise<{ line: number; record: CodexRecord }[]> {
   const records: { line: number; record: CodexRecord }[] = [];
   try {
     for await (const line of readLines(file)) {
@@ -32,12 +36,16 @@ async function readRollout(file: string, content: ContentMode, issues: IngestIss
 }
 
 /** Reads one Codex rollout (and its sub-agents' rollouts) into a session. */
-export async function loadCodexSession(files: CodexSessionFiles, options: { readonly content: ContentMode }): Promise<Session> {
+export async function loadCodexSession(
+  files: CodexSessionFiles,
+  options: { readonly content: ContentMode },
+): Promise<Session> {
   const issues: IngestIssue[] = [];
   const records = await readRollout(files.file, options.content, issues);
   const subagents = [];
   for (const child of files.subagents ?? []) {
-    subagents.push({ file: child.file, agentId: child.agentId, records: await readRollout(child.file, options.content, issues) });
+    const childRecords = await readRollout(child.file, options.content, issues);
+    subagents.push({ file: child.file, agentId: child.agentId, records: childRecords });
   }
   return buildCodexSession({ sessionId: files.sessionId, file: files.file, records, issues, subagents });
 }

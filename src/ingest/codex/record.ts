@@ -178,7 +178,10 @@ export function parseCodexLine(line: Line, content: ContentMode): CodexLineResul
       };
     }
     case 'turn_context':
-      return { kind: 'record', record: { kind: 'turn_context', timestampMs, model: asString(payload['model']) ?? null } };
+      return {
+        kind: 'record',
+        record: { kind: 'turn_context', timestampMs, model: asString(payload['model']) ?? null },
+      };
     case 'response_item':
       return { kind: 'record', record: responseItem(payload, timestampMs, content) };
     case 'compacted':

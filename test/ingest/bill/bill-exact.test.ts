@@ -19,7 +19,8 @@ async function loadAll(paths: readonly string[]): Promise<Session[]> {
   const { sources } = await discoverSessions(paths);
   const run = newIngestRun();
   const sessions: Session[] = [];
-  for (const source of sources) sessions.push(SessionSchema.parse(await loadSession(source, { content: 'sizes', run })));
+  for (const source of sources)
+    sessions.push(SessionSchema.parse(await loadSession(source, { content: 'sizes', run })));
   return sessions;
 }
 
@@ -85,7 +86,11 @@ describe('Claude Code: one session across files, each response once', () => {
     const b = byId(sessions, B);
     expect(outputs(b)).toEqual([60]);
     expect(b.issues).toEqual([
-      expect.objectContaining({ line: 2, effect: 'counted-elsewhere', reason: expect.stringContaining(`1 response already counted in session ${A}`) }),
+      expect.objectContaining({
+        line: 2,
+        effect: 'counted-elsewhere',
+        reason: expect.stringContaining(`1 response already counted in session ${A}`),
+      }),
     ]);
     // Read alone, B is a session of its own and counts its copy.
     const alone = await loadAll([`${ROOT}/claude/projects/-home-me-app/${B}.jsonl`]);
@@ -106,15 +111,35 @@ describe('Codex: forked sub-agent rollouts', () => {
     const p = byId(sessions, P);
     // Parent: 1000/0/50, 1200/1000/30, 1300/1000/20 (the doubled event skipped). Child C after its
     // replay of P's first two requests (totals 1050, 2280): 800/500/40 and 900/600/30.
-    expect(p.requests.map((r) => [r.agentId, r.model, r.usage?.promptTokens, r.usage?.cacheReadTokens, r.usage?.outputTokens])).toEqual([
+    expect(
+      p.requests.map((r) => [
+        r.agentId,
+        r.model,
+        r.usage?.promptTokens,
+        r.usage?.cacheReadTokens,
+        r.usage?.outputTokens,
+      ]),
+    ).toEqual([
       [null, 'gpt-5.1-codex-max', 1000, 0, 50],
       [null, 'gpt-5.1-codex-max', 1200, 1000, 30],
       [null, 'gpt-5.1-codex-max', 1300, 1000, 20],
       [C, 'gpt-5.4-mini', 800, 500, 40],
       [C, 'gpt-5.4-mini', 900, 600, 30],
     ]);
-    expect(summarizeSession(p)).toMatchObject({ requests: 5, promptTokens: 5200, cacheReadTokens: 3100, outputTokens: 170, issues: 0 });
-    expect(p.issues).toEqual([expect.objectContaining({ line: 2, effect: 'fork-replay', reason: expect.stringContaining('its 2 requests there are the parent') })]);
+    expect(summarizeSession(p)).toMatchObject({
+      requests: 5,
+      promptTokens: 5200,
+      cacheReadTokens: 3100,
+      outputTokens: 170,
+      issues: 0,
+    });
+    expect(p.issues).toEqual([
+      expect.objectContaining({
+        line: 2,
+        effect: 'fork-replay',
+        reason: expect.stringContaining('its 2 requests there are the parent'),
+      }),
+    ]);
     // Without its sub-agent: the parent alone.
     const main = p.requests.filter((r) => r.agentId === null);
     expect(main.reduce((n, r) => n + (r.usage?.promptTokens ?? 0), 0)).toBe(3500);
@@ -126,7 +151,9 @@ describe('Codex: forked sub-agent rollouts', () => {
     const orphan = byId(await loadAll([`${ROOT}/codex-orphan`]), O);
     // Its file replays two requests of the absent parent (totals 5300, 11500); its own: 400/100/10.
     expect(orphan.parentSessionId).toBe('0190bbbb-0000-7000-8000-0000000000ff');
-    expect(orphan.requests.map((r) => [r.usage?.promptTokens, r.usage?.cacheReadTokens, r.usage?.outputTokens])).toEqual([[400, 100, 10]]);
+    expect(
+      orphan.requests.map((r) => [r.usage?.promptTokens, r.usage?.cacheReadTokens, r.usage?.outputTokens]),
+    ).toEqual([[400, 100, 10]]);
     // The replayed history is the child's context: its items are kept.
     expect(orphan.items.filter((i) => i.kind === 'user').length).toBe(2);
   });
@@ -152,9 +179,15 @@ describe('the ingest summary (case 7) and notes', () => {
   it('report excludes the request without usage from the bill, never as $0', async () => {
     const { code, stdout } = await cli(['report', `${ROOT}/claude`, '--by', 'session', '--json']);
     expect(code).toBe(0);
-    const report = JSON.parse(stdout) as { lines: { key: string; requests: number; outputTokens: number }[]; excluded: { requestsWithoutUsage: number } };
+    const report = JSON.parse(stdout) as {
+      lines: { key: string; requests: number; outputTokens: number }[];
+      excluded: { requestsWithoutUsage: number };
+    };
     expect(report.lines.map((l) => [l.key, l.requests, l.outputTokens])).toEqual(
-      expect.arrayContaining([[A, 5, 7427], [B, 1, 60]]),
+      expect.arrayContaining([
+        [A, 5, 7427],
+        [B, 1, 60],
+      ]),
     );
     expect(report.excluded.requestsWithoutUsage).toBe(1);
   });

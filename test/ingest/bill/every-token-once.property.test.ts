@@ -20,7 +20,15 @@ import { describe, expect, it } from 'vitest';
 import { discoverSessions, loadSession, newIngestRun } from '../../../src/ingest/index.js';
 import { isIngestNote } from '../../../src/session/model.js';
 
-type Totals = { requests: number; withoutUsage: number; prompt: number; read: number; write: number; output: number; problems: number };
+type Totals = {
+  requests: number;
+  withoutUsage: number;
+  prompt: number;
+  read: number;
+  write: number;
+  output: number;
+  problems: number;
+};
 type FileSpec = { path: string; lines: string[] };
 
 async function totalsOf(files: readonly FileSpec[], order: readonly number[]): Promise<Totals> {
@@ -33,7 +41,15 @@ async function totalsOf(files: readonly FileSpec[], order: readonly number[]): P
       writeFileSync(join(root, file.path), `${file.lines.join('\n')}\n`);
     }
     const { sources, issues } = await discoverSessions([root]);
-    const t: Totals = { requests: 0, withoutUsage: 0, prompt: 0, read: 0, write: 0, output: 0, problems: issues.filter((i) => !isIngestNote(i)).length };
+    const t: Totals = {
+      requests: 0,
+      withoutUsage: 0,
+      prompt: 0,
+      read: 0,
+      write: 0,
+      output: 0,
+      problems: issues.filter((i) => !isIngestNote(i)).length,
+    };
     const run = newIngestRun();
     for (const source of sources) {
       const session = await loadSession(source, { content: 'sizes', run });
@@ -70,7 +86,13 @@ function corrupt(files: readonly FileSpec[], pick: number, linePick: number): Fi
 
 // ---------------------------------------------------------------- Claude Code
 
-type Response = { readonly usage: readonly [number, number, number]; readonly outputs: readonly number[]; readonly zero: boolean; readonly agent: number | null; readonly session: number };
+type Response = {
+  readonly usage: readonly [number, number, number];
+  readonly outputs: readonly number[];
+  readonly zero: boolean;
+  readonly agent: number | null;
+  readonly session: number;
+};
 type ClaudeLayout = {
   readonly split: readonly [number, number];
   readonly folders: readonly [number, number];
@@ -82,20 +104,51 @@ type ClaudeLayout = {
 
 const FOLDERS = ['-home-me-app', '-home-me-zzz', 'C--work-app'];
 const sid = (n: number): string => `${'abcdef'[n] ?? 'f'}${'0'.repeat(7)}-0000-4000-8000-00000000000${n}`;
-const at = (i: number, j: number): string => new Date(Date.UTC(2026, 1, 3, 10, 0, 0) + i * 60_000 + j * 1000).toISOString();
+const at = (i: number, j: number): string =>
+  new Date(Date.UTC(2026, 1, 3, 10, 0, 0) + i * 60_000 + j * 1000).toISOString();
 
-function assistantLine(session: string, r: Response, i: number, j: number, output: number, agent: string | null): string {
+function assistantLine(
+  session: string,
+  r: Response,
+  i: number,
+  j: number,
+  output: number,
+  agent: string | null,
+): string {
   const [input, read, write] = r.zero ? [0, 0, 0] : r.usage;
   return JSON.stringify({
-    type: 'assistant', uuid: `r${i}-${j}`, parentUuid: null, isSidechain: agent !== null, sessionId: session, timestamp: at(i, j),
+    type: 'assistant',
+    uuid: `r${i}-${j}`,
+    parentUuid: null,
+    isSidechain: agent !== null,
+    sessionId: session,
+    timestamp: at(i, j),
     ...(agent === null ? {} : { agentId: agent }),
     requestId: `req_${i}`,
-    message: { id: `msg_${i}`, model: 'claude-sonnet-4-6', content: [{ type: 'text', text: 'x' }], usage: { input_tokens: input, cache_read_input_tokens: read, cache_creation_input_tokens: write, output_tokens: r.zero ? 0 : output } },
+    message: {
+      id: `msg_${i}`,
+      model: 'claude-sonnet-4-6',
+      content: [{ type: 'text', text: 'x' }],
+      usage: {
+        input_tokens: input,
+        cache_read_input_tokens: read,
+        cache_creation_input_tokens: write,
+        output_tokens: r.zero ? 0 : output,
+      },
+    },
   });
 }
 
 function userLine(session: string, i: number, agent: string | null): string {
-  return JSON.stringify({ type: 'user', uuid: `q${i}`, parentUuid: null, isSidechain: agent !== null, sessionId: session, timestamp: at(i, 0), message: { role: 'user', content: 'go' } });
+  return JSON.stringify({
+    type: 'user',
+    uuid: `q${i}`,
+    parentUuid: null,
+    isSidechain: agent !== null,
+    sessionId: session,
+    timestamp: at(i, 0),
+    message: { role: 'user', content: 'go' },
+  });
 }
 
 /** The lines of response i (in `session`), the largest output last unless `withoutFinal`. */
@@ -118,7 +171,10 @@ function claudeFiles(responses: readonly Response[], layout: ClaudeLayout): File
     const withoutFinal = (i: number): boolean => layout.acompact && layout.finalOnlyInCopy && i % 2 === 0;
     parts.forEach((part, p) => {
       const folder = FOLDERS[(layout.folders[p] ?? 0) % FOLDERS.length] ?? FOLDERS[0];
-      const lines = [userLine(id, part[0]?.i ?? 0, null), ...part.flatMap(({ r, i }) => [userLine(id, i, null), ...responseLines(id, r, i, null, withoutFinal(i))])];
+      const lines = [
+        userLine(id, part[0]?.i ?? 0, null),
+        ...part.flatMap(({ r, i }) => [userLine(id, i, null), ...responseLines(id, r, i, null, withoutFinal(i))]),
+      ];
       files.push({ path: `projects/${folder}/${id}.jsonl`, lines });
     });
     const home = FOLDERS[layout.folders[0] % FOLDERS.length] ?? FOLDERS[0];
@@ -126,20 +182,29 @@ function claudeFiles(responses: readonly Response[], layout: ClaudeLayout): File
       // The compaction summariser's copy of the main transcript's responses: with `finalOnlyInCopy`
       // half the final lines are only here, and the other half only in the main transcript.
       const partial = (i: number): boolean => layout.finalOnlyInCopy && i % 2 === 1;
-      const lines = [userLine(id, 0, 'acompact-1'), ...main.flatMap(({ r, i }) => responseLines(id, r, i, 'acompact-1', partial(i)))];
+      const lines = [
+        userLine(id, 0, 'acompact-1'),
+        ...main.flatMap(({ r, i }) => responseLines(id, r, i, 'acompact-1', partial(i))),
+      ];
       files.push({ path: `projects/${home}/${id}/subagents/agent-acompact-1.jsonl`, lines });
     }
     const agents = new Set(own.flatMap(({ r }) => (r.agent === null ? [] : [r.agent])));
     for (const agent of agents) {
       const name = `a${s}${agent}`;
       const folder = layout.agentsMoved ? sid(5) : id;
-      const lines = [userLine(id, 0, name), ...own.filter(({ r }) => r.agent === agent).flatMap(({ r, i }) => responseLines(id, r, i, name, false))];
+      const lines = [
+        userLine(id, 0, name),
+        ...own.filter(({ r }) => r.agent === agent).flatMap(({ r, i }) => responseLines(id, r, i, name, false)),
+      ];
       files.push({ path: `projects/${home}/${folder}/subagents/agent-${name}.jsonl`, lines });
     }
     if (layout.resume && s === 0 && main.length > 0) {
       // A resumed session: another id whose file starts with a copy of session 0's responses.
       const resumed = sid(4);
-      const lines = [userLine(resumed, 0, null), ...main.flatMap(({ r, i }) => responseLines(resumed, r, i, null, false))];
+      const lines = [
+        userLine(resumed, 0, null),
+        ...main.flatMap(({ r, i }) => responseLines(resumed, r, i, null, false)),
+      ];
       files.push({ path: `projects/${home}/${resumed}.jsonl`, lines });
     }
   }
@@ -180,7 +245,14 @@ const layoutArb: fc.Arbitrary<ClaudeLayout> = fc.record({
   agentsMoved: fc.boolean(),
 });
 
-const SIMPLE: ClaudeLayout = { split: [0, 0], folders: [0, 1], acompact: false, finalOnlyInCopy: false, resume: false, agentsMoved: false };
+const SIMPLE: ClaudeLayout = {
+  split: [0, 0],
+  folders: [0, 1],
+  acompact: false,
+  finalOnlyInCopy: false,
+  resume: false,
+  agentsMoved: false,
+};
 
 describe('every token counted once (property)', () => {
   it('Claude Code: splitting, copying, resuming, moving and reordering files never changes the totals; one corrupt line is one issue', async () => {
@@ -194,7 +266,12 @@ describe('every token counted once (property)', () => {
         async (responses, layout, seed, pick, linePick) => {
           const expected = expectedClaude(responses);
           const plain = claudeFiles(responses, SIMPLE);
-          expect(await totalsOf(plain, plain.map((_, i) => i))).toEqual({ ...expected, problems: 0 });
+          expect(
+            await totalsOf(
+              plain,
+              plain.map((_, i) => i),
+            ),
+          ).toEqual({ ...expected, problems: 0 });
           const files = claudeFiles(responses, layout);
           const order = files.map((_, i) => i).sort((a, b) => ((a * 7919 + seed) % 101) - ((b * 7919 + seed) % 101));
           const laidOut = await totalsOf(files, order);
@@ -221,16 +298,42 @@ describe('every token counted once (property)', () => {
   const ts = (ms: number): string => new Date(Date.UTC(2026, 1, 3, 9, 0, 0) + ms).toISOString();
 
   function tokenCount(ms: number, total: Usage, last: Usage): string {
-    const u = ([i, c, o]: Usage): object => ({ input_tokens: i, cached_input_tokens: c, output_tokens: o, reasoning_output_tokens: 0, total_tokens: i + o });
-    return JSON.stringify({ timestamp: ts(ms), type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: u(total), last_token_usage: u(last) } } });
+    const u = ([i, c, o]: Usage): object => ({
+      input_tokens: i,
+      cached_input_tokens: c,
+      output_tokens: o,
+      reasoning_output_tokens: 0,
+      total_tokens: i + o,
+    });
+    return JSON.stringify({
+      timestamp: ts(ms),
+      type: 'event_msg',
+      payload: { type: 'token_count', info: { total_token_usage: u(total), last_token_usage: u(last) } },
+    });
   }
   const add = (a: Usage, b: Usage): Usage => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-  const meta = (ms: number, id: string, extra: object = {}): string => JSON.stringify({ timestamp: ts(ms), type: 'session_meta', payload: { id, cwd: '/w', model_provider: 'openai', ...extra } });
-  const turn = (ms: number): string => JSON.stringify({ timestamp: ts(ms), type: 'turn_context', payload: { model: 'gpt-5.2-codex' } });
-  const say = (ms: number, role: string): string => JSON.stringify({ timestamp: ts(ms), type: 'response_item', payload: { type: 'message', role, content: [{ type: 'output_text', text: 'x' }] } });
+  const meta = (ms: number, id: string, extra: object = {}): string =>
+    JSON.stringify({
+      timestamp: ts(ms),
+      type: 'session_meta',
+      payload: { id, cwd: '/w', model_provider: 'openai', ...extra },
+    });
+  const turn = (ms: number): string =>
+    JSON.stringify({ timestamp: ts(ms), type: 'turn_context', payload: { model: 'gpt-5.2-codex' } });
+  const say = (ms: number, role: string): string =>
+    JSON.stringify({
+      timestamp: ts(ms),
+      type: 'response_item',
+      payload: { type: 'message', role, content: [{ type: 'output_text', text: 'x' }] },
+    });
 
   /** The parent's history lines after its meta, up to request `upTo` (exclusive), stamped by `stamp`. */
-  function parentHistory(requests: readonly Usage[], doubled: readonly boolean[], upTo: number, stamp: (n: number) => number): string[] {
+  function parentHistory(
+    requests: readonly Usage[],
+    doubled: readonly boolean[],
+    upTo: number,
+    stamp: (n: number) => number,
+  ): string[] {
     const lines = [turn(stamp(0)), say(stamp(0), 'user')];
     let total: Usage = [0, 0, 0];
     requests.slice(0, upTo).forEach((r, n) => {
@@ -241,18 +344,39 @@ describe('every token counted once (property)', () => {
     return lines;
   }
 
-  function codexFiles(parent: readonly Usage[], doubled: readonly boolean[], children: readonly Child[], parentPresent: boolean, folders: readonly number[]): FileSpec[] {
-    const dir = (n: number): string => ['sessions/2026/02/03', 'sessions/2026/02/04', 'elsewhere/codex/sessions/2026/02/03'][(folders[n] ?? 0) % 3] ?? 'sessions';
+  function codexFiles(
+    parent: readonly Usage[],
+    doubled: readonly boolean[],
+    children: readonly Child[],
+    parentPresent: boolean,
+    folders: readonly number[],
+  ): FileSpec[] {
+    const dir = (n: number): string =>
+      ['sessions/2026/02/03', 'sessions/2026/02/04', 'elsewhere/codex/sessions/2026/02/03'][(folders[n] ?? 0) % 3] ??
+      'sessions';
     const files: FileSpec[] = [];
     if (parentPresent) {
-      files.push({ path: `${dir(0)}/rollout-2026-02-03T09-00-00-${P}.jsonl`, lines: [meta(0, P), ...parentHistory(parent, doubled, parent.length, (n) => n * 10_000)] });
+      files.push({
+        path: `${dir(0)}/rollout-2026-02-03T09-00-00-${P}.jsonl`,
+        lines: [meta(0, P), ...parentHistory(parent, doubled, parent.length, (n) => n * 10_000)],
+      });
     }
     children.forEach((child, c) => {
       const id = childId(c);
       const forkAfter = Math.min(child.forkAfter, parent.length);
       const forkMs = 1_000_000 + c * 100_000;
-      const source = child.subagent ? { source: { subagent: { thread_spawn: { parent_thread_id: P, depth: 1, agent_nickname: 'n', agent_role: 'r' } } } } : {};
-      const lines = [meta(forkMs, id, { forked_from_id: P, ...source }), meta(forkMs + 1, P), ...parentHistory(parent, doubled, forkAfter, () => forkMs + 2)];
+      const source = child.subagent
+        ? {
+            source: {
+              subagent: { thread_spawn: { parent_thread_id: P, depth: 1, agent_nickname: 'n', agent_role: 'r' } },
+            },
+          }
+        : {};
+      const lines = [
+        meta(forkMs, id, { forked_from_id: P, ...source }),
+        meta(forkMs + 1, P),
+        ...parentHistory(parent, doubled, forkAfter, () => forkMs + 2),
+      ];
       let total = parent.slice(0, forkAfter).reduce<Usage>(add, [0, 0, 0]);
       lines.push(say(forkMs + 3, 'user'));
       child.own.forEach((r, n) => {
@@ -270,7 +394,14 @@ describe('every token counted once (property)', () => {
       fc.asyncProperty(
         fc.array(usageArb, { minLength: 1, maxLength: 5 }),
         fc.array(fc.boolean(), { maxLength: 5 }),
-        fc.array(fc.record({ forkAfter: fc.nat({ max: 5 }), own: fc.array(usageArb, { minLength: 1, maxLength: 3 }), subagent: fc.boolean() }), { maxLength: 3 }),
+        fc.array(
+          fc.record({
+            forkAfter: fc.nat({ max: 5 }),
+            own: fc.array(usageArb, { minLength: 1, maxLength: 3 }),
+            subagent: fc.boolean(),
+          }),
+          { maxLength: 3 },
+        ),
         fc.boolean(),
         fc.array(fc.nat({ max: 2 }), { minLength: 4, maxLength: 4 }),
         fc.tuple(fc.nat(), fc.nat(), fc.nat()),
