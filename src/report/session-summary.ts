@@ -50,6 +50,7 @@ export const SESSION_SUMMARY_COLUMNS: readonly CsvColumn<SessionRow>[] = [
   { header: 'models', value: (row) => row.models.join(';') },
   { header: 'userMessages', value: (row) => row.userMessages },
   { header: 'requests', value: (row) => row.requests },
+  { header: 'requestsWithoutUsage', value: (row) => row.requestsWithoutUsage },
   { header: 'promptTokens', value: (row) => row.promptTokens },
   { header: 'cacheReadTokens', value: (row) => row.cacheReadTokens },
   { header: 'cacheWriteTokens', value: (row) => row.cacheWriteTokens },
@@ -109,6 +110,11 @@ function sumOrNull(values: readonly (number | null)[]): number | null {
   return known.length === 0 ? null : known.reduce((a, b) => a + b, 0);
 }
 
+/** Requests with measured usage, and apart those whose log reports none (never priced): `9 (+2 no usage)`. */
+function requestsCell(measured: number | null, withoutUsage: number): string {
+  return withoutUsage === 0 ? exact(measured) : `${exact(measured)} (+${formatCount(withoutUsage)} no usage)`;
+}
+
 /** The `sessions` table: one row per session, plus a total row when there is more than one. */
 export function renderSessionSummaryTable(rows: readonly SessionRow[], options: TerminalOptions = PLAIN): string {
   const { warn } = paint(options);
@@ -121,7 +127,7 @@ export function renderSessionSummaryTable(rows: readonly SessionRow[], options: 
     row.source,
     row.models.join(', '),
     exact(row.userMessages),
-    exact(row.requests),
+    requestsCell(row.requests, row.requestsWithoutUsage),
     count(row.promptTokens),
     count(row.cacheReadTokens),
     count(row.cacheWriteTokens),
@@ -141,7 +147,7 @@ export function renderSessionSummaryTable(rows: readonly SessionRow[], options: 
             '',
             '',
             exact(sumOrNull(rows.map((r) => r.userMessages))),
-            exact(sumOrNull(rows.map((r) => r.requests))),
+            requestsCell(sumOrNull(rows.map((r) => r.requests)), rows.reduce((n, r) => n + r.requestsWithoutUsage, 0)),
             count(sumOrNull(rows.map((r) => r.promptTokens))),
             count(sumOrNull(rows.map((r) => r.cacheReadTokens))),
             count(sumOrNull(rows.map((r) => r.cacheWriteTokens))),

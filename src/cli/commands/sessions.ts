@@ -20,11 +20,11 @@ async function run(args: SessionsArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
   const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, { summarizeSession }, { sessionCost }, { resolvePrices }] = await Promise.all([
     import('../default-paths.js'),
-    import('../load-sessions.js'),
+    import('../../usecases/for-each-session.js'),
     import('../ingest-report.js'),
     import('../../session/summary.js'),
     import('../../report/session-summary.js'),
-    import('../simulate-pipeline.js'),
+    import('../../usecases/prices.js'),
   ]);
   const paths = pathsOrDefault(args.paths, io);
   const prices = await resolvePrices(args.pricing ?? null);

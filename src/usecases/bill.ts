@@ -1,0 +1,97 @@
+/**
+ * The bill use case (`cachecost report`): the recorded cost by day, session, model or project. No
+ * simulation: every request's measured usage becomes a `measured` row, priced in DuckDB by the
+ * same SQL as `simulate` (`cost/bill.ts`), and grouped there.
+ */
+import type { BillGrouping } from '../cost/bill.js';
+import type { BillReport } from '../report/bill-report.js';
+import type { Session } from '../session/model.js';
+import { billWindow, checkTimeZone, isoDate } from './bill-window.js';
+import { forEachSession } from './for-each-session.js';
+import { resolvePrices } from './prices.js';
+
+export type BillOptions = {
+  /** Log files or directories of any supported agent. */
+  readonly paths: readonly string[];
+  /** Default `day` (the date of each request in `timeZone`). */
+  readonly by?: BillGrouping;
+  /** First day to include, `YYYY-MM-DD` or `YYYYMMDD` in `timeZone`; null or absent = unbounded. */
+  readonly since?: string | null;
+  /** Last day to include (inclusive), same forms; null or absent = unbounded. */
+  readonly until?: string | null;
+  /** IANA time zone of days, weeks, months and the window; default UTC. */
+  readonly timeZone?: string;
+  /** List the models within each group. */
+  readonly breakdown?: boolean;
+  /** Dates (and sessions) ascending by default, models and projects by cost descending; the other way reverses. */
+  readonly order?: 'asc' | 'desc' | null;
+  /** Only sessions whose project path contains this text. */
+  readonly project?: string | null;
+  /** Only sessions whose id starts with this. */
+  readonly session?: string | null;
+  /** A price file overlaying the bundled table (models.dev `api.json` or a LiteLLM map). */
+  readonly pricingFile?: string | null;
+};
+
+/** Loads every session under the paths, prices its measured requests and returns the bill. */
+export async function billSessions(options: BillOptions): Promise<BillReport> {
+  const since = options.since ?? undefined;
+  const until = options.until ?? undefined;
+  const by = options.by ?? 'day';
+  const timeZone = checkTimeZone(options.timeZone ?? 'UTC');
+  const breakdown = options.breakdown ?? false;
+  const window = billWindow(since, until, timeZone);
+  const wanted = (session: Session): boolean =>
+    (options.session == null || session.id.startsWith(options.session)) && (options.project == null || (session.project ?? '').includes(options.project));
+  const [{ CostDb }, bill, { measuredRows, unknownTtlWriteTokens }, { buildBillReport }] = await Promise.all([
+    import('../cost/db.js'),
+    import('../cost/bill.js'),
+    import('../simulate/to-rows.js'),
+    import('../report/bill-report.js'),
+  ]);
+  const db = await CostDb.open({ prices: await resolvePrices(options.pricingFile), path: null });
+  try {
+    await bill.openBill(db);
+    const seen = new Set<string>();
+    let totalsOnlySessions = 0;
+    let requestsWithoutUsage = 0;
+    let undatedRequestsOutsideWindow = 0;
+    const bounded = window.sinceMs !== null || window.untilMs !== null;
+    const issues = await forEachSession(options.paths, { content: 'sizes' }, async (session: Session) => {
+      if (!wanted(session)) return;
+      if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
+        totalsOnlySessions += 1;
+        return;
+      }
+      const measured = session.requests.filter((request) => request.usage !== null);
+      requestsWithoutUsage += session.requests.length - measured.length;
+      if (bounded) undatedRequestsOutsideWindow += measured.filter((request) => request.timestampMs === null).length;
+      await db.insertRequests(measuredRows(session));
+      if (!seen.has(session.id)) await bill.insertBillSessions(db, [{ session_id: session.id, project: session.project }]);
+      seen.add(session.id);
+      await bill.insertUnknownTtl(
+        db,
+        measured.map((request) => ({
+          session_id: session.id,
+          request_index: request.index,
+          write_unknown_ttl_tokens: request.usage === null ? 0 : unknownTtlWriteTokens(request.usage),
+        })),
+      );
+    });
+    const timeOrder = by === 'day' || by === 'week' || by === 'month' || by === 'session';
+    return buildBillReport({
+      by,
+      timeZone,
+      breakdown,
+      reverse: options.order != null && (timeOrder ? options.order === 'desc' : options.order === 'asc'),
+      since: isoDate(since, 'since'),
+      until: isoDate(until, 'until'),
+      table: await bill.billTable(db, by, window, { timeZone, breakdown }),
+      unpricedModels: await bill.billUnpricedModels(db, window),
+      excluded: { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow },
+      issues,
+    });
+  } finally {
+    db.close();
+  }
+}
