@@ -3,7 +3,8 @@
  * (issue 5). No simulation: every request's measured usage becomes a `measured` row, priced in
  * DuckDB by the same SQL as `simulate`, and grouped there; this handler loads, inserts, renders.
  */
-import type { BillGrouping, BillWindow } from '../../cost/bill.js';
+import type { BillGrouping, BillSessionRow, BillWindow, UnknownTtlRow } from '../../cost/bill.js';
+import type { RequestRow } from '../../cost/rows.js';
 import { BILL_GROUPINGS } from '../../cost/bill.js';
 import type { BillExclusions, BillReport } from '../../report/bill-report.js';
 import { CachecostError } from '../../session/errors.js';
@@ -23,6 +24,8 @@ type ReportArgs = GlobalArgs & {
 };
 
 const DAY_MS = 86_400_000;
+/** Request rows buffered before they are appended (bounded memory on a 1 GB log). */
+const FLUSH_ROWS = 50_000;
 
 /** A `YYYY-MM-DD` date as the UTC epoch ms of its midnight; anything else is `BAD_ARGUMENT`. */
 export function parseUtcDate(raw: string, option: string): number {
@@ -73,6 +76,19 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
     let requestsWithoutUsage = 0;
     let undatedRequestsOutsideWindow = 0;
     const bounded = window.sinceMs !== null || window.untilMs !== null;
+    // Rows are appended in large batches: an appender per session (and its flush) cost more than
+    // the parsing on logs of many small sessions.
+    let requestRows: RequestRow[] = [];
+    let billSessions: BillSessionRow[] = [];
+    let unknownTtl: UnknownTtlRow[] = [];
+    const flush = async (): Promise<void> => {
+      await db.insertRequests(requestRows);
+      await bill.insertBillSessions(db, billSessions);
+      await bill.insertUnknownTtl(db, unknownTtl);
+      requestRows = [];
+      billSessions = [];
+      unknownTtl = [];
+    };
     const issues = await forEachSession(paths, { content: 'sizes' }, async (session: Session) => {
       if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
         totalsOnlySessions += 1;
@@ -81,18 +97,16 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
       const measured = session.requests.filter((request) => request.usage !== null);
       requestsWithoutUsage += session.requests.length - measured.length;
       if (bounded) undatedRequestsOutsideWindow += measured.filter((request) => request.timestampMs === null).length;
-      await db.insertRequests(measuredRows(session));
-      if (!seen.has(session.id)) await bill.insertBillSessions(db, [{ session_id: session.id, project: session.project }]);
+      for (const row of measuredRows(session)) requestRows.push(row);
+      if (!seen.has(session.id)) billSessions.push({ session_id: session.id, project: session.project });
       seen.add(session.id);
-      await bill.insertUnknownTtl(
-        db,
-        measured.map((request) => ({
-          session_id: session.id,
-          request_index: request.index,
-          write_unknown_ttl_tokens: request.usage === null ? 0 : unknownTtlWriteTokens(request.usage),
-        })),
-      );
+      for (const request of measured) {
+        const tokens = request.usage === null ? 0 : unknownTtlWriteTokens(request.usage);
+        if (tokens > 0) unknownTtl.push({ session_id: session.id, request_index: request.index, write_unknown_ttl_tokens: tokens });
+      }
+      if (requestRows.length >= FLUSH_ROWS) await flush();
     });
+    await flush();
     const collected: Collected = { excluded: { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow }, issues };
     ingestReport.checkIssues(collected.issues, args, io);
     report = buildBillReport({
