@@ -11,6 +11,7 @@ import { type ClaudeSessionFiles, groupClaudeFiles, loadClaudeSession } from './
 import { type CodexSessionFiles, groupCodexFiles, loadCodexSession } from './codex/index.js';
 import type { ContentMode } from './content-mode.js';
 import { detectFormat } from './detect-format.js';
+import type { ParseCache } from './parse-cache.js';
 import { discoverFreecode, type FreecodeSessionFiles, loadFreecodeSession } from './freecode/index.js';
 import { loadOpencodeSession, type OpencodeSessionFiles, groupOpencodeFiles } from './opencode/index.js';
 import { loadOpenhandsSession, type OpenhandsSessionFiles, groupOpenhandsFiles } from './openhands/index.js';
@@ -18,6 +19,7 @@ import { loadSweAgentSession, type SweAgentSessionFiles, groupSweAgentFiles } fr
 import { type FoundLog, walkLogs } from './walk-logs.js';
 
 export type { ContentMode } from './content-mode.js';
+export { openParseCache, type ParseCache } from './parse-cache.js';
 
 /** A session found on disk, not yet read (plain data: it is sent to worker threads). */
 export type SessionSource =
@@ -28,7 +30,11 @@ export type SessionSource =
   | { readonly format: 'openhands'; readonly sessionId: string; readonly files: OpenhandsSessionFiles }
   | { readonly format: 'swe-agent'; readonly sessionId: string; readonly files: SweAgentSessionFiles };
 
-export type IngestOptions = { readonly content: ContentMode };
+export type IngestOptions = {
+  readonly content: ContentMode;
+  /** The parsed-line cache (`parse-cache.ts`); absent or null = parse every line. Used in `sizes` mode. */
+  readonly cache?: ParseCache | null;
+};
 
 function isMissing(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');

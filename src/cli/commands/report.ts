@@ -11,7 +11,7 @@ import { CachecostError } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withPaths, withPricing } from '../shared-options.js';
+import { withCache, withPaths, withPricing } from '../shared-options.js';
 
 type ReportArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -21,6 +21,7 @@ type ReportArgs = GlobalArgs & {
   readonly pricing: string | undefined;
   readonly json: boolean;
   readonly csv: string | undefined;
+  readonly cache: boolean;
 };
 
 const DAY_MS = 86_400_000;
@@ -55,7 +56,7 @@ type Collected = { readonly excluded: BillExclusions; readonly issues: readonly 
 async function run(args: ReportArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
   const window = billWindow(args.since, args.until);
-  const [{ CostDb }, bill, { measuredRows, unknownTtlWriteTokens }, { resolvePrices }, { pathsOrDefault }, { forEachSession }, ingestReport, { buildBillReport }] =
+  const [{ CostDb }, bill, { measuredRows, unknownTtlWriteTokens }, { resolvePrices }, { pathsOrDefault }, { forEachSession }, ingestReport, { buildBillReport }, { openCliParseCache }] =
     await Promise.all([
       import('../../cost/db.js'),
       import('../../cost/bill.js'),
@@ -65,8 +66,10 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
       import('../load-sessions.js'),
       import('../ingest-report.js'),
       import('../../report/bill-report.js'),
+      import('../parse-cache-dir.js'),
     ]);
   const paths = pathsOrDefault(args.paths, io);
+  const cache = await openCliParseCache(io, args.cache);
   const db = await CostDb.open({ prices: await resolvePrices(args.pricing ?? null), path: null });
   let report: BillReport;
   try {
@@ -89,7 +92,7 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
       billSessions = [];
       unknownTtl = [];
     };
-    const issues = await forEachSession(paths, { content: 'sizes' }, async (session: Session) => {
+    const issues = await forEachSession(paths, { content: 'sizes', cache }, async (session: Session) => {
       if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
         totalsOnlySessions += 1;
         return;
@@ -150,7 +153,7 @@ export const reportCommand: CliCommand = {
       'report [paths..]',
       'The recorded cost (the bill): measured usage of every request, priced by cache class, by day, session, model or project',
       (y) =>
-        withPricing(withPaths(y))
+        withCache(withPricing(withPaths(y)))
           .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by the UTC day, the session, the model (as logged) or the project' })
           .option('since', { type: 'string', requiresArg: true, describe: 'First day to include, YYYY-MM-DD (UTC, inclusive)' })
           .option('until', { type: 'string', requiresArg: true, describe: 'Last day to include, YYYY-MM-DD (UTC, inclusive)' })
@@ -173,6 +176,7 @@ export const reportCommand: CliCommand = {
               pricing: args.pricing,
               json: args.json,
               csv: args.csv,
+              cache: args.cache,
             },
             ctx.io,
           ),
