@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { PriceTable } from '../cost/index.js';
-import { CSV_EXPORTS, CostDb, loadBundledPriceTable, loadPricingFile } from '../cost/index.js';
+import { CSV_EXPORTS, CostDb } from '../cost/index.js';
+import { resolvePrices } from '../cost/resolve-prices.js';
 import { writeFileAtomic } from '../report/atomic-write.js';
 import type { CsvColumn } from '../report/csv.js';
 import { csvChunks } from '../report/csv.js';
@@ -44,11 +45,7 @@ export type SimulationOutcome = {
 export const modelFactsLookup = modelFactsFor;
 
 /** The price table: the bundled one, overlaid by `--pricing` when given. */
-export async function resolvePrices(pricingFile: string | null): Promise<PriceTable> {
-  const bundled = loadBundledPriceTable();
-  if (pricingFile === null) return bundled;
-  return (await loadPricingFile(pricingFile, bundled)).table;
-}
+export { resolvePrices };
 
 /** The kinds of flag each scenario raises (default thresholds), for the sessions table. */
 function flagsByScenario(simulation: SessionSimulation, baseline: Scenario, prices: PriceTable, modelFacts: (model: string) => ModelFacts): Map<string, string[]> {

@@ -11,10 +11,9 @@ import type { DuckRow } from './duck-values.js';
 import { boolOf, doubleOrNull, intOf, intOrNull, picoOrNull, stringListOf, stringOrNull } from './duck-values.js';
 import { picoUsdToUsd } from './money.js';
 import type { Money } from './reports.js';
+import type { BillGrouping } from './bill-groupings.js';
 
-/** What a bill line is grouped by. `day` = the UTC date of the request's timestamp. */
-export const BILL_GROUPINGS = ['day', 'session', 'model', 'project'] as const;
-export type BillGrouping = (typeof BILL_GROUPINGS)[number];
+export { BILL_GROUPINGS, type BillGrouping } from './bill-groupings.js';
 
 /** A session's project for the `project` grouping. */
 export type BillSessionRow = { readonly session_id: string; readonly project: string | null };

@@ -3,9 +3,10 @@
  * (issue 5). No simulation: every request's measured usage becomes a `measured` row, priced in
  * DuckDB by the same SQL as `simulate`, and grouped there; this handler loads, inserts, renders.
  */
-import type { BillGrouping, BillSessionRow, BillWindow, UnknownTtlRow } from '../../cost/bill.js';
+import type { BillGrouping } from '../../cost/bill-groupings.js';
+import type { BillSessionRow, BillWindow, UnknownTtlRow } from '../../cost/bill.js';
 import type { RequestRow } from '../../cost/rows.js';
-import { BILL_GROUPINGS } from '../../cost/bill.js';
+import { BILL_GROUPINGS } from '../../cost/bill-groupings.js';
 import type { BillExclusions, BillReport } from '../../report/bill-report.js';
 import { CachecostError } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
@@ -61,7 +62,7 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
       import('../../cost/db.js'),
       import('../../cost/bill.js'),
       import('../../simulate/to-rows.js'),
-      import('../simulate-pipeline.js'),
+      import('../../cost/resolve-prices.js'),
       import('../default-paths.js'),
       import('../load-sessions.js'),
       import('../ingest-report.js'),

@@ -7,7 +7,7 @@
 import type { Argv } from 'yargs';
 import { CachecostError } from '../../session/errors.js';
 import type { ScenarioFamily, ScenarioOverrides } from '../../simulate/scenario.js';
-import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
+import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scenario-families.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
