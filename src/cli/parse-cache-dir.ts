@@ -4,7 +4,7 @@
  * base directory default). `--no-cache` bypasses it; a cache that cannot be created is skipped.
  */
 import { join } from 'node:path';
-import { openParseCache, type ParseCache } from '../ingest/parse-cache.js';
+import { openRunParseCache, type ParseCache } from '../usecases/parse-cache.js';
 import type { CliIo } from './io.js';
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -24,5 +24,5 @@ export function parseCacheDir(io: CliIo): { readonly dir: string; readonly mustE
 export async function openCliParseCache(io: CliIo, enabled: boolean): Promise<ParseCache | null> {
   if (!enabled) return null;
   const { dir, mustExist } = parseCacheDir(io);
-  return openParseCache(dir, { mustExist, nowMs: Date.now() });
+  return openRunParseCache(dir, mustExist);
 }

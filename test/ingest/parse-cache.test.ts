@@ -76,7 +76,7 @@ function lineText(kind: (typeof LINE_KINDS)[number], n: number): string {
 }
 
 async function session(file: string, cache: ParseCache | null): Promise<string> {
-  const loaded = await loadClaudeSession({ sessionId: 'S', mainFile: file, agentFiles: [], parentSessionId: null, projectDir: '-home-me-app' }, { content: 'sizes', cache });
+  const loaded = await loadClaudeSession({ sessionId: 'S', mainFiles: [file], agentFiles: [], parentSessionId: null, projectDir: '-home-me-app' }, { content: 'sizes', cache });
   return JSON.stringify(loaded);
 }
 

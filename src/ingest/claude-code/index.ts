@@ -2,30 +2,42 @@
  * The Claude Code adapter: group the detected transcripts by session → read each file line by
  * line (streamed) → build. Bad content never throws: it becomes ingest issues on the session.
  */
+import { errorMessage } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
 import { type LineParser, type ParseCache, readLinesCached } from '../parse-cache.js';
-import { buildClaudeSession, type ClaudeFileRecords } from './build.js';
+import { buildClaudeSession, type ClaudeFileRecords, type ResponseClaims } from './build.js';
 import type { ClaudeSessionFiles } from './discover.js';
 import { type ClaudeRecord, parseClaudeLine } from './record.js';
 
-export { buildClaudeSession, claudeRequestKey, CLAUDE_PROVIDER, type ClaudeFileRecords, type ClaudeSessionInput } from './build.js';
-export { groupClaudeFiles, type ClaudeAgentFile, type ClaudeSessionFiles } from './discover.js';
+export {
+  buildClaudeSession,
+  claudeRequestKey,
+  CLAUDE_PROVIDER,
+  type ClaudeFileRecords,
+  type ClaudeSessionInput,
+  type ResponseClaims,
+  usageReported,
+} from './build.js';
+export { claudeCompanionFiles, groupClaudeFiles, type ClaudeAgentFile, type ClaudeSessionFiles } from './discover.js';
 export { parseClaudeLine, type ClaudeRecord } from './record.js';
 
-/** One line's outcome, as cached: the record (null for blank/invalid/ignored lines) and its problem. */
-type LineEntry = { readonly line: number; readonly record: ClaudeRecord | null; readonly problem: string | null };
+/**
+ * One line's outcome, as cached: the record (null for blank/invalid/ignored lines) and its problem,
+ * `repaired` when the record was read despite it (an invalid line is not read at all).
+ */
+type LineEntry = { readonly line: number; readonly record: ClaudeRecord | null; readonly problem: string | null; readonly repaired: boolean };
 
 function lineParser(content: ContentMode): LineParser<LineEntry> {
   return {
-    key: `claude-code/${content}/1`,
+    key: `claude-code/${content}/2`,
     parse: (line) => {
       const result = parseClaudeLine(line, content);
       if (result.kind === 'record') {
         const record = result.record.kind === 'ignored' ? null : result.record;
-        return record === null && result.problem === null ? null : { line: line.number, record, problem: result.problem };
+        return record === null && result.problem === null ? null : { line: line.number, record, problem: result.problem, repaired: true };
       }
-      return result.kind === 'invalid' ? { line: line.number, record: null, problem: result.reason } : null;
+      return result.kind === 'invalid' ? { line: line.number, record: null, problem: result.reason, repaired: false } : null;
     },
   };
 }
@@ -44,27 +56,39 @@ async function readTranscript(
   try {
     await readLinesCached(file, parser, content === 'sizes' ? cache : null, entries);
   } catch (error) {
-    issues.push({ file, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` });
+    issues.push({ file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
   for (const entry of entries) {
     if (entry.record !== null) records.push({ line: entry.line, record: entry.record });
-    if (entry.problem !== null) issues.push({ file, line: entry.line, reason: entry.problem });
+    if (entry.problem === null) continue;
+    if (entry.repaired) issues.push({ file, line: entry.line, reason: entry.problem, effect: 'repaired' });
+    else issues.push({ file, line: entry.line, reason: entry.problem });
   }
   return { file, agentId, records };
 }
 
-/** Reads one Claude Code session (main transcript, then its subagent files). */
+/**
+ * Reads one Claude Code session (its main transcripts and subagent files). With `claims`, responses
+ * a session read earlier in the run already counted are not counted again (resumed copies, §1.5).
+ */
 export async function loadClaudeSession(
   files: ClaudeSessionFiles,
-  options: { readonly content: ContentMode; readonly cache?: ParseCache | null },
+  options: { readonly content: ContentMode; readonly claims?: ResponseClaims | undefined; readonly cache?: ParseCache | null },
 ): Promise<Session> {
   const cache = options.cache ?? null;
   const issues: IngestIssue[] = [];
   const read: ClaudeFileRecords[] = [];
-  if (files.mainFile !== null) read.push(await readTranscript(files.mainFile, null, options.content, cache, issues));
+  for (const main of files.mainFiles) read.push(await readTranscript(main, null, options.content, cache, issues));
   for (const agent of files.agentFiles) read.push(await readTranscript(agent.file, agent.agentId, options.content, cache, issues));
   return buildClaudeSession(
-    { sessionId: files.sessionId, files: read, issues, parentSessionId: files.parentSessionId, projectDir: files.projectDir },
+    {
+      sessionId: files.sessionId,
+      files: read,
+      issues,
+      parentSessionId: files.parentSessionId,
+      projectDir: files.projectDir,
+      ...(options.claims === undefined ? {} : { claims: options.claims }),
+    },
     options,
   );
 }
