@@ -25,13 +25,15 @@ function packageVersion(): string {
 
 /** Runs the CLI on `argv` (without node and script) and resolves to the process exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  let work: Promise<number> | null = null;
+  // An object, not a `let`: the handler sets it inside yargs' callback, where TypeScript's flow
+  // analysis cannot follow the assignment.
+  const pending: { work: Promise<number> | null } = { work: null };
   const ctx: CommandContext = {
     io,
     argv,
     version: packageVersion(),
     settle: (promise) => {
-      work = promise;
+      pending.work = promise;
     },
   };
   let parser: Argv<GlobalArgs> = yargs([...argv])
@@ -65,12 +67,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     return USAGE_EXIT;
   }
-  if (work === null) {
+  if (pending.work === null) {
     if (parsed.output !== '') io.stdout(`${parsed.output}\n`);
     return 0;
   }
   try {
-    return await work;
+    return await pending.work;
   } catch (error) {
     if (error instanceof CachecostError) {
       io.stderr(`cachecost: ${error.message}\n`);

@@ -3,13 +3,13 @@
  * (replay.md §3, the measured usage). The use case (`usecases/bill.ts`) loads and prices; this
  * handler parses the options, calls it and renders.
  */
-import type { BillGrouping } from '../../cost/bill.js';
-import { BILL_GROUPINGS } from '../../cost/bill.js';
+import type { BillGrouping } from '../../cost/bill-groupings.js';
+import { BILL_GROUPINGS } from '../../cost/bill-groupings.js';
 import { CachecostError } from '../../session/errors.js';
 import { billWindow, checkTimeZone } from '../../usecases/bill-window.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withPaths, withPricing } from '../shared-options.js';
+import { withCache, withPaths, withPricing } from '../shared-options.js';
 import { terminalOptions } from '../terminal.js';
 
 type ReportArgs = GlobalArgs & {
@@ -25,6 +25,7 @@ type ReportArgs = GlobalArgs & {
   readonly pricing: string | undefined;
   readonly json: boolean;
   readonly csv: string | undefined;
+  readonly cache: boolean;
 };
 
 /**
@@ -49,12 +50,14 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
   // The zone and the dates are checked before any file is read.
   const timeZone = args.timezone === undefined ? defaultTimeZone(io.env) : checkTimeZone(args.timezone);
   billWindow(args.since, args.until, timeZone);
-  const [{ billSessions }, { pathsOrDefault }, ingestReport] = await Promise.all([
+  const [{ billSessions }, { pathsOrDefault }, ingestReport, { openCliParseCache }] = await Promise.all([
     import('../../usecases/bill.js'),
     import('../default-paths.js'),
     import('../ingest-report.js'),
+    import('../parse-cache-dir.js'),
   ]);
   const paths = pathsOrDefault(args.paths, io);
+  const cache = await openCliParseCache(io, args.cache);
   const report = await billSessions({
     paths,
     by: args.by,
@@ -66,6 +69,7 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
     project: args.project ?? null,
     session: args.session ?? null,
     pricingFile: args.pricing ?? null,
+    cache,
   });
   ingestReport.checkIssues(report.issues, args, io);
 
@@ -97,12 +101,12 @@ export const reportCommand: CliCommand = {
       'report [paths..]',
       'The recorded cost (the bill): measured usage of every request, priced by cache class, by day, session, model or project',
       (y) =>
-        withPricing(withPaths(y))
+        withCache(withPricing(withPaths(y)))
           .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by day, week (from Monday), month, session, model (as logged) or project' })
           .option('breakdown', { alias: 'b', type: 'boolean', default: false, describe: 'List the models within each group' })
           .option('since', { alias: 's', type: 'string', requiresArg: true, describe: 'First day to include, YYYY-MM-DD or YYYYMMDD (inclusive)' })
           .option('until', { alias: 'u', type: 'string', requiresArg: true, describe: 'Last day to include, YYYY-MM-DD or YYYYMMDD (inclusive)' })
-          .option('timezone', { alias: 'z', type: 'string', requiresArg: true, describe: 'IANA time zone of days and dates [$TZ, else the system zone, else UTC]' })
+          .option('timezone', { alias: 'z', type: 'string', requiresArg: true, describe: 'IANA time zone of days and dates [$TZ, else UTC]' })
           .option('project', { type: 'string', requiresArg: true, describe: 'Only sessions whose project path contains this text' })
           .option('session', { type: 'string', requiresArg: true, describe: 'Only the session whose id starts with this' })
           .option('order', { choices: ['asc', 'desc'] as const, describe: 'Order of the groups: by date (default asc) or, for model and project, by cost (default desc)' })
@@ -134,6 +138,7 @@ export const reportCommand: CliCommand = {
               pricing: args.pricing,
               json: args.json,
               csv: args.csv,
+              cache: args.cache,
             },
             ctx.io,
           ),

@@ -6,7 +6,7 @@ import type { CliCommand, GlobalArgs } from '../command.js';
 import { CachecostError } from '../../session/errors.js';
 import type { CliIo } from '../io.js';
 import type { SessionRow } from '../../report/session-summary.js';
-import { withPaths, withPricing } from '../shared-options.js';
+import { withCache, withPaths, withPricing } from '../shared-options.js';
 import { terminalOptions } from '../terminal.js';
 
 type SessionsArgs = GlobalArgs & {
@@ -14,23 +14,26 @@ type SessionsArgs = GlobalArgs & {
   readonly pricing: string | undefined;
   readonly json: boolean;
   readonly csv: string | undefined;
+  readonly cache: boolean;
 };
 
 async function run(args: SessionsArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
-  const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, { summarizeSession }, { sessionCost }, { resolvePrices }] = await Promise.all([
+  const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, { summarizeSession }, { sessionCost }, { resolvePrices }, { openCliParseCache }] = await Promise.all([
     import('../default-paths.js'),
     import('../../usecases/for-each-session.js'),
     import('../ingest-report.js'),
     import('../../session/summary.js'),
     import('../../report/session-summary.js'),
     import('../../usecases/prices.js'),
+    import('../parse-cache-dir.js'),
   ]);
   const paths = pathsOrDefault(args.paths, io);
   const prices = await resolvePrices(args.pricing ?? null);
+  const cache = await openCliParseCache(io, args.cache);
   const rows: SessionRow[] = [];
   // Only counts are needed: keep character sizes, not text, so large logs stay small in memory.
-  const issues = await forEachSession(paths, { content: 'sizes' }, (session) => {
+  const issues = await forEachSession(paths, { content: 'sizes', cache }, (session) => {
     rows.push({ ...summarizeSession(session), ...sessionCost(session, prices) });
   });
   checkIssues(issues, args, io);
@@ -65,7 +68,7 @@ export const sessionsCommand: CliCommand = {
       'sessions [paths..]',
       'One row per session: models, user messages, requests, measured tokens, peak context, compactions, overflows, ingest issues, cost',
       (y) =>
-        withPricing(withPaths(y))
+        withCache(withPricing(withPaths(y)))
           .option('json', { type: 'boolean', default: false, describe: 'Print a JSON array of camelCase objects' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Also write the rows as CSV to <file> ("-" for stdout)' })
           .example('$0 sessions', 'Sessions under $FREECODE_HOME or ~/.freecode')
@@ -75,7 +78,7 @@ export const sessionsCommand: CliCommand = {
       (args) => {
         ctx.settle(
           run(
-            { verbose: args.verbose, strict: args.strict, color: args.color, compact: args.compact, wide: args.wide, paths: args.paths, pricing: args.pricing, json: args.json, csv: args.csv },
+            { verbose: args.verbose, strict: args.strict, color: args.color, compact: args.compact, wide: args.wide, paths: args.paths, pricing: args.pricing, json: args.json, csv: args.csv, cache: args.cache },
             ctx.io,
           ),
         );
