@@ -255,7 +255,7 @@ async function sessionSection(s: SessionReport, i: number, detail: SessionDetail
   };
   const d = detail === undefined ? undefined : { ...detail, scenarios: [...detail.scenarios].sort((a, b) => order(a.scenario) - order(b.scenario)) };
   const f = s.fidelity;
-  const meta = `<p>${escapeHtml(s.source)}, ${escapeHtml(s.model)}${d?.project ? `, project <code>${escapeHtml(d.project)}</code>` : ''}${d?.startedAtMs == null ? '' : `, started ${escapeHtml(dateText(d.startedAtMs))} UTC`}; ${formatCount(s.recorded.requests)} measured requests; recorded policy: ${escapeHtml(s.recordedPolicy)}.</p>`;
+  const meta = `<p>${escapeHtml(s.source)}, ${escapeHtml(s.model)}${d?.project ? `, project <code>${escapeHtml(d.project)}</code>` : ''}${d?.startedAtMs === undefined || d.startedAtMs === null ? '' : `, started ${escapeHtml(dateText(d.startedAtMs))} UTC`}; ${formatCount(s.recorded.requests)} measured requests; recorded policy: ${escapeHtml(s.recordedPolicy)}.</p>`;
   const fidelity = `<p class="muted">Fidelity of the recorded replay: prompt tokens ${escapeHtml(formatPct(f.promptTokensErrorPct, { signed: true }))}, cost ${escapeHtml(formatPct(f.costErrorPct, { signed: true }))}, median request ${escapeHtml(formatPct(f.medianRequestErrorPct, { digits: 2 }))}${f.note === null ? '' : ` (${escapeHtml(f.note)})`}.</p>`;
   const body =
     d === undefined

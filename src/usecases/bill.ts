@@ -50,7 +50,8 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
   const breakdown = options.breakdown ?? false;
   const window = billWindow(since, until, timeZone);
   const wanted = (session: Session): boolean =>
-    (options.session == null || session.id.startsWith(options.session)) && (options.project == null || (session.project ?? '').includes(options.project));
+    (options.session === undefined || options.session === null || session.id.startsWith(options.session)) &&
+    (options.project === undefined || options.project === null || (session.project ?? '').includes(options.project));
   const [{ CostDb }, bill, { measuredRows, unknownTtlWriteTokens }, { buildBillReport }] = await Promise.all([
     import('../cost/db.js'),
     import('../cost/bill.js'),
@@ -102,7 +103,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       by,
       timeZone,
       breakdown,
-      reverse: options.order != null && (timeOrder ? options.order === 'desc' : options.order === 'asc'),
+      reverse: options.order !== undefined && options.order !== null && (timeOrder ? options.order === 'desc' : options.order === 'asc'),
       since: isoDate(since, 'since'),
       until: isoDate(until, 'until'),
       table: await bill.billTable(db, by, window, { timeZone, breakdown }),

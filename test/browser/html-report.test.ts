@@ -35,10 +35,9 @@ function line(fields: Record<string, unknown>): string {
 /** A small Claude Code session (formats.md §2) with hostile strings where logs carry text. */
 function hostileSession(): string {
   const lines: string[] = [];
-  let parent: string | null = null;
+  let parent = 'u0';
   const at = (i: number) => new Date(Date.UTC(2026, 0, 5, 10, 0, i * 20)).toISOString();
   lines.push(line({ type: 'user', uuid: 'u0', parentUuid: null, timestamp: at(0), message: { role: 'user', content: `fix it ${XSS_TOOL}` } }));
-  parent = 'u0';
   for (let i = 1; i <= 6; i += 1) {
     const usage = { input_tokens: 10, cache_creation_input_tokens: 2_000, cache_read_input_tokens: 10_000 * i, output_tokens: 50 };
     const tool = { type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: `echo ${XSS_TOOL}` } };

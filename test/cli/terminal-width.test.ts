@@ -44,7 +44,7 @@ describe('tables fit the terminal', () => {
 
   it('colours only when asked: --color, FORCE_COLOR; never with NO_COLOR or --no-color', async () => {
     const argv = ['report', REAL_LOGS, '--by', 'model'];
-    const esc = /\u001b\[/;
+    const esc = new RegExp(`${String.fromCharCode(27)}\\[`);
     expect((await cli(argv)).stdout).not.toMatch(esc);
     expect((await cli([...argv, '--color'])).stdout).toMatch(esc);
     expect((await cli(argv, { FORCE_COLOR: '1' })).stdout).toMatch(esc);
