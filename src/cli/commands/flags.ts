@@ -13,7 +13,8 @@ import type { Scenario, ScenarioFamily } from '../../simulate/scenario.js';
 import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withEngineOptions, withPaths } from '../shared-options.js';
+import type { PolicyArgs } from '../shared-options.js';
+import { NO_POLICY_ARGS, anyPolicyOption, policyArgs, withEngineOptions, withPaths } from '../shared-options.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
 
 /** Exit code when `--fail-on` finds a flag of that severity or worse in the recorded data (1 and 2 are errors and `--strict`). */
@@ -37,6 +38,7 @@ type FlagsArgs = GlobalArgs & {
   readonly json: boolean;
   readonly csv: string | undefined;
   readonly failOn: Severity | undefined;
+  readonly policy?: PolicyArgs;
 };
 
 /**
@@ -46,7 +48,7 @@ type FlagsArgs = GlobalArgs & {
 export function examinedFamilies(args: FlagsArgs): ScenarioFamily[] {
   if (args.scenario.some((entry) => entry.trim() !== '')) return parseFamilies(args.scenario);
   const scenarioOptions = [args.target, args.window, args.buffer, args.preserveTurns, args.preserveTokens, args.ttl, args.pruning, args.summarizer, args.selector];
-  return scenarioOptions.some((value) => value !== undefined) ? ['freecode'] : [];
+  return scenarioOptions.some((value) => value !== undefined) || anyPolicyOption(args.policy ?? NO_POLICY_ARGS) ? ['freecode'] : [];
 }
 
 /** `name=value` pairs from `--threshold` (repeated or comma-separated); token counts accept `120k`. */
@@ -217,6 +219,7 @@ export const flagsCommand: CliCommand = {
               json: args.json,
               csv: args.csv,
               failOn: args['fail-on'],
+              policy: policyArgs(args),
             },
             ctx.io,
           ),

@@ -10,7 +10,8 @@ import type { ScenarioFamily, ScenarioOverrides } from '../../simulate/scenario.
 import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withEngineOptions, withPaths } from '../shared-options.js';
+import type { PolicyArgs } from '../shared-options.js';
+import { NO_POLICY_ARGS, policyArgs, withEngineOptions, withPaths } from '../shared-options.js';
 
 type SimulateArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -29,6 +30,7 @@ type SimulateArgs = GlobalArgs & {
   readonly csv: string | undefined;
   readonly html?: string | undefined;
   readonly json: boolean;
+  readonly policy?: PolicyArgs;
 };
 
 /** A token count as typed: `120000`, `120k`, `1m` (K = 1,000, M = 1,000,000). */
@@ -65,6 +67,44 @@ export function parseFamilies(raw: readonly string[]): ScenarioFamily[] {
   });
 }
 
+/** A comma list of counts (`4,6,10`; token counts accept `100k`). */
+export function countList(raw: string, option: string, { allowZero }: { readonly allowZero: boolean }): number[] {
+  const values = raw.split(',').map((part) => parseTokenCount(part, option));
+  if (!allowZero && values.some((value) => value === 0)) throw new CachecostError('BAD_ARGUMENT', `--${option} values must be positive`);
+  return [...new Set(values)].sort((a, b) => a - b);
+}
+
+/** Tool names (`--clear-exclude Read,Grep`): non-empty, as written. */
+function toolNames(raw: string, option: string): string[] {
+  const names = raw.split(',').map((name) => name.trim());
+  if (names.some((name) => name === '')) throw new CachecostError('BAD_ARGUMENT', `--${option} has an empty tool name in "${raw}"`);
+  return [...new Set(names)];
+}
+
+/**
+ * The policy families' overrides (only those given). `list` parses the two options that make
+ * one scenario per value: a comma list here, ranges too in `tune`.
+ */
+export function parsePolicyOverrides(
+  policy: PolicyArgs,
+  list: (raw: string, option: string, opts: { readonly allowZero: boolean }) => number[] = countList,
+): ScenarioOverrides {
+  const single = (raw: string | undefined, option: string): number | undefined => (raw === undefined ? undefined : parseTokenCount(raw, option));
+  const clearKeepToolUses = single(policy.clearKeep, 'clear-keep');
+  const clearAtLeastTokens = single(policy.clearAtLeast, 'clear-at-least');
+  const pruneProtectTokens = single(policy.pruneProtect, 'prune-protect');
+  const pruneMinimumTokens = single(policy.pruneMinimum, 'prune-minimum');
+  return {
+    ...(policy.keepResults !== undefined ? { keepToolResults: list(policy.keepResults, 'keep-results', { allowZero: true }) } : {}),
+    ...(policy.clearTrigger !== undefined ? { clearTriggerTokens: list(policy.clearTrigger, 'clear-trigger', { allowZero: false }) } : {}),
+    ...(clearKeepToolUses !== undefined ? { clearKeepToolUses } : {}),
+    ...(clearAtLeastTokens !== undefined ? { clearAtLeastTokens } : {}),
+    ...(policy.clearExclude !== undefined ? { clearExcludeTools: toolNames(policy.clearExclude, 'clear-exclude') } : {}),
+    ...(pruneProtectTokens !== undefined ? { pruneProtectTokens } : {}),
+    ...(pruneMinimumTokens !== undefined ? { pruneMinimumTokens } : {}),
+  };
+}
+
 /** Scenario overrides from the options (only those given). */
 export function parseOverrides(args: SimulateArgs): ScenarioOverrides {
   const pruning = oneOf(args.pruning, ['prefix-stable', 'sliding-legacy', 'none', 'recorded'] as const, 'pruning');
@@ -80,6 +120,7 @@ export function parseOverrides(args: SimulateArgs): ScenarioOverrides {
     ...(pruning !== undefined ? { pruning } : {}),
     ...(summarizer !== undefined ? { summarizer } : {}),
     ...(selector !== undefined ? { selector } : {}),
+    ...parsePolicyOverrides(args.policy ?? NO_POLICY_ARGS),
   };
 }
 
@@ -147,7 +188,8 @@ export const simulateCommand: CliCommand = {
           .example('$0 simulate --target 120000 datasets/freecode', 'FreeCode at 120K against the recorded policy and no compaction')
           .example('$0 simulate --target 80000,120000,200000 --csv out/', 'Three targets; CSV tables in out/')
           .example('$0 simulate --scenario window-only,none datasets/freecode', 'Compaction near the window only, and never')
-          .example('$0 simulate --ttl 1h --json ~/.freecode', 'One-hour cache writes; JSON report'),
+          .example('$0 simulate --ttl 1h --json ~/.freecode', 'One-hour cache writes; JSON report')
+          .example('$0 simulate --scenario observation-masking,clear-tool-uses,opencode --keep-results 6,10', 'The context policies of the field beside the recorded one'),
       (args) => {
         ctx.settle(
           run(
@@ -170,6 +212,7 @@ export const simulateCommand: CliCommand = {
               csv: args.csv,
               html: args.html,
               json: args.json,
+              policy: policyArgs(args),
             },
             ctx.io,
           ),
