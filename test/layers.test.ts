@@ -31,14 +31,17 @@ const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   detect: ['session', 'format', 'provider', 'engine', 'cost', 'simulate'],
   tune: ['session', 'provider', 'engine', 'ingest', 'cost', 'simulate'],
   report: ['session', 'format', 'provider', 'cost', 'simulate', 'detect', 'tune'],
-  cli: ['session', 'format', 'provider', 'engine', 'ingest', 'cost', 'simulate', 'detect', 'tune', 'report'],
-  [ROOT]: ['session', 'provider', 'engine', 'ingest', 'cost', 'simulate', 'detect', 'tune'],
+  // Use cases (bill, simulate, flags, tune): load, replay, price, detect; return report objects.
+  usecases: ['session', 'ingest', 'cost', 'simulate', 'detect', 'tune', 'report'],
+  // The CLI parses options (their vocabularies come from below), calls a use case and renders.
+  cli: ['session', 'cost', 'simulate', 'detect', 'tune', 'report', 'usecases'],
+  [ROOT]: ['session', 'provider', 'engine', 'ingest', 'cost', 'simulate', 'detect', 'tune', 'report', 'usecases'],
   // The dataset generator is a development tool (`npm run datasets`); it shares only the model.
   datagen: ['session'],
 };
 
 /** Pure folders (STYLE.md habit 1) load no Node built-in; the others may. */
-const NODE_BUILTINS_ALLOWED = new Set(['ingest', 'cost', 'tune', 'report', 'cli', 'datagen']);
+const NODE_BUILTINS_ALLOWED = new Set(['ingest', 'cost', 'tune', 'report', 'usecases', 'cli', 'datagen']);
 
 /**
  * Folder → npm packages it may load. DuckDB only in `cost`, vega only in `report`, yargs only in
@@ -55,6 +58,7 @@ const ALLOWED_PACKAGES: Readonly<Record<string, readonly string[]>> = {
   detect: ['zod'],
   tune: [],
   report: ['cli-table3', 'papaparse', 'vega', 'vega-lite'],
+  usecases: [],
   cli: ['yargs', 'cli-progress'],
   [ROOT]: [],
   datagen: ['pure-rand'],

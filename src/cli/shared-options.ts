@@ -4,6 +4,7 @@
  * parsing cannot drift apart between commands.
  */
 import type { Argv } from 'yargs';
+import type { PolicyArgs } from './scenario-options.js';
 
 /** What `[paths..]` means for every command that reads logs. */
 export const PATHS_DESCRIPTION =
@@ -22,28 +23,6 @@ export function withPricing<T>(y: Argv<T>) {
     describe: 'Price file overlaying the bundled table: models.dev api.json or a LiteLLM price map',
   });
 }
-
-/** The options of the context policies of the field (scenario.ts `editing`), as typed. */
-export type PolicyArgs = {
-  readonly keepResults: string | undefined;
-  readonly clearTrigger: string | undefined;
-  readonly clearKeep: string | undefined;
-  readonly clearAtLeast: string | undefined;
-  readonly clearExclude: string | undefined;
-  readonly pruneProtect: string | undefined;
-  readonly pruneMinimum: string | undefined;
-};
-
-/** No policy option given. */
-export const NO_POLICY_ARGS: PolicyArgs = {
-  keepResults: undefined,
-  clearTrigger: undefined,
-  clearKeep: undefined,
-  clearAtLeast: undefined,
-  clearExclude: undefined,
-  pruneProtect: undefined,
-  pruneMinimum: undefined,
-};
 
 /** `PolicyArgs` out of the parsed argv (yargs' kebab-case keys). */
 export function policyArgs(args: Record<string, unknown>): PolicyArgs {

@@ -12,7 +12,7 @@ import type { TokenCalibration } from '../../src/simulate/calibrate.js';
 import { CLEARED_RESULT_PLACEHOLDER } from '../../src/simulate/policies/clear-tool-uses.js';
 import { MASKED_RESULT_PLACEHOLDER } from '../../src/simulate/policies/observation-masking.js';
 import { PRUNED_RESULT_PLACEHOLDER, opencodeUsableWindow } from '../../src/simulate/policies/opencode.js';
-import type { RecordedPolicy } from '../../src/simulate/recorded-policy.js';
+import type { RecordedPolicy } from '../../src/simulate/replay-types.js';
 import { NO_PRUNING_POLICY, PREFIX_STABLE_NEWEST_POLICY } from '../../src/simulate/recorded-policy.js';
 import type { ModelFacts, ReplayInput, ReplayResult } from '../../src/simulate/replay.js';
 import { replaySession } from '../../src/simulate/replay.js';
