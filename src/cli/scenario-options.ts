@@ -95,7 +95,7 @@ function toolNames(raw: string, option: string): string[] {
 }
 
 /**
- * The policy families' overrides (only those given). `list` parses the two options that make
+ * The policy families' overrides (only those given). `list` parses the three options that make
  * one scenario per value: a comma list in `simulate` and `flags`, ranges too in `tune`.
  */
 export function parsePolicyOverrides(
@@ -105,7 +105,6 @@ export function parsePolicyOverrides(
   const single = (raw: string | undefined, option: string): number | undefined => (raw === undefined ? undefined : parseTokenCount(raw, option));
   const clearKeepToolUses = single(policy.clearKeep, 'clear-keep');
   const clearAtLeastTokens = single(policy.clearAtLeast, 'clear-at-least');
-  const pruneProtectTokens = single(policy.pruneProtect, 'prune-protect');
   const pruneMinimumTokens = single(policy.pruneMinimum, 'prune-minimum');
   return {
     ...(policy.keepResults !== undefined ? { keepToolResults: list(policy.keepResults, 'keep-results', { allowZero: true }) } : {}),
@@ -113,7 +112,7 @@ export function parsePolicyOverrides(
     ...(clearKeepToolUses !== undefined ? { clearKeepToolUses } : {}),
     ...(clearAtLeastTokens !== undefined ? { clearAtLeastTokens } : {}),
     ...(policy.clearExclude !== undefined ? { clearExcludeTools: toolNames(policy.clearExclude, 'clear-exclude') } : {}),
-    ...(pruneProtectTokens !== undefined ? { pruneProtectTokens } : {}),
+    ...(policy.pruneProtect !== undefined ? { pruneProtectTokens: list(policy.pruneProtect, 'prune-protect', { allowZero: true }) } : {}),
     ...(pruneMinimumTokens !== undefined ? { pruneMinimumTokens } : {}),
   };
 }

@@ -62,7 +62,7 @@ function withPolicyOptions<T>(y: Argv<T>) {
     .option('clear-keep', { type: 'string', requiresArg: true, describe: 'clear-tool-uses: most recent tool uses kept [3]' })
     .option('clear-at-least', { type: 'string', requiresArg: true, describe: 'clear-tool-uses: clear only when at least this many tokens are freed [0]' })
     .option('clear-exclude', { type: 'string', requiresArg: true, describe: 'clear-tool-uses: tool names never cleared, comma list [none]' })
-    .option('prune-protect', { type: 'string', requiresArg: true, describe: 'opencode: recent tool-output tokens never pruned [40000]' })
+    .option('prune-protect', { type: 'string', requiresArg: true, describe: 'opencode: recent tool-output tokens never pruned; a list makes one scenario each (tune: the curve, default 10k..80k:10k) [40000]' })
     .option('prune-minimum', { type: 'string', requiresArg: true, describe: 'opencode: prune only when more than this many tokens go [20000]' });
 }
 

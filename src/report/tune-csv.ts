@@ -53,6 +53,10 @@ export const TUNE_CSV_COLUMNS: readonly CsvColumn<TuneCsvRow>[] = [
     header: 'clear_trigger_tokens',
     value: (r) => (r.point.scenario.params.editing.kind === 'clear-tool-uses' ? r.point.scenario.params.editing.triggerTokens : null),
   },
+  {
+    header: 'prune_protect_tokens',
+    value: (r) => (r.point.scenario.params.editing.kind === 'opencode-prune' ? r.point.scenario.params.editing.protectTokens : null),
+  },
   { header: 'requests', value: (r) => r.point.totals.requests },
   { header: 'summarize_requests', value: (r) => r.point.totals.summarizeRequests },
   { header: 'rejected_overflows', value: (r) => r.point.totals.rejectedOverflows },

@@ -211,16 +211,18 @@ export type ScenarioOverrides = {
   readonly clearKeepToolUses?: number;
   readonly clearAtLeastTokens?: number;
   readonly clearExcludeTools?: readonly string[];
-  readonly pruneProtectTokens?: number;
+  /** opencode's protected budget; a list makes one scenario each. */
+  readonly pruneProtectTokens?: readonly number[];
   readonly pruneMinimumTokens?: number;
 };
 
 /**
  * The knob a family's cost curve runs along (`tune`), shown as `family@value` in its scenario
- * names: the compaction target, observation masking's M, or clear-tool-uses' trigger. Each is
+ * names: the compaction target, observation masking's M, clear-tool-uses' trigger, or opencode's
+ * protected budget. Each is
  * oriented so that a larger value keeps more context. null: a reference point without a knob.
  */
-export type CurveKnob = 'target' | 'keep-results' | 'clear-trigger';
+export type CurveKnob = 'target' | 'keep-results' | 'clear-trigger' | 'prune-protect';
 
 export function familyKnob(family: ScenarioFamily): CurveKnob | null {
   switch (family) {
@@ -232,12 +234,13 @@ export function familyKnob(family: ScenarioFamily): CurveKnob | null {
       return 'keep-results';
     case 'clear-tool-uses':
       return 'clear-trigger';
+    case 'opencode':
+      return 'prune-protect';
     case 'recorded':
     case 'window-only':
     case 'claude-code':
     case 'codex':
     case 'none':
-    case 'opencode':
       return null;
     default: {
       const unreachable: never = family;
@@ -257,6 +260,8 @@ export function knobValue(scenario: Scenario): number | null {
       return editing.kind === 'observation-masking' ? editing.keepToolResults : null;
     case 'clear-trigger':
       return editing.kind === 'clear-tool-uses' ? editing.triggerTokens : null;
+    case 'prune-protect':
+      return editing.kind === 'opencode-prune' ? editing.protectTokens : null;
     case null:
       return null;
     default: {
@@ -266,7 +271,12 @@ export function knobValue(scenario: Scenario): number | null {
   }
 }
 
-type ListValues = { readonly target?: number; readonly keepResults?: number; readonly clearTrigger?: number };
+type ListValues = {
+  readonly target?: number;
+  readonly keepResults?: number;
+  readonly clearTrigger?: number;
+  readonly pruneProtect?: number;
+};
 
 /** The value lists that apply to a family: a list given for a parameter the family lacks is ignored. */
 function listCombinations(family: ScenarioFamily, o: ScenarioOverrides): ListValues[] {
@@ -274,15 +284,19 @@ function listCombinations(family: ScenarioFamily, o: ScenarioOverrides): ListVal
   const targets = familyKnob(family) === 'target' && o.targetTokens !== undefined ? o.targetTokens : [undefined];
   const keeps = editing === 'observation-masking' && o.keepToolResults !== undefined ? o.keepToolResults : [undefined];
   const triggers = editing === 'clear-tool-uses' && o.clearTriggerTokens !== undefined ? o.clearTriggerTokens : [undefined];
+  const protects = editing === 'opencode-prune' && o.pruneProtectTokens !== undefined ? o.pruneProtectTokens : [undefined];
   const out: ListValues[] = [];
   for (const target of targets) {
     for (const keepResults of keeps) {
       for (const clearTrigger of triggers) {
-        out.push({
-          ...(target !== undefined ? { target } : {}),
-          ...(keepResults !== undefined ? { keepResults } : {}),
-          ...(clearTrigger !== undefined ? { clearTrigger } : {}),
-        });
+        for (const pruneProtect of protects) {
+          out.push({
+            ...(target !== undefined ? { target } : {}),
+            ...(keepResults !== undefined ? { keepResults } : {}),
+            ...(clearTrigger !== undefined ? { clearTrigger } : {}),
+            ...(pruneProtect !== undefined ? { pruneProtect } : {}),
+          });
+        }
       }
     }
   }
@@ -291,7 +305,7 @@ function listCombinations(family: ScenarioFamily, o: ScenarioOverrides): ListVal
 
 /**
  * The scenarios to simulate: `recorded` first, then one per requested family and per value of
- * its lists (a comma list of targets, of `--keep-results` or of `--clear-trigger` makes one
+ * its lists (a comma list of targets, of `--keep-results`, `--clear-trigger` or `--prune-protect` makes one
  * scenario each). Names are unique and stable so that reports and CSV files can be compared
  * across runs.
  */
@@ -339,7 +353,7 @@ function editingWith(editing: ToolResultEditing, o: ScenarioOverrides, values: L
     case 'opencode-prune':
       return {
         ...editing,
-        ...(o.pruneProtectTokens !== undefined ? { protectTokens: o.pruneProtectTokens } : {}),
+        ...(values.pruneProtect !== undefined ? { protectTokens: values.pruneProtect } : {}),
         ...(o.pruneMinimumTokens !== undefined ? { minimumTokens: o.pruneMinimumTokens } : {}),
       };
     default: {
@@ -415,7 +429,6 @@ function editingNameParts(
     if (editing.excludeTools.join('\u0000') !== defaults.excludeTools.join('\u0000')) parts.push(`exclude=${editing.excludeTools.join('+')}`);
   }
   if (editing.kind === 'opencode-prune' && defaults.kind === 'opencode-prune') {
-    if (editing.protectTokens !== defaults.protectTokens) parts.push(`protect=${editing.protectTokens}`);
     if (editing.minimumTokens !== defaults.minimumTokens) parts.push(`prune-minimum=${editing.minimumTokens}`);
   }
   return parts;

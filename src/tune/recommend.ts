@@ -80,6 +80,8 @@ function knobNoun(knob: CurveKnob): string {
       return 'M (tool results kept)';
     case 'clear-trigger':
       return 'trigger';
+    case 'prune-protect':
+      return 'protected budget';
     default: {
       const unreachable: never = knob;
       return unreachable;
@@ -96,6 +98,8 @@ function setting(series: string, knob: CurveKnob, value: number): string {
       return `mask tool results older than ${value} (${series})`;
     case 'clear-trigger':
       return `clear old tool results above ${formatTokens(value)} prompt tokens (${series})`;
+    case 'prune-protect':
+      return `prune tool outputs beyond the last ${formatTokens(value)} tokens of them (${series})`;
     default: {
       const unreachable: never = knob;
       return unreachable;

@@ -16,7 +16,7 @@ import { cli } from './run.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const REAL_LOGS = join(ROOT, '..', 'shared', 'real-logs');
 const FAMILIES = 'freecode,observation-masking,clear-tool-uses,opencode,none';
-const SCENARIOS = ['recorded', 'freecode@120000', 'observation-masking@10', 'clear-tool-uses@100000', 'opencode', 'none'];
+const SCENARIOS = ['recorded', 'freecode@120000', 'observation-masking@10', 'clear-tool-uses@100000', 'opencode@40000', 'none'];
 /** The runaway session, as `npm run reports` reads it. */
 const RUNAWAY = [
   join(ROOT, 'datasets/freecode/rollout/sessions/4ba54e41-5bbb-4879-a2f5-6406b85609b4'),

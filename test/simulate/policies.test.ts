@@ -18,6 +18,7 @@ import type { ModelFacts, ReplayInput, ReplayResult } from '../../src/simulate/r
 import { replaySession } from '../../src/simulate/replay.js';
 import type { Scenario, ScenarioFamily, ToolResultEditing } from '../../src/simulate/scenario.js';
 import { buildScenarios, familyDefaults } from '../../src/simulate/scenario.js';
+import { seriesKey, sweepScenarios } from '../../src/tune/grid.js';
 import { SessionBuilder } from './session-builder.js';
 
 const UNIT: TokenCalibration = { tokensPerChar: 1, staticBlockTokens: 2_000, source: 'fitted', points: 0 };
@@ -177,8 +178,28 @@ describe('scenario names and knobs', () => {
       'clear-tool-uses@80000',
       'freecode+observation-masking@120000,results=4',
       'freecode+observation-masking@120000,results=10',
-      'opencode',
+      'opencode@40000',
     ]);
+  });
+});
+
+describe('tune grid of the policy families', () => {
+  it('each family sweeps its own knob by default; buffer and preserve-turns reach only engine families', () => {
+    const scenarios = sweepScenarios({
+      families: ['observation-masking', 'clear-tool-uses', 'opencode'],
+      targetTokens: [120_000],
+      bufferTokens: [8_000, 13_000],
+      preserveRecentTurns: null,
+      ttls: null,
+      fixed: {},
+    });
+    const names = scenarios.map((s) => s.name);
+    expect(names.filter((n) => n.startsWith('observation-masking'))).toEqual([1, 2, 3, 4, 6, 8, 10, 15, 20].map((m) => `observation-masking@${m}`));
+    expect(names.filter((n) => n.startsWith('clear-tool-uses'))).toHaveLength(9);
+    // opencode compacts by the engine: one curve of protected budgets per buffer.
+    expect(names.filter((n) => n.startsWith('opencode'))).toHaveLength(16);
+    const opencode = scenarios.filter((s) => s.family === 'opencode' && s.params.bufferTokens === 8_000);
+    expect(new Set(opencode.map(seriesKey)).size).toBe(1);
   });
 });
 

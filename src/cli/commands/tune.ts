@@ -100,7 +100,7 @@ export function parseGrid(args: TuneArgs): SweepGrid {
     pruning: args.pruning,
     summarizer: args.summarizer,
     selector: args.selector,
-    policy: { ...(args.policy ?? NO_POLICY_ARGS), keepResults: undefined, clearTrigger: undefined },
+    policy: { ...(args.policy ?? NO_POLICY_ARGS), keepResults: undefined, clearTrigger: undefined, pruneProtect: undefined },
   });
   // The two knobs of the editing families are grid axes: ranges allowed, defaults in grid.ts.
   const curves = parsePolicyOverrides(args.policy ?? NO_POLICY_ARGS, (raw, option, opts) => parseGridList(raw, option, opts));
@@ -112,6 +112,7 @@ export function parseGrid(args: TuneArgs): SweepGrid {
     ttls: args.ttl === undefined ? null : parseTtls(args.ttl),
     keepToolResults: curves.keepToolResults ?? null,
     clearTriggerTokens: curves.clearTriggerTokens ?? null,
+    pruneProtectTokens: curves.pruneProtectTokens ?? null,
     fixed,
   };
 }
@@ -204,7 +205,7 @@ export const tuneCommand: CliCommand = {
             type: 'string',
             array: true,
             default: [],
-            describe: `Families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; the target axis applies to freecode (and freecode+…), --keep-results to observation-masking, --clear-trigger to clear-tool-uses; the others are reference points`,
+            describe: `Families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; the target axis applies to freecode (and freecode+…), --keep-results to observation-masking, --clear-trigger to clear-tool-uses, --prune-protect to opencode; the others are reference points`,
           })
           .option('tolerance', { type: 'number', requiresArg: true, default: DEFAULT_TOLERANCE_PCT, describe: 'Percent above the cheapest point a larger target may cost and still be recommended' })
           .option('workers', { type: 'number', requiresArg: true, describe: 'Worker threads [available cores]; 1 runs in the main thread' })
