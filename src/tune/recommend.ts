@@ -77,7 +77,7 @@ function knobNoun(knob: CurveKnob): string {
     case 'target':
       return 'target';
     case 'keep-results':
-      return 'M (tool results kept)';
+      return 'M';
     case 'clear-trigger':
       return 'trigger';
     case 'prune-protect':
