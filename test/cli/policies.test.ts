@@ -64,11 +64,11 @@ async function simulateEverywhere(path: string): Promise<void> {
 describe('the policy families through simulate', () => {
   it('datasets/freecode: every session under every family, in JSON, CSV, DuckDB and HTML', async () => {
     await simulateEverywhere(join(ROOT, 'datasets', 'freecode'));
-  }, 120_000);
+  }, 600_000);
 
   it.skipIf(!existsSync(REAL_LOGS))('../shared/real-logs: every replayable session under every family', async () => {
     await simulateEverywhere(REAL_LOGS);
-  }, 180_000);
+  }, 600_000);
 });
 
 describe('the policy families through tune', () => {
@@ -93,5 +93,5 @@ describe('the policy families through tune', () => {
     for (const series of ['observation-masking', 'clear-tool-uses', 'freecode']) expect(text.stdout).toContain(`best on ${series}: `);
     expect(text.stdout).toMatch(/best on observation-masking: (mask tool results older than \d+|keep the recorded policy)/);
     expect(text.stdout).toContain('  recommended: ');
-  }, 240_000);
+  }, 600_000);
 });
