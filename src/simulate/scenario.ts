@@ -5,22 +5,9 @@
  * against it and modelling error cancels (replay.md §3).
  */
 import { z } from 'zod';
+import { SCENARIO_FAMILY_NAMES } from './scenario-families.js';
 
-export const ScenarioFamilySchema = z.enum([
-  'recorded',
-  'freecode',
-  'window-only',
-  'claude-code',
-  'codex',
-  'none',
-  // The context policies of the field (README.md "Policies of the field"): tool-result editing
-  // on top of the agent's own compaction, opencode's policy, and FreeCode combined with editing.
-  'observation-masking',
-  'clear-tool-uses',
-  'opencode',
-  'freecode+observation-masking',
-  'freecode+clear-tool-uses',
-]);
+export const ScenarioFamilySchema = z.enum(SCENARIO_FAMILY_NAMES);
 export type ScenarioFamily = z.infer<typeof ScenarioFamilySchema>;
 
 /** Families a user can ask for with `--scenario`; `recorded` is always added. */
