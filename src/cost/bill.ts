@@ -13,11 +13,11 @@ import { picoUsdToUsd } from './money.js';
 import type { Money } from './reports.js';
 
 /** What a bill line is grouped by. `day` = the UTC date of the request's timestamp. */
-export const BILL_GROUPINGS = ['day', 'session', 'model', 'project'] as const;
+export const BILL_GROUPINGS = ['day', 'session', 'model', 'project', 'host'] as const;
 export type BillGrouping = (typeof BILL_GROUPINGS)[number];
 
-/** A session's project for the `project` grouping. */
-export type BillSessionRow = { readonly session_id: string; readonly project: string | null };
+/** A session's project and machine for the `project` and `host` groupings. */
+export type BillSessionRow = { readonly session_id: string; readonly project: string | null; readonly host: string | null };
 
 /** Cache-write tokens of one measured request whose TTL the log did not give (> 0). */
 export type UnknownTtlRow = { readonly session_id: string; readonly request_index: number; readonly write_unknown_ttl_tokens: number };
@@ -27,7 +27,7 @@ export type BillWindow = { readonly sinceMs: number | null; readonly untilMs: nu
 
 /** One group of the bill (or the total). Tokens are exact integers, money exact pico-dollars. */
 export type BillLine = {
-  /** Day (`YYYY-MM-DD`), session id, model as logged, or project; null = no date / no project (or the total). */
+  /** Day (`YYYY-MM-DD`), session id, model as logged, project or host; null = no date / no project (or the total). */
   readonly key: string | null;
   readonly requests: number;
   readonly sessions: number;
@@ -91,7 +91,7 @@ async function insertValues(db: CostDb, table: string, tuples: readonly string[]
 
 /** Records each session's project (values are quoted literals: names come from user files). */
 export async function insertBillSessions(db: CostDb, rows: readonly BillSessionRow[]): Promise<void> {
-  await insertValues(db, 'bill_sessions', rows.map((row) => `(${sqlString(row.session_id)}, ${sqlString(row.project)})`));
+  await insertValues(db, 'bill_sessions', rows.map((row) => `(${sqlString(row.session_id)}, ${sqlString(row.project)}, ${sqlString(row.host)})`));
 }
 
 /** Records the unknown-TTL writes of measured requests; rows with 0 tokens are not stored. */

@@ -5,12 +5,13 @@
  */
 import type { BillGrouping, BillWindow } from '../../cost/bill.js';
 import { BILL_GROUPINGS } from '../../cost/bill.js';
+import type { CostDb } from '../../cost/db.js';
 import type { BillExclusions, BillReport } from '../../report/bill-report.js';
 import { CachecostError } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withPaths, withPricing } from '../shared-options.js';
+import { withPaths, withPricing, withRunOptions } from '../shared-options.js';
 
 type ReportArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -20,6 +21,11 @@ type ReportArgs = GlobalArgs & {
   readonly pricing: string | undefined;
   readonly json: boolean;
   readonly csv: string | undefined;
+  readonly from: string | undefined;
+  readonly db: string | undefined;
+  readonly host: string | undefined;
+  readonly runId: string | undefined;
+  readonly startedAt: string | undefined;
 };
 
 const DAY_MS = 86_400_000;
@@ -63,17 +69,32 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
       import('../ingest-report.js'),
       import('../../report/bill-report.js'),
     ]);
-  const paths = pathsOrDefault(args.paths, io);
-  const db = await CostDb.open({ prices: await resolvePrices(args.pricing ?? null), path: null });
+  if (args.from !== undefined && args.paths !== undefined && args.paths.length > 0) {
+    throw new CachecostError('BAD_ARGUMENT', '--from reads exports instead of logs: give either paths or --from, not both');
+  }
+  if (args.from !== undefined && args.db !== undefined) throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
+  const paths = args.from === undefined ? pathsOrDefault(args.paths, io) : [args.from];
+  const prices = await resolvePrices(args.pricing ?? null);
+  const db = await CostDb.open({ prices, path: null });
   let report: BillReport;
   try {
     await bill.openBill(db);
+    if (args.from !== undefined) {
+      report = await fromExports(db, args, window, bill, io);
+      return await finish(report, args, io, paths);
+    }
+    const { hostLabel, runInfo } = await import('../run-context.js');
+    const host = hostLabel(args.host);
+    const fleet = args.db === undefined ? null : await import('../../export/fleet-recorder.js');
+    const recorder =
+      fleet === null ? null : await fleet.FleetRecorder.open(db, runInfo('report', args, { paths, scenarios: [], pricingFile: args.pricing ?? null, prices, thresholds: null, withText: false }));
     const seen = new Set<string>();
     let totalsOnlySessions = 0;
     let requestsWithoutUsage = 0;
     let undatedRequestsOutsideWindow = 0;
     const bounded = window.sinceMs !== null || window.untilMs !== null;
     const issues = await forEachSession(paths, { content: 'sizes' }, async (session: Session) => {
+      recorder?.addSession(session, { replayed: false, fidelityNote: null });
       if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
         totalsOnlySessions += 1;
         return;
@@ -82,7 +103,7 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
       requestsWithoutUsage += session.requests.length - measured.length;
       if (bounded) undatedRequestsOutsideWindow += measured.filter((request) => request.timestampMs === null).length;
       await db.insertRequests(measuredRows(session));
-      if (!seen.has(session.id)) await bill.insertBillSessions(db, [{ session_id: session.id, project: session.project }]);
+      if (!seen.has(session.id)) await bill.insertBillSessions(db, [{ session_id: session.id, project: session.project, host }]);
       seen.add(session.id);
       await bill.insertUnknownTtl(
         db,
@@ -104,10 +125,39 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
       excluded: collected.excluded,
       issues: collected.issues,
     });
+    if (recorder !== null && args.db !== undefined) {
+      await recorder.finish(issues.length);
+      const { appendFleetDb } = await import('../../export/append-db.js');
+      await appendFleetDb(db, args.db);
+    }
   } finally {
     db.close();
   }
+  return finish(report, args, io, paths);
+}
 
+/** The bill of exports (`--from`): the same tables and SQL, the rows read from Parquet. */
+async function fromExports(db: CostDb, args: ReportArgs, window: BillWindow, bill: typeof import('../../cost/bill.js'), io: CliIo): Promise<BillReport> {
+  const [{ loadFleet }, { buildBillReport }] = await Promise.all([import('../../export/read-fleet.js'), import('../../report/bill-report.js')]);
+  const load = await loadFleet(db, args.from ?? '');
+  if (load.ingestIssues > 0) io.stderr(`cachecost: the runs that wrote these exports skipped ${load.ingestIssues} input line(s); their --verbose lists them\n`);
+  const bounded = window.sinceMs !== null || window.untilMs !== null;
+  return buildBillReport({
+    by: args.by,
+    since: args.since ?? null,
+    until: args.until ?? null,
+    table: await bill.billTable(db, args.by, window),
+    unpricedModels: await bill.billUnpricedModels(db, window),
+    excluded: {
+      totalsOnlySessions: load.totalsOnlySessions,
+      requestsWithoutUsage: load.requestsWithoutUsage,
+      undatedRequestsOutsideWindow: bounded ? load.undatedRequests : 0,
+    },
+    issues: [],
+  });
+}
+
+async function finish(report: BillReport, args: ReportArgs, io: CliIo, paths: readonly string[]): Promise<number> {
   if (args.csv !== undefined) {
     const [{ csvChunks }, { billCsvColumns, billCsvRows }, { writeFileAtomic }] = await Promise.all([
       import('../../report/csv.js'),
@@ -125,7 +175,8 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
     const { renderBillReport } = await import('../../report/bill-report.js');
     io.stdout(`${renderBillReport(report)}\n`);
   }
-  ingestReport.reportIssueSummary(report.issues, args, io);
+  const { reportIssueSummary } = await import('../ingest-report.js');
+  reportIssueSummary(report.issues, args, io);
   return 0;
 }
 
@@ -136,16 +187,19 @@ export const reportCommand: CliCommand = {
       'report [paths..]',
       'The recorded cost (the bill): measured usage of every request, priced by cache class, by day, session, model or project',
       (y) =>
-        withPricing(withPaths(y))
-          .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by the UTC day, the session, the model (as logged) or the project' })
+        withRunOptions(withPricing(withPaths(y)))
+          .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by the UTC day, the session, the model (as logged), the project or the machine (host)' })
           .option('since', { type: 'string', requiresArg: true, describe: 'First day to include, YYYY-MM-DD (UTC, inclusive)' })
           .option('until', { type: 'string', requiresArg: true, describe: 'Last day to include, YYYY-MM-DD (UTC, inclusive)' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object (exact USD as decimal strings)' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Also write the rows and the total as CSV to <file> ("-" for stdout)' })
+          .option('from', { type: 'string', requiresArg: true, describe: "Read exports instead of logs: a glob such as 'fleet/**/*.parquet' or an export directory" })
+          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, runs) to a DuckDB file; every run is kept' })
           .example('$0 report', 'The bill by UTC day')
           .example('$0 report --by model --since 2026-01-01 --until 2026-01-31', 'January by model')
           .example('$0 report --by session --json ~/.claude', 'Per session, as JSON')
-          .example('$0 report --by project --csv bill.csv', 'Per project; CSV file'),
+          .example('$0 report --by project --csv bill.csv', 'Per project; CSV file')
+          .example("$0 report --from 'fleet/**/*.parquet' --by host", 'The bill of many machines\' exports, per machine'),
       (args) => {
         ctx.settle(
           run(
@@ -159,6 +213,11 @@ export const reportCommand: CliCommand = {
               pricing: args.pricing,
               json: args.json,
               csv: args.csv,
+              from: args.from,
+              db: args.db,
+              host: args.host,
+              runId: args['run-id'],
+              startedAt: args['started-at'],
             },
             ctx.io,
           ),

@@ -1,0 +1,167 @@
+/**
+ * Collects one run's rows for the fleet tables (`sql/fleet_schema.sql`): the cost tables already
+ * hold the requests and compactions; this adds each session's facts, its items (ids and sizes,
+ * text only when asked) and the flags, then fills the typed tables in schema `fleet` with
+ * `sql/fleet_fill.sql`. Writing them out (Parquet, a DuckDB file) is `write-parquet.ts` and
+ * `append-db.ts`.
+ */
+import type { DuckDBAppender } from '@duckdb/node-api';
+import type { CostDb } from '../cost/db.js';
+import { readSqlFile } from '../cost/db.js';
+import type { Flag } from '../detect/flag.js';
+import type { Session } from '../session/model.js';
+import { sessionModels } from '../simulate/to-rows.js';
+import type { RunInfo } from './run-info.js';
+import { priceTableDate } from './run-info.js';
+
+/** The fleet tables, in the order they are filled and written. */
+export const FLEET_TABLES = ['runs', 'requests', 'sessions', 'compactions', 'flags', 'items'] as const;
+export type FleetTable = (typeof FLEET_TABLES)[number];
+
+/** What the run knows about a session besides its log. */
+export type SessionFacts = { readonly replayed: boolean; readonly fidelityNote: string | null };
+
+function wholeMs(ms: number | null): bigint | null {
+  return ms === null || !Number.isFinite(ms) ? null : BigInt(Math.floor(ms));
+}
+
+function timeRange(session: Session): { first: number | null; last: number | null } {
+  let first: number | null = null;
+  let last: number | null = null;
+  const see = (ms: number | null): void => {
+    if (ms === null || !Number.isFinite(ms)) return;
+    if (first === null || ms < first) first = ms;
+    if (last === null || ms > last) last = ms;
+  };
+  for (const request of session.requests) see(request.timestampMs);
+  for (const item of session.items) see(item.timestampMs);
+  return { first, last };
+}
+
+/** Creates schema `fleet` with the fleet tables in the database's memory catalog. */
+export async function createFleetSchema(db: CostDb): Promise<void> {
+  await db.query('CREATE SCHEMA IF NOT EXISTS memory.fleet');
+  await db.query('USE memory.fleet');
+  try {
+    await db.query(await readSqlFile('fleet_schema'));
+  } finally {
+    await db.query('USE memory.main');
+  }
+}
+
+export class FleetRecorder {
+  private constructor(
+    private readonly db: CostDb,
+    private readonly run: RunInfo,
+    private readonly sessions: DuckDBAppender,
+    private readonly items: DuckDBAppender,
+    private readonly flags: DuckDBAppender,
+  ) {}
+
+  /** Stages tables on an open cost database (with the bill's side tables already created). */
+  static async open(db: CostDb, run: RunInfo): Promise<FleetRecorder> {
+    await db.query(await readSqlFile('fleet_staging'));
+    await createFleetSchema(db);
+    return new FleetRecorder(db, run, await db.appender('x_sessions'), await db.appender('x_items'), await db.appender('x_flags'));
+  }
+
+  /** A session's facts and its items (text only when the run exports text). */
+  addSession(session: Session, facts: SessionFacts): void {
+    const { LIST, VARCHAR } = this.db.duckApi();
+    const a = this.sessions;
+    const { first, last } = timeRange(session);
+    const nullableText = (appender: DuckDBAppender, value: string | null): void => {
+      if (value === null) appender.appendNull();
+      else appender.appendVarchar(value);
+    };
+    const nullableBigint = (appender: DuckDBAppender, value: bigint | null): void => {
+      if (value === null) appender.appendNull();
+      else appender.appendBigInt(value);
+    };
+    a.appendVarchar(session.id);
+    a.appendVarchar(session.source);
+    nullableText(a, session.project);
+    nullableText(a, session.parentSessionId);
+    nullableBigint(a, wholeMs(first));
+    nullableBigint(a, wholeMs(last));
+    a.appendList(sessionModels(session), LIST(VARCHAR));
+    a.appendBigInt(BigInt(session.requests.length));
+    a.appendBigInt(BigInt(session.requests.filter((request) => request.usage === null).length));
+    a.appendBoolean(session.totalsOnly !== null && session.requests.every((request) => request.usage === null));
+    a.appendBigInt(BigInt(session.items.length));
+    a.appendBigInt(BigInt(session.items.reduce((sum, item) => sum + item.chars, 0)));
+    a.appendBigInt(BigInt(session.events.filter((event) => event.kind === 'compaction').length));
+    a.appendBoolean(facts.replayed);
+    nullableText(a, facts.fidelityNote);
+    a.endRow();
+
+    const i = this.items;
+    session.items.forEach((item, index) => {
+      i.appendVarchar(session.id);
+      i.appendInteger(index);
+      i.appendVarchar(item.id);
+      i.appendVarchar(item.kind);
+      nullableBigint(i, wholeMs(item.timestampMs));
+      i.appendBigInt(BigInt(item.chars));
+      i.appendInteger(item.imageParts);
+      i.appendBigInt(BigInt(item.imageChars));
+      nullableText(i, item.kind === 'tool_result' ? item.callId : null);
+      nullableText(i, item.kind === 'tool_result' ? item.toolName : null);
+      // Message text leaves the machine only when asked (--with-text); ids and sizes always do.
+      nullableText(i, this.run.withText ? item.text : null);
+      i.endRow();
+    });
+  }
+
+  addFlags(flags: readonly Flag[]): void {
+    const f = this.flags;
+    for (const flag of flags) {
+      f.appendVarchar(flag.sessionId);
+      f.appendVarchar(flag.scenario);
+      f.appendVarchar(flag.kind);
+      f.appendVarchar(flag.severity);
+      f.appendVarchar(flag.basis);
+      f.appendInteger(flag.requests.first);
+      f.appendInteger(flag.requests.last);
+      f.appendVarchar(JSON.stringify(flag.evidence));
+      f.appendVarchar(flag.summary);
+      f.appendVarchar(flag.stake.kind);
+      if (flag.stake.kind === 'priced') f.appendVarchar(flag.stake.picoUsd.toString());
+      else f.appendNull();
+      if (flag.stake.kind === 'none') f.appendNull();
+      else f.appendVarchar(flag.stake.against);
+      if (flag.stake.kind === 'none') f.appendVarchar(flag.stake.reason);
+      else f.appendNull();
+      f.endRow();
+    }
+  }
+
+  /** Closes the staging appenders and fills the `fleet` tables with this run's rows. */
+  async finish(ingestIssues: number): Promise<void> {
+    this.sessions.closeSync();
+    this.items.closeSync();
+    this.flags.closeSync();
+    const { LIST, VARCHAR } = this.db.duckApi();
+    const run = this.run;
+    const r = await this.db.appender('x_run');
+    r.appendVarchar(run.runId);
+    r.appendVarchar(run.host);
+    r.appendVarchar(run.command);
+    r.appendVarchar(run.cachecostVersion);
+    const asOf = priceTableDate(run.prices);
+    if (asOf === null) r.appendNull();
+    else r.appendVarchar(asOf);
+    if (run.pricingFile === null) r.appendNull();
+    else r.appendVarchar(run.pricingFile);
+    r.appendList([...run.inputs], LIST(VARCHAR));
+    r.appendVarchar(JSON.stringify(run.scenarios.map((s) => ({ name: s.name, family: s.family, params: s.params }))));
+    if (run.thresholds === null) r.appendNull();
+    else r.appendVarchar(JSON.stringify(run.thresholds));
+    r.appendBoolean(run.withText);
+    r.appendBigInt(BigInt(ingestIssues));
+    r.appendBigInt(BigInt(Math.floor(run.startedAtMs)));
+    r.endRow();
+    r.closeSync();
+    await this.db.query(await readSqlFile('fleet_fill'));
+  }
+}
