@@ -22,13 +22,18 @@ import type { ModelFacts } from '../simulate/replay.js';
 import { BASELINE_SCENARIO, detectSessionFlags } from '../detect/detect-session.js';
 import { DEFAULT_THRESHOLDS } from '../detect/thresholds.js';
 import { fidelityNote, scenarioRows, simulationRows } from '../simulate/to-rows.js';
+import type { Flag } from '../detect/flag.js';
+import { FleetSink } from '../export/fleet-sink.js';
+import type { RunInfo } from '../export/run-info.js';
 import { forEachSession } from './load-sessions.js';
 
 export type SimulationRequest = {
   readonly paths: readonly string[];
   readonly scenarios: readonly Scenario[];
   readonly pricingFile: string | null;
+  /** A DuckDB file the run's fleet tables are appended to (`run` says who and when); null = none. */
   readonly dbPath: string | null;
+  readonly run?: RunInfo | null;
   readonly csvDir: string | null;
   /** Told the number of sessions once discovered, then once per session done (a progress bar). */
   readonly progress?: { start(total: number): void; increment(): void } | null;
@@ -50,11 +55,16 @@ export async function resolvePrices(pricingFile: string | null): Promise<PriceTa
   return (await loadPricingFile(pricingFile, bundled)).table;
 }
 
-/** The kinds of flag each scenario raises (default thresholds), for the sessions table. */
-function flagsByScenario(simulation: SessionSimulation, baseline: Scenario, prices: PriceTable, modelFacts: (model: string) => ModelFacts): Map<string, string[]> {
+/** The flags of every scenario (default thresholds). */
+function sessionFlags(simulation: SessionSimulation, baseline: Scenario, prices: PriceTable, modelFacts: (model: string) => ModelFacts): Flag[] {
   const examined = simulation.results.filter((r) => r.scenario.family !== 'recorded').map((r) => r.scenario.name);
+  return detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined });
+}
+
+/** The kinds of flag each scenario raises, for the sessions table. */
+function flagsByScenario(flags: readonly Flag[]): Map<string, string[]> {
   const byScenario = new Map<string, string[]>();
-  for (const flag of detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined })) {
+  for (const flag of flags) {
     const list = byScenario.get(flag.scenario) ?? [];
     list.push(flag.kind);
     byScenario.set(flag.scenario, list);
@@ -67,7 +77,9 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
   const prices = await resolvePrices(request.pricingFile);
   // The flags column needs the default-target scenario their dollars are measured against.
   const baseline = request.scenarios.find((s) => s.name === BASELINE_SCENARIO.name && JSON.stringify(s.params) === JSON.stringify(BASELINE_SCENARIO.params));
-  const db = await CostDb.open({ prices, path: request.dbPath });
+  // The working tables stay in memory; `--db` gets the run's fleet rows, appended to what it holds.
+  const db = await CostDb.open({ prices, path: null });
+  const sink = request.dbPath !== null && request.run != null ? await FleetSink.open(request.run) : null;
   try {
     await db.insertScenarios(scenarioRows(request.scenarios));
     const facts: SessionFacts[] = [];
@@ -76,12 +88,15 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
       request.progress?.increment();
       if (!isReplayable(session)) {
         skipped.push(session.id);
+        await sink?.add(session, null, []);
         return;
       }
       const provider = session.requests.find((r) => r.provider !== null)?.provider ?? null;
       const modelFacts = modelFactsLookup(prices, provider);
       const simulation = simulateSession(session, request.scenarios, { modelFacts });
-      const rows = simulationRows(simulation, baseline === undefined ? undefined : flagsByScenario(simulation, baseline, prices, modelFacts));
+      const flags = baseline === undefined ? [] : sessionFlags(simulation, baseline, prices, modelFacts);
+      const rows = simulationRows(simulation, baseline === undefined ? undefined : flagsByScenario(flags));
+      await sink?.add(session, simulation, flags);
       await db.insertRequests(rows.requests);
       await db.insertCompactions(rows.compactions);
       await db.insertSessions(rows.sessions);
@@ -110,7 +125,11 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
       notices.push(`model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`);
     }
     if (request.csvDir !== null) await writeCsvTables(db, request.csvDir);
+    await sink?.close(issues.length, { outDir: null, dbPath: request.dbPath });
     return { report, notices };
+  } catch (error) {
+    sink?.abandon();
+    throw error;
   } finally {
     db.close();
   }

@@ -1,22 +1,18 @@
 /**
  * The export use case: read the logs once, price the measured usage (and replay the scenarios,
- * detect flags, when asked) in the same in-memory cost database as `report` and `simulate`, fill
- * the fleet tables, and write them as Parquet (`writeFleetParquet`) and/or append them to a
- * DuckDB file (`appendFleetDb`). Every amount comes from `request_costs.sql`.
+ * detect flags, when asked) in the same in-memory cost database as `report` and `simulate`
+ * (`FleetSink`), and write the fleet tables as Parquet and/or append them to a DuckDB file.
  */
-import { insertBillSessions, insertUnknownTtl, openBill } from '../cost/bill.js';
-import { CostDb } from '../cost/db.js';
 import { BASELINE_SCENARIO, detectSessionFlags } from '../detect/detect-session.js';
+import type { Flag } from '../detect/flag.js';
 import { forEachSession } from '../cli/load-sessions.js';
 import type { IngestIssue, Session } from '../session/model.js';
 import { modelFactsFor } from '../simulate/model-facts.js';
+import type { SessionSimulation } from '../simulate/simulate-session.js';
 import { isReplayable, simulateSession } from '../simulate/simulate-session.js';
-import { fidelityNote, measuredRows, scenarioRows, simulationRows, unknownTtlWriteTokens } from '../simulate/to-rows.js';
-import { appendFleetDb } from './append-db.js';
-import { FleetRecorder } from './fleet-recorder.js';
+import { FleetSink } from './fleet-sink.js';
 import type { RunInfo } from './run-info.js';
 import type { ParquetWriteSummary } from './write-parquet.js';
-import { writeFleetParquet } from './write-parquet.js';
 
 export type ExportRequest = {
   readonly paths: readonly string[];
@@ -42,63 +38,41 @@ function sameScenario(a: { name: string; params: unknown }, b: { name: string; p
 /** Runs the export; see the module comment. */
 export async function runExport(request: ExportRequest): Promise<ExportOutcome> {
   const { run } = request;
-  const db = await CostDb.open({ prices: run.prices, path: null });
+  const sink = await FleetSink.open(run);
+  const replay = run.scenarios.length > 0;
+  const baseline = run.scenarios.find((scenario) => sameScenario(scenario, BASELINE_SCENARIO));
+  const examined = run.scenarios.filter((scenario) => scenario.family !== 'recorded').map((scenario) => scenario.name);
+  let sessions = 0;
+  let replayedSessions = 0;
+  let flagCount = 0;
+  let issues: readonly IngestIssue[];
   try {
-    await openBill(db);
-    const recorder = await FleetRecorder.open(db, run);
-    const replay = run.scenarios.length > 0;
-    if (replay) await db.insertScenarios(scenarioRows(run.scenarios));
-    const baseline = run.scenarios.find((scenario) => sameScenario(scenario, BASELINE_SCENARIO));
-    const examined = run.scenarios.filter((scenario) => scenario.family !== 'recorded').map((scenario) => scenario.name);
-    const seen = new Set<string>();
-    let sessions = 0;
-    let replayedSessions = 0;
-    let flagCount = 0;
-    const issues = await forEachSession(
+    issues = await forEachSession(
       request.paths,
       { content: replay || run.withText ? 'text' : 'sizes' },
       async (session: Session) => {
         request.progress?.increment();
         sessions += 1;
-        // As in `report`: a session of totals only has no request to bill.
-        const totalsOnly = session.totalsOnly !== null && session.requests.every((r) => r.usage === null);
-        let note: string | null = null;
-        const replayed = replay && isReplayable(session);
-        if (replayed) {
+        let simulation: SessionSimulation | null = null;
+        let flags: Flag[] = [];
+        if (replay && isReplayable(session)) {
           const provider = session.requests.find((r) => r.provider !== null)?.provider ?? null;
           const modelFacts = modelFactsFor(run.prices, provider);
-          const simulation = simulateSession(session, run.scenarios, { modelFacts });
-          const rows = simulationRows(simulation);
-          await db.insertRequests(rows.requests);
-          await db.insertCompactions(rows.compactions);
-          await db.insertSessions(rows.sessions);
+          simulation = simulateSession(session, run.scenarios, { modelFacts });
           if (run.thresholds !== null && baseline !== undefined) {
-            const flags = detectSessionFlags(simulation, { prices: run.prices, modelFacts, thresholds: run.thresholds, baseline, examined });
-            recorder.addFlags(flags);
-            flagCount += flags.length;
+            flags = detectSessionFlags(simulation, { prices: run.prices, modelFacts, thresholds: run.thresholds, baseline, examined });
           }
-          note = fidelityNote(simulation);
           replayedSessions += 1;
-        } else if (!totalsOnly) {
-          await db.insertRequests(measuredRows(session));
+          flagCount += flags.length;
         }
-        if (!totalsOnly) {
-          if (!seen.has(session.id)) await insertBillSessions(db, [{ session_id: session.id, project: session.project, host: run.host }]);
-          seen.add(session.id);
-          await insertUnknownTtl(
-            db,
-            session.requests.map((r) => ({ session_id: session.id, request_index: r.index, write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage) })),
-          );
-        }
-        recorder.addSession(session, { replayed, fidelityNote: note });
+        await sink.add(session, simulation, flags);
       },
       (total) => request.progress?.start(total),
     );
-    await recorder.finish(issues.length);
-    const parquet = request.outDir === null ? null : await writeFleetParquet(db, request.outDir, run);
-    if (request.dbPath !== null) await appendFleetDb(db, request.dbPath);
-    return { sessions, replayedSessions, flags: flagCount, parquet, issues };
-  } finally {
-    db.close();
+  } catch (error) {
+    sink.abandon();
+    throw error;
   }
+  const parquet = await sink.close(issues.length, { outDir: request.outDir, dbPath: request.dbPath });
+  return { sessions, replayedSessions, flags: flagCount, parquet, issues };
 }

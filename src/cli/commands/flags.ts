@@ -9,11 +9,12 @@ import type { Flag, Severity } from '../../detect/flag.js';
 import { SEVERITIES } from '../../detect/flag.js';
 import type { FlagThresholds } from '../../detect/thresholds.js';
 import { CachecostError } from '../../session/errors.js';
+import type { IngestIssue } from '../../session/model.js';
 import type { Scenario, ScenarioFamily } from '../../simulate/scenario.js';
 import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withEngineOptions, withPaths } from '../shared-options.js';
+import { withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
 
 /** Exit code when `--fail-on` finds a flag of that severity or worse in the recorded data (1 and 2 are errors and `--strict`). */
@@ -37,13 +38,20 @@ type FlagsArgs = GlobalArgs & {
   readonly json: boolean;
   readonly csv: string | undefined;
   readonly failOn: Severity | undefined;
+  readonly from: string | undefined;
+  readonly db: string | undefined;
+  readonly host: string | undefined;
+  readonly runId: string | undefined;
+  readonly startedAt: string | undefined;
 };
 
 /**
  * The families examined beside `recorded`: `--scenario`'s; without it, `freecode` when any
  * scenario option is given (e.g. `--target 80000`), else none (the log alone).
  */
-export function examinedFamilies(args: FlagsArgs): ScenarioFamily[] {
+export function examinedFamilies(
+  args: Pick<FlagsArgs, 'scenario' | 'target' | 'window' | 'buffer' | 'preserveTurns' | 'preserveTokens' | 'ttl' | 'pruning' | 'summarizer' | 'selector'>,
+): ScenarioFamily[] {
   if (args.scenario.some((entry) => entry.trim() !== '')) return parseFamilies(args.scenario);
   const scenarioOptions = [args.target, args.window, args.buffer, args.preserveTurns, args.preserveTokens, args.ttl, args.pruning, args.summarizer, args.selector];
   return scenarioOptions.some((value) => value !== undefined) ? ['freecode'] : [];
@@ -92,7 +100,7 @@ async function thresholdsFrom(args: FlagsArgs): Promise<FlagThresholds> {
 /** `recorded`, the baseline, then the examined scenarios (the baseline once even when asked for). */
 async function scenariosFor(args: FlagsArgs): Promise<{ readonly all: Scenario[]; readonly examined: string[]; readonly baseline: Scenario }> {
   const [{ buildScenarios, familyDefaults }, { BASELINE_SCENARIO }] = await Promise.all([import('../../simulate/scenario.js'), import('../../detect/detect-session.js')]);
-  const overrides = parseOverrides({ ...args, db: undefined, csv: undefined });
+  const overrides = parseOverrides({ ...args, csv: undefined });
   const families = examinedFamilies(args);
   const asked = families.length === 0 ? [] : buildScenarios(families, overrides).filter((scenario) => scenario.family !== 'recorded');
   const recorded: Scenario = { name: 'recorded', family: 'recorded', params: familyDefaults('recorded') };
@@ -100,45 +108,108 @@ async function scenariosFor(args: FlagsArgs): Promise<{ readonly all: Scenario[]
   return { all, examined: asked.map((scenario) => scenario.name), baseline: BASELINE_SCENARIO };
 }
 
+/** What the flags report is made of, whether from logs or from exports. */
+type Examined = {
+  readonly flags: readonly Flag[];
+  readonly scenarios: readonly string[];
+  readonly baseline: string;
+  readonly thresholds: FlagThresholds;
+  readonly sessions: number;
+  readonly issues: readonly IngestIssue[];
+  readonly skipped: readonly string[];
+  readonly paths: readonly string[];
+};
+
+/** `--from`: the flags the exports hold, with the scenarios and thresholds their runs used. */
+async function fromExports(args: FlagsArgs, io: CliIo): Promise<Examined> {
+  if (args.paths !== undefined && args.paths.length > 0) throw new CachecostError('BAD_ARGUMENT', '--from reads exports instead of logs: give either paths or --from, not both');
+  if (args.db !== undefined) throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
+  const [{ CostDb }, { openBill }, { loadFleet }, { fleetFlags }, { resolvePrices }, { BASELINE_SCENARIO }] = await Promise.all([
+    import('../../cost/db.js'),
+    import('../../cost/bill.js'),
+    import('../../export/read-fleet.js'),
+    import('../../export/read-flags.js'),
+    import('../simulate-pipeline.js'),
+    import('../../detect/detect-session.js'),
+  ]);
+  const db = await CostDb.open({ prices: await resolvePrices(args.pricing ?? null), path: null });
+  try {
+    await openBill(db);
+    await loadFleet(db, args.from ?? '');
+    const read = await fleetFlags(db);
+    for (const notice of read.notices) io.stderr(`cachecost: ${notice}\n`);
+    return { ...read, baseline: BASELINE_SCENARIO.name, issues: [], skipped: [], paths: [args.from ?? ''] };
+  } finally {
+    db.close();
+  }
+}
+
 async function run(args: FlagsArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
+  const examined = args.from === undefined ? await fromLogs(args, io) : await fromExports(args, io);
+  return render(args, io, examined);
+}
+
+/** Replays the logs and detects; with `--db`, the run's rows are appended to the file. */
+async function fromLogs(args: FlagsArgs, io: CliIo): Promise<Examined> {
   const thresholds = await thresholdsFrom(args);
   const scenarios = await scenariosFor(args);
-  const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, pipeline, simulate, { detectSessionFlags }, report] = await Promise.all([
+  const [{ pathsOrDefault }, { forEachSession }, pipeline, simulate, { detectSessionFlags }] = await Promise.all([
     import('../default-paths.js'),
     import('../load-sessions.js'),
-    import('../ingest-report.js'),
     import('../simulate-pipeline.js'),
     import('../../simulate/simulate-session.js'),
     import('../../detect/detect-session.js'),
-    import('../../report/flags-report.js'),
   ]);
   const prices = await pipeline.resolvePrices(args.pricing ?? null);
   const paths = pathsOrDefault(args.paths, io);
+  const sink = args.db === undefined ? null : await openSink(args, { paths, scenarios: scenarios.all, prices, thresholds });
   const flags: Flag[] = [];
   const skipped: string[] = [];
   let sessions = 0;
   const { progressBar } = await import('../progress.js');
   const progress = await progressBar('flags', 'sessions');
-  const issues = await forEachSession(paths, { content: 'text' }, (session) => {
-    progress?.increment();
-    if (!simulate.isReplayable(session)) {
-      skipped.push(session.id);
-      return;
-    }
-    const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
-    const modelFacts = pipeline.modelFactsLookup(prices, provider);
-    const simulation = simulate.simulateSession(session, scenarios.all, { modelFacts });
-    flags.push(...detectSessionFlags(simulation, { prices, modelFacts, thresholds, baseline: scenarios.baseline, examined: scenarios.examined }));
-    sessions += 1;
-  }, (total) => progress?.start(total));
-  progress?.stop();
+  let issues: readonly IngestIssue[];
+  try {
+    issues = await forEachSession(paths, { content: 'text' }, async (session) => {
+      progress?.increment();
+      if (!simulate.isReplayable(session)) {
+        skipped.push(session.id);
+        await sink?.add(session, null, []);
+        return;
+      }
+      const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
+      const modelFacts = pipeline.modelFactsLookup(prices, provider);
+      const simulation = simulate.simulateSession(session, scenarios.all, { modelFacts });
+      const found = detectSessionFlags(simulation, { prices, modelFacts, thresholds, baseline: scenarios.baseline, examined: scenarios.examined });
+      flags.push(...found);
+      await sink?.add(session, simulation, found);
+      sessions += 1;
+    }, (total) => progress?.start(total));
+  } catch (error) {
+    sink?.abandon();
+    throw error;
+  } finally {
+    progress?.stop();
+  }
+  if (sink !== null) await sink.close(issues.length, { outDir: null, dbPath: args.db ?? null });
+  return { flags, scenarios: ['recorded', ...scenarios.examined], baseline: scenarios.baseline.name, thresholds, sessions, issues, skipped, paths };
+}
+
+async function openSink(args: FlagsArgs, facts: { paths: readonly string[]; scenarios: readonly Scenario[]; prices: import('../../cost/price-table.js').PriceTable; thresholds: FlagThresholds }) {
+  const [{ FleetSink }, { runInfo }] = await Promise.all([import('../../export/fleet-sink.js'), import('../run-context.js')]);
+  return FleetSink.open(runInfo('flags', args, { ...facts, pricingFile: args.pricing ?? null, withText: false }));
+}
+
+async function render(args: FlagsArgs, io: CliIo, examined: Examined): Promise<number> {
+  const { flags, issues, skipped, sessions, paths, thresholds } = examined;
+  const [{ checkIssues, reportIssueSummary }, report] = await Promise.all([import('../ingest-report.js'), import('../../report/flags-report.js')]);
   checkIssues(issues, args, io);
 
   const built = report.buildFlagsReport({
     flags,
-    scenarios: ['recorded', ...scenarios.examined],
-    baseline: scenarios.baseline.name,
+    scenarios: examined.scenarios,
+    baseline: examined.baseline,
     thresholds,
     sessions,
     ingestIssues: issues.length,
@@ -171,7 +242,7 @@ export const flagsCommand: CliCommand = {
       'flags [paths..]',
       'Find pathological sessions (runaway cost, overflow loops, compaction and hook storms, cache busts, ...) with evidence and dollars at stake',
       (y) =>
-        withEngineOptions(withPaths(y))
+        withRunOptions(withEngineOptions(withPaths(y)))
           .option('scenario', {
             type: 'string',
             array: true,
@@ -186,6 +257,8 @@ export const flagsCommand: CliCommand = {
           .option('threshold', { type: 'string', array: true, default: [], describe: 'Set a threshold: name=value (repeated or comma list), e.g. runawayCostRatio=3' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Also write one CSV row per flag to <file> ("-" for stdout)' })
+          .option('from', { type: 'string', requiresArg: true, describe: "Read exports' flags instead of logs: a glob such as 'fleet/**/*.parquet' or an export directory" })
+          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, compactions, flags, runs) to a DuckDB file; every run is kept' })
           .option('fail-on', {
             choices: SEVERITIES,
             describe: `Exit ${FLAGS_RAISED_EXIT} when the recorded data raises a flag of this severity or worse (for CI)`,
@@ -217,6 +290,11 @@ export const flagsCommand: CliCommand = {
               json: args.json,
               csv: args.csv,
               failOn: args['fail-on'],
+              from: args.from,
+              db: args.db,
+              host: args.host,
+              runId: args['run-id'],
+              startedAt: args['started-at'],
             },
             ctx.io,
           ),

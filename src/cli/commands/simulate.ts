@@ -6,11 +6,11 @@
  */
 import type { Argv } from 'yargs';
 import { CachecostError } from '../../session/errors.js';
-import type { ScenarioFamily, ScenarioOverrides } from '../../simulate/scenario.js';
+import type { Scenario, ScenarioFamily, ScenarioOverrides } from '../../simulate/scenario.js';
 import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withEngineOptions, withPaths } from '../shared-options.js';
+import { withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 
 type SimulateArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -29,6 +29,9 @@ type SimulateArgs = GlobalArgs & {
   readonly csv: string | undefined;
   readonly html?: string | undefined;
   readonly json: boolean;
+  readonly host?: string | undefined;
+  readonly runId?: string | undefined;
+  readonly startedAt?: string | undefined;
 };
 
 /** A token count as typed: `120000`, `120k`, `1m` (K = 1,000, M = 1,000,000). */
@@ -83,6 +86,24 @@ export function parseOverrides(args: SimulateArgs): ScenarioOverrides {
   };
 }
 
+/** Who and what the run is, for the `runs` table of a `--db` file (flags at the default thresholds). */
+async function runOf(args: SimulateArgs, paths: readonly string[], scenarios: readonly Scenario[]) {
+  const [{ runInfo }, { resolvePrices }, { DEFAULT_THRESHOLDS }] = await Promise.all([
+    import('../run-context.js'),
+    import('../simulate-pipeline.js'),
+    import('../../detect/thresholds.js'),
+  ]);
+  const prices = await resolvePrices(args.pricing ?? null);
+  return runInfo('simulate', { host: args.host, runId: args.runId, startedAt: args.startedAt }, {
+    paths,
+    scenarios,
+    pricingFile: args.pricing ?? null,
+    prices,
+    thresholds: DEFAULT_THRESHOLDS,
+    withText: false,
+  });
+}
+
 async function run(args: SimulateArgs, io: CliIo): Promise<number> {
   const { buildScenarios } = await import('../../simulate/scenario.js');
   const scenarios = buildScenarios(parseFamilies(args.scenario), parseOverrides(args));
@@ -92,12 +113,15 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
   const { progressBar } = await import('../progress.js');
   const progress = await progressBar('simulate', 'sessions');
   let outcome: Awaited<ReturnType<typeof runSimulation>>;
+  const paths = pathsOrDefault(args.paths, io);
+  const run = args.db === undefined ? null : await runOf(args, paths, scenarios);
   try {
     outcome = await runSimulation({
-      paths: pathsOrDefault(args.paths, io),
+      paths,
       scenarios,
       pricingFile: args.pricing ?? null,
       dbPath: args.db ?? null,
+      run,
       csvDir: args.csv ?? null,
       progress,
     });
@@ -129,7 +153,7 @@ export const simulateCommand: CliCommand = {
       'simulate [paths..]',
       'Replay sessions through the compaction engine under scenarios; price every request by cache class',
       (y) =>
-        withEngineOptions(withPaths(y))
+        withRunOptions(withEngineOptions(withPaths(y)))
           .option('target', { type: 'string', requiresArg: true, describe: 'Compaction target in tokens; a comma list makes one scenario each (e.g. 80000,120000,200000)' })
           .option('buffer', { type: 'string', requiresArg: true, describe: 'Tokens below the limit where compaction triggers [13000]' })
           .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim by a compaction [2]' })
@@ -140,7 +164,7 @@ export const simulateCommand: CliCommand = {
             describe: `Scenario families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; recorded is always added`,
           })
           .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of breakpoint caches [5m]' })
-          .option('db', { type: 'string', requiresArg: true, describe: 'Keep the DuckDB tables in this file (default: in memory)' })
+          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, compactions, flags, runs) to a DuckDB file; every run is kept' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Write requests.csv, sessions.csv, scenarios.csv, compactions.csv into this directory' })
           .option('html', { type: 'string', requiresArg: true, describe: 'Also write a self-contained HTML report with a chart to this file' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
@@ -170,6 +194,9 @@ export const simulateCommand: CliCommand = {
               csv: args.csv,
               html: args.html,
               json: args.json,
+              host: args.host,
+              runId: args['run-id'],
+              startedAt: args['started-at'],
             },
             ctx.io,
           ),
