@@ -10,7 +10,7 @@ import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
-import { parseFamilies, parseOverrides } from './simulate.js';
+import { parseFamilies, parseOverrides } from '../scenario-options.js';
 
 type ExportArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -35,59 +35,51 @@ type ExportArgs = GlobalArgs & {
   readonly pricing: string | undefined;
 };
 
-/**
- * What to replay: nothing (the bill only) unless a scenario option is given — then the scenarios
- * `simulate` would run — or `--flags`; the flags' comparison scenario is added when missing.
- */
-async function scenariosFor(args: ExportArgs): Promise<Scenario[]> {
-  const asked = [args.target, args.window, args.buffer, args.preserveTurns, args.preserveTokens, args.ttl, args.pruning, args.summarizer, args.selector]
-    .some((value) => value !== undefined) || args.scenario.some((entry) => entry.trim() !== '');
-  if (!asked && !args.flags) return [];
-  const [{ buildScenarios }, { BASELINE_SCENARIO }] = await Promise.all([import('../../simulate/scenario.js'), import('../../detect/detect-session.js')]);
-  const scenarios = asked ? buildScenarios(parseFamilies(args.scenario), parseOverrides({ ...args, csv: undefined })) : buildScenarios([], {});
-  if (!scenarios.some((s) => s.name === BASELINE_SCENARIO.name)) scenarios.push(BASELINE_SCENARIO);
-  return scenarios;
+/** The scenarios asked for, as `simulate` builds them; none when no scenario option is given. */
+async function askedScenarios(args: ExportArgs): Promise<Scenario[]> {
+  const options = [args.target, args.window, args.buffer, args.preserveTurns, args.preserveTokens, args.ttl, args.pruning, args.summarizer, args.selector];
+  if (!options.some((value) => value !== undefined) && !args.scenario.some((entry) => entry.trim() !== '')) return [];
+  const { buildScenarios } = await import('../../simulate/scenario.js');
+  return buildScenarios(parseFamilies(args.scenario), parseOverrides(args));
 }
 
 async function run(args: ExportArgs, io: CliIo): Promise<number> {
   if (args.out === undefined && args.db === undefined) throw new CachecostError('BAD_ARGUMENT', 'export needs --out DIR (Parquet) or --db FILE (DuckDB), or both');
-  const scenarios = await scenariosFor(args);
-  const [{ runExport }, { resolvePrices }, { pathsOrDefault }, { checkIssues, reportIssueSummary }, { runInfo }, { DEFAULT_THRESHOLDS }, { progressBar }] =
-    await Promise.all([
-      import('../../export/export-run.js'),
-      import('../simulate-pipeline.js'),
-      import('../default-paths.js'),
-      import('../ingest-report.js'),
-      import('../run-context.js'),
-      import('../../detect/thresholds.js'),
-      import('../progress.js'),
-    ]);
+  const asked = await askedScenarios(args);
+  const stamp = (await import('../run-context.js')).runStamp(args);
+  const [{ exportSessions }, { pathsOrDefault }, { checkIssues, reportIssueSummary }, { progressBar }] = await Promise.all([
+    import('../../usecases/export.js'),
+    import('../default-paths.js'),
+    import('../ingest-report.js'),
+    import('../progress.js'),
+  ]);
   const paths = pathsOrDefault(args.paths, io);
-  const prices = await resolvePrices(args.pricing ?? null);
-  const info = runInfo('export', args, {
-    paths,
-    scenarios,
-    pricingFile: args.pricing ?? null,
-    prices,
-    thresholds: scenarios.length > 0 ? DEFAULT_THRESHOLDS : null,
-    withText: args.withText,
-  });
   const progress = await progressBar('export', 'sessions');
-  let outcome: Awaited<ReturnType<typeof runExport>>;
+  let outcome: Awaited<ReturnType<typeof exportSessions>>;
   try {
-    outcome = await runExport({ paths, run: info, outDir: args.out ?? null, dbPath: args.db ?? null, progress });
+    outcome = await exportSessions({
+      paths,
+      stamp,
+      scenarios: asked,
+      flags: args.flags,
+      pricingFile: args.pricing ?? null,
+      withText: args.withText,
+      outDir: args.out ?? null,
+      dbPath: args.db ?? null,
+      progress,
+    });
   } finally {
     progress?.stop();
   }
   checkIssues(outcome.issues, args, io);
   const summary = {
-    runId: info.runId,
-    host: info.host,
+    runId: stamp.runId,
+    host: stamp.host,
     sessions: outcome.sessions,
     replayedSessions: outcome.replayedSessions,
-    scenarios: scenarios.map((s) => s.name),
+    scenarios: outcome.scenarios.map((s) => s.name),
     flags: outcome.flags,
-    withText: info.withText,
+    withText: args.withText,
     out: args.out ?? null,
     rows: outcome.parquet?.rows ?? null,
     dates: outcome.parquet?.dates.map((name) => name.replace(/^date=/, '').replace('__HIVE_DEFAULT_PARTITION__', 'undated')) ?? [],
@@ -99,10 +91,12 @@ async function run(args: ExportArgs, io: CliIo): Promise<number> {
     io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
     const lines = [`export: host ${summary.host}, run ${summary.runId}`];
-    lines.push(`  ${summary.sessions} sessions${scenarios.length > 0 ? ` (${summary.replayedSessions} replayed under ${summary.scenarios.join(', ')}; ${summary.flags} flags)` : ''}`);
+    const replayed = summary.scenarios.length > 0 ? ` (${summary.replayedSessions} replayed under ${summary.scenarios.join(', ')}; ${summary.flags} flags)` : '';
+    lines.push(`  ${summary.sessions} sessions${replayed}`);
     if (summary.rows !== null) {
       const counts = Object.entries(summary.rows).map(([table, n]) => `${table} ${n}`).join(', ');
-      const span = summary.dates.length === 0 ? 'no dates' : `${summary.dates.length} date(s) ${summary.dates[0] ?? ''}${summary.dates.length > 1 ? ` … ${summary.dates.at(-1) ?? ''}` : ''}`;
+      const first = summary.dates[0] ?? '';
+      const span = summary.dates.length === 0 ? 'no dates' : `${summary.dates.length} date(s) ${first}${summary.dates.length > 1 ? ` … ${summary.dates.at(-1) ?? ''}` : ''}`;
       lines.push(`  rows: ${counts}`);
       lines.push(`  ${summary.files} Parquet files in ${summary.out ?? ''} (host=${summary.host}, ${span}; those partitions replaced)`);
     }

@@ -1,21 +1,20 @@
 /**
  * `cachecost flags [paths..]`: pathological sessions (replay.md §9) with evidence and the dollars
- * at stake, on the recorded data and on any scenario chosen as in `simulate`. The handler loads,
- * replays, detects and renders; the detectors live in `detect/`, the rendering in `report/`.
+ * at stake, on the recorded data and on any scenario chosen as in `simulate`. The handler parses
+ * the options, calls the use case (`usecases/flags.ts`) and renders (`report/flags-report.ts`).
  */
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
-import type { Flag, Severity } from '../../detect/flag.js';
+import type { Severity } from '../../detect/flag.js';
 import { SEVERITIES } from '../../detect/flag.js';
 import type { FlagThresholds } from '../../detect/thresholds.js';
-import { CachecostError } from '../../session/errors.js';
-import type { IngestIssue } from '../../session/model.js';
-import type { Scenario, ScenarioFamily } from '../../simulate/scenario.js';
+import { CachecostError, errorMessage } from '../../session/errors.js';
+import type { ScenarioFamily } from '../../simulate/scenario.js';
 import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
+import { parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
 import { withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
-import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
 
 /** Exit code when `--fail-on` finds a flag of that severity or worse in the recorded data (1 and 2 are errors and `--strict`). */
 export const FLAGS_RAISED_EXIT = 3;
@@ -38,20 +37,18 @@ type FlagsArgs = GlobalArgs & {
   readonly json: boolean;
   readonly csv: string | undefined;
   readonly failOn: Severity | undefined;
-  readonly from: string | undefined;
-  readonly db: string | undefined;
-  readonly host: string | undefined;
-  readonly runId: string | undefined;
-  readonly startedAt: string | undefined;
+  readonly from?: string | undefined;
+  readonly db?: string | undefined;
+  readonly host?: string | undefined;
+  readonly runId?: string | undefined;
+  readonly startedAt?: string | undefined;
 };
 
 /**
  * The families examined beside `recorded`: `--scenario`'s; without it, `freecode` when any
  * scenario option is given (e.g. `--target 80000`), else none (the log alone).
  */
-export function examinedFamilies(
-  args: Pick<FlagsArgs, 'scenario' | 'target' | 'window' | 'buffer' | 'preserveTurns' | 'preserveTokens' | 'ttl' | 'pruning' | 'summarizer' | 'selector'>,
-): ScenarioFamily[] {
+export function examinedFamilies(args: FlagsArgs): ScenarioFamily[] {
   if (args.scenario.some((entry) => entry.trim() !== '')) return parseFamilies(args.scenario);
   const scenarioOptions = [args.target, args.window, args.buffer, args.preserveTurns, args.preserveTokens, args.ttl, args.pruning, args.summarizer, args.selector];
   return scenarioOptions.some((value) => value !== undefined) ? ['freecode'] : [];
@@ -77,12 +74,12 @@ async function readConfig(path: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new CachecostError('PATH_NOT_FOUND', `cannot read --config ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CachecostError('PATH_NOT_FOUND', `cannot read --config ${path}: ${errorMessage(error)}`);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new CachecostError('BAD_ARGUMENT', `--config ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CachecostError('BAD_ARGUMENT', `--config ${path} is not JSON: ${errorMessage(error)}`);
   }
 }
 
@@ -97,123 +94,40 @@ async function thresholdsFrom(args: FlagsArgs): Promise<FlagThresholds> {
   return resolved.thresholds;
 }
 
-/** `recorded`, the baseline, then the examined scenarios (the baseline once even when asked for). */
-async function scenariosFor(args: FlagsArgs): Promise<{ readonly all: Scenario[]; readonly examined: string[]; readonly baseline: Scenario }> {
-  const [{ buildScenarios, familyDefaults }, { BASELINE_SCENARIO }] = await Promise.all([import('../../simulate/scenario.js'), import('../../detect/detect-session.js')]);
-  const overrides = parseOverrides({ ...args, csv: undefined });
-  const families = examinedFamilies(args);
-  const asked = families.length === 0 ? [] : buildScenarios(families, overrides).filter((scenario) => scenario.family !== 'recorded');
-  const recorded: Scenario = { name: 'recorded', family: 'recorded', params: familyDefaults('recorded') };
-  const all = [recorded, BASELINE_SCENARIO, ...asked.filter((scenario) => scenario.name !== BASELINE_SCENARIO.name)];
-  return { all, examined: asked.map((scenario) => scenario.name), baseline: BASELINE_SCENARIO };
-}
-
-/** What the flags report is made of, whether from logs or from exports. */
-type Examined = {
-  readonly flags: readonly Flag[];
-  readonly scenarios: readonly string[];
-  readonly baseline: string;
-  readonly thresholds: FlagThresholds;
-  readonly sessions: number;
-  readonly issues: readonly IngestIssue[];
-  readonly skipped: readonly string[];
-  readonly paths: readonly string[];
-};
-
-/** `--from`: the flags the exports hold, with the scenarios and thresholds their runs used. */
-async function fromExports(args: FlagsArgs, io: CliIo): Promise<Examined> {
-  if (args.paths !== undefined && args.paths.length > 0) throw new CachecostError('BAD_ARGUMENT', '--from reads exports instead of logs: give either paths or --from, not both');
-  if (args.db !== undefined) throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
-  const [{ CostDb }, { openBill }, { loadFleet }, { fleetFlags }, { resolvePrices }, { BASELINE_SCENARIO }] = await Promise.all([
-    import('../../cost/db.js'),
-    import('../../cost/bill.js'),
-    import('../../export/read-fleet.js'),
-    import('../../export/read-flags.js'),
-    import('../simulate-pipeline.js'),
-    import('../../detect/detect-session.js'),
-  ]);
-  const db = await CostDb.open({ prices: await resolvePrices(args.pricing ?? null), path: null });
-  try {
-    await openBill(db);
-    await loadFleet(db, args.from ?? '');
-    const read = await fleetFlags(db);
-    for (const notice of read.notices) io.stderr(`cachecost: ${notice}\n`);
-    return { ...read, baseline: BASELINE_SCENARIO.name, issues: [], skipped: [], paths: [args.from ?? ''] };
-  } finally {
-    db.close();
-  }
-}
-
 async function run(args: FlagsArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
-  const examined = args.from === undefined ? await fromLogs(args, io) : await fromExports(args, io);
-  return render(args, io, examined);
-}
-
-/** Replays the logs and detects; with `--db`, the run's rows are appended to the file. */
-async function fromLogs(args: FlagsArgs, io: CliIo): Promise<Examined> {
   const thresholds = await thresholdsFrom(args);
-  const scenarios = await scenariosFor(args);
-  const [{ pathsOrDefault }, { forEachSession }, pipeline, simulate, { detectSessionFlags }] = await Promise.all([
+  const families = examinedFamilies(args);
+  const overrides = parseOverrides(args);
+  const [{ pathsOrDefault }, { checkIssues, reportIssueSummary }, { flagSessions, flagExports }, report, { progressBar }] = await Promise.all([
     import('../default-paths.js'),
-    import('../load-sessions.js'),
-    import('../simulate-pipeline.js'),
-    import('../../simulate/simulate-session.js'),
-    import('../../detect/detect-session.js'),
+    import('../ingest-report.js'),
+    import('../../usecases/flags.js'),
+    import('../../report/flags-report.js'),
+    import('../progress.js'),
   ]);
-  const prices = await pipeline.resolvePrices(args.pricing ?? null);
-  const paths = pathsOrDefault(args.paths, io);
-  const sink = args.db === undefined ? null : await openSink(args, { paths, scenarios: scenarios.all, prices, thresholds });
-  const flags: Flag[] = [];
-  const skipped: string[] = [];
-  let sessions = 0;
-  const { progressBar } = await import('../progress.js');
-  const progress = await progressBar('flags', 'sessions');
-  let issues: readonly IngestIssue[];
-  try {
-    issues = await forEachSession(paths, { content: 'text' }, async (session) => {
-      progress?.increment();
-      if (!simulate.isReplayable(session)) {
-        skipped.push(session.id);
-        await sink?.add(session, null, []);
-        return;
-      }
-      const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
-      const modelFacts = pipeline.modelFactsLookup(prices, provider);
-      const simulation = simulate.simulateSession(session, scenarios.all, { modelFacts });
-      const found = detectSessionFlags(simulation, { prices, modelFacts, thresholds, baseline: scenarios.baseline, examined: scenarios.examined });
-      flags.push(...found);
-      await sink?.add(session, simulation, found);
-      sessions += 1;
-    }, (total) => progress?.start(total));
-  } catch (error) {
-    sink?.abandon();
-    throw error;
-  } finally {
-    progress?.stop();
+  let paths: readonly string[];
+  let outcome: Awaited<ReturnType<typeof flagSessions>>;
+  if (args.from !== undefined) {
+    if (args.paths !== undefined && args.paths.length > 0) throw new CachecostError('BAD_ARGUMENT', '--from reads exports instead of logs: give either paths or --from, not both');
+    if (args.db !== undefined) throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
+    paths = [args.from];
+    const read = await flagExports({ from: args.from, pricingFile: args.pricing ?? null });
+    for (const notice of read.notices) io.stderr(`cachecost: ${notice}\n`);
+    outcome = read;
+  } else {
+    paths = pathsOrDefault(args.paths, io);
+    const record = args.db === undefined ? null : { stamp: (await import('../run-context.js')).runStamp({ host: args.host, runId: args.runId, startedAt: args.startedAt }), dbPath: args.db };
+    const progress = await progressBar('flags', 'sessions');
+    try {
+      outcome = await flagSessions({ paths, families, overrides, thresholds, pricingFile: args.pricing ?? null, progress, record });
+    } finally {
+      progress?.stop();
+    }
   }
-  if (sink !== null) await sink.close(issues.length, { outDir: null, dbPath: args.db ?? null });
-  return { flags, scenarios: ['recorded', ...scenarios.examined], baseline: scenarios.baseline.name, thresholds, sessions, issues, skipped, paths };
-}
-
-async function openSink(args: FlagsArgs, facts: { paths: readonly string[]; scenarios: readonly Scenario[]; prices: import('../../cost/price-table.js').PriceTable; thresholds: FlagThresholds }) {
-  const [{ FleetSink }, { runInfo }] = await Promise.all([import('../../export/fleet-sink.js'), import('../run-context.js')]);
-  return FleetSink.open(runInfo('flags', args, { ...facts, pricingFile: args.pricing ?? null, withText: false }));
-}
-
-async function render(args: FlagsArgs, io: CliIo, examined: Examined): Promise<number> {
-  const { flags, issues, skipped, sessions, paths, thresholds } = examined;
-  const [{ checkIssues, reportIssueSummary }, report] = await Promise.all([import('../ingest-report.js'), import('../../report/flags-report.js')]);
+  const { report: built, flags, skipped, issues } = outcome;
   checkIssues(issues, args, io);
 
-  const built = report.buildFlagsReport({
-    flags,
-    scenarios: examined.scenarios,
-    baseline: examined.baseline,
-    thresholds,
-    sessions,
-    ingestIssues: issues.length,
-  });
   if (args.csv !== undefined) {
     const [{ csvChunks }, { writeFileAtomic }] = await Promise.all([import('../../report/csv.js'), import('../../report/atomic-write.js')]);
     if (args.csv === '-') for (const chunk of csvChunks(report.FLAG_CSV_COLUMNS, built.flags)) io.stdout(chunk);
@@ -221,7 +135,7 @@ async function render(args: FlagsArgs, io: CliIo, examined: Examined): Promise<n
   }
   if (args.json) io.stdout(`${JSON.stringify(built, null, 2)}\n`);
   else if (args.csv !== '-') {
-    if (sessions === 0) io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
+    if (built.sessions === 0) io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
     else io.stdout(`${report.renderFlagsReport(built)}\n`);
   }
   if (skipped.length > 0) io.stderr(`cachecost: ${skipped.length} session(s) without per-request data were not examined: ${skipped.join(', ')}\n`);

@@ -1,14 +1,12 @@
 /**
  * `cachecost report [paths..]`: the recorded cost (the bill) by day, session, model or project
- * (issue 5). No simulation: every request's measured usage becomes a `measured` row, priced in
- * DuckDB by the same SQL as `simulate`, and grouped there; this handler loads, inserts, renders.
+ * (replay.md §3, the measured usage). The use case (`usecases/bill.ts`) loads and prices; this
+ * handler parses the options, calls it and renders.
  */
-import type { BillGrouping, BillWindow } from '../../cost/bill.js';
+import type { BillGrouping } from '../../cost/bill.js';
 import { BILL_GROUPINGS } from '../../cost/bill.js';
-import type { CostDb } from '../../cost/db.js';
-import type { BillExclusions, BillReport } from '../../report/bill-report.js';
 import { CachecostError } from '../../session/errors.js';
-import type { IngestIssue, Session } from '../../session/model.js';
+import { billWindow } from '../../usecases/bill-window.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { withPaths, withPricing, withRunOptions } from '../shared-options.js';
@@ -28,136 +26,35 @@ type ReportArgs = GlobalArgs & {
   readonly startedAt: string | undefined;
 };
 
-const DAY_MS = 86_400_000;
-
-/** A `YYYY-MM-DD` date as the UTC epoch ms of its midnight; anything else is `BAD_ARGUMENT`. */
-export function parseUtcDate(raw: string, option: string): number {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw.trim());
-  if (match !== null) {
-    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    const ms = Date.UTC(year, month - 1, day);
-    const back = new Date(ms);
-    // Date.UTC rolls 2026-02-30 over to March: a date that does not round-trip does not exist.
-    if (back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === day) return ms;
-  }
-  throw new CachecostError('BAD_ARGUMENT', `--${option} expects a date as YYYY-MM-DD (UTC), got "${raw}"`);
-}
-
-/** The half-open window `[since 00:00Z, until + 1 day 00:00Z)` of inclusive UTC dates. */
-export function billWindow(since: string | undefined, until: string | undefined): BillWindow {
-  const sinceMs = since === undefined ? null : parseUtcDate(since, 'since');
-  const untilMs = until === undefined ? null : parseUtcDate(until, 'until') + DAY_MS;
-  if (sinceMs !== null && untilMs !== null && sinceMs >= untilMs) {
-    throw new CachecostError('BAD_ARGUMENT', `--since ${since ?? ''} is after --until ${until ?? ''}`);
-  }
-  return { sinceMs, untilMs };
-}
-
-type Collected = { readonly excluded: BillExclusions; readonly issues: readonly IngestIssue[] };
-
 async function run(args: ReportArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
-  const window = billWindow(args.since, args.until);
-  const [{ CostDb }, bill, { measuredRows, unknownTtlWriteTokens }, { resolvePrices }, { pathsOrDefault }, { forEachSession }, ingestReport, { buildBillReport }] =
-    await Promise.all([
-      import('../../cost/db.js'),
-      import('../../cost/bill.js'),
-      import('../../simulate/to-rows.js'),
-      import('../simulate-pipeline.js'),
-      import('../default-paths.js'),
-      import('../load-sessions.js'),
-      import('../ingest-report.js'),
-      import('../../report/bill-report.js'),
-    ]);
-  if (args.from !== undefined && args.paths !== undefined && args.paths.length > 0) {
-    throw new CachecostError('BAD_ARGUMENT', '--from reads exports instead of logs: give either paths or --from, not both');
+  // Dates are checked before any file is read.
+  billWindow(args.since, args.until);
+  const [{ billSessions, billExports }, { pathsOrDefault }, ingestReport, { hostLabel, runStamp }] = await Promise.all([
+    import('../../usecases/bill.js'),
+    import('../default-paths.js'),
+    import('../ingest-report.js'),
+    import('../run-context.js'),
+  ]);
+  const common = { by: args.by, since: args.since ?? null, until: args.until ?? null, pricingFile: args.pricing ?? null };
+  let report: Awaited<ReturnType<typeof billSessions>>;
+  let paths: readonly string[];
+  if (args.from !== undefined) {
+    if (args.paths !== undefined && args.paths.length > 0) throw new CachecostError('BAD_ARGUMENT', '--from reads exports instead of logs: give either paths or --from, not both');
+    if (args.db !== undefined) throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
+    paths = [args.from];
+    const read = await billExports({ ...common, from: args.from });
+    if (read.ingestIssues > 0) io.stderr(`cachecost: the runs that wrote these exports skipped ${read.ingestIssues} input line(s); their --verbose lists them\n`);
+    report = read.report;
+  } else {
+    paths = pathsOrDefault(args.paths, io);
+    // The machine's name is read only when a row needs it: the host grouping or a --db run.
+    const record = args.db === undefined ? null : { stamp: runStamp(args), dbPath: args.db };
+    const host = record !== null ? record.stamp.host : args.by === 'host' || args.host !== undefined ? hostLabel(args.host) : null;
+    report = await billSessions({ ...common, paths, host, record });
   }
-  if (args.from !== undefined && args.db !== undefined) throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
-  const paths = args.from === undefined ? pathsOrDefault(args.paths, io) : [args.from];
-  const prices = await resolvePrices(args.pricing ?? null);
-  const db = await CostDb.open({ prices, path: null });
-  let report: BillReport;
-  try {
-    await bill.openBill(db);
-    if (args.from !== undefined) {
-      report = await fromExports(db, args, window, bill, io);
-      return await finish(report, args, io, paths);
-    }
-    const { hostLabel, runInfo } = await import('../run-context.js');
-    const host = hostLabel(args.host);
-    const fleet = args.db === undefined ? null : await import('../../export/fleet-recorder.js');
-    const recorder =
-      fleet === null ? null : await fleet.FleetRecorder.open(db, runInfo('report', args, { paths, scenarios: [], pricingFile: args.pricing ?? null, prices, thresholds: null, withText: false }));
-    const seen = new Set<string>();
-    let totalsOnlySessions = 0;
-    let requestsWithoutUsage = 0;
-    let undatedRequestsOutsideWindow = 0;
-    const bounded = window.sinceMs !== null || window.untilMs !== null;
-    const issues = await forEachSession(paths, { content: 'sizes' }, async (session: Session) => {
-      recorder?.addSession(session, { replayed: false, fidelityNote: null });
-      if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
-        totalsOnlySessions += 1;
-        return;
-      }
-      const measured = session.requests.filter((request) => request.usage !== null);
-      requestsWithoutUsage += session.requests.length - measured.length;
-      if (bounded) undatedRequestsOutsideWindow += measured.filter((request) => request.timestampMs === null).length;
-      await db.insertRequests(measuredRows(session));
-      if (!seen.has(session.id)) await bill.insertBillSessions(db, [{ session_id: session.id, project: session.project, host }]);
-      seen.add(session.id);
-      await bill.insertUnknownTtl(
-        db,
-        measured.map((request) => ({
-          session_id: session.id,
-          request_index: request.index,
-          write_unknown_ttl_tokens: request.usage === null ? 0 : unknownTtlWriteTokens(request.usage),
-        })),
-      );
-    });
-    const collected: Collected = { excluded: { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow }, issues };
-    ingestReport.checkIssues(collected.issues, args, io);
-    report = buildBillReport({
-      by: args.by,
-      since: args.since ?? null,
-      until: args.until ?? null,
-      table: await bill.billTable(db, args.by, window),
-      unpricedModels: await bill.billUnpricedModels(db, window),
-      excluded: collected.excluded,
-      issues: collected.issues,
-    });
-    if (recorder !== null && args.db !== undefined) {
-      await recorder.finish(issues.length);
-      const { appendFleetDb } = await import('../../export/append-db.js');
-      await appendFleetDb(db, args.db);
-    }
-  } finally {
-    db.close();
-  }
-  return finish(report, args, io, paths);
-}
+  ingestReport.checkIssues(report.issues, args, io);
 
-/** The bill of exports (`--from`): the same tables and SQL, the rows read from Parquet. */
-async function fromExports(db: CostDb, args: ReportArgs, window: BillWindow, bill: typeof import('../../cost/bill.js'), io: CliIo): Promise<BillReport> {
-  const [{ loadFleet }, { buildBillReport }] = await Promise.all([import('../../export/read-fleet.js'), import('../../report/bill-report.js')]);
-  const load = await loadFleet(db, args.from ?? '');
-  if (load.ingestIssues > 0) io.stderr(`cachecost: the runs that wrote these exports skipped ${load.ingestIssues} input line(s); their --verbose lists them\n`);
-  const bounded = window.sinceMs !== null || window.untilMs !== null;
-  return buildBillReport({
-    by: args.by,
-    since: args.since ?? null,
-    until: args.until ?? null,
-    table: await bill.billTable(db, args.by, window),
-    unpricedModels: await bill.billUnpricedModels(db, window),
-    excluded: {
-      totalsOnlySessions: load.totalsOnlySessions,
-      requestsWithoutUsage: load.requestsWithoutUsage,
-      undatedRequestsOutsideWindow: bounded ? load.undatedRequests : 0,
-    },
-    issues: [],
-  });
-}
-
-async function finish(report: BillReport, args: ReportArgs, io: CliIo, paths: readonly string[]): Promise<number> {
   if (args.csv !== undefined) {
     const [{ csvChunks }, { billCsvColumns, billCsvRows }, { writeFileAtomic }] = await Promise.all([
       import('../../report/csv.js'),
@@ -175,8 +72,7 @@ async function finish(report: BillReport, args: ReportArgs, io: CliIo, paths: re
     const { renderBillReport } = await import('../../report/bill-report.js');
     io.stdout(`${renderBillReport(report)}\n`);
   }
-  const { reportIssueSummary } = await import('../ingest-report.js');
-  reportIssueSummary(report.issues, args, io);
+  ingestReport.reportIssueSummary(report.issues, args, io);
   return 0;
 }
 
@@ -199,7 +95,7 @@ export const reportCommand: CliCommand = {
           .example('$0 report --by model --since 2026-01-01 --until 2026-01-31', 'January by model')
           .example('$0 report --by session --json ~/.claude', 'Per session, as JSON')
           .example('$0 report --by project --csv bill.csv', 'Per project; CSV file')
-          .example("$0 report --from 'fleet/**/*.parquet' --by host", 'The bill of many machines\' exports, per machine'),
+          .example("$0 report --from 'fleet/**/*.parquet' --by host", "The bill of many machines' exports, per machine"),
       (args) => {
         ctx.settle(
           run(

@@ -6,12 +6,12 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CostDb } from '../cost/db.js';
-import { readSqlFile } from '../cost/db.js';
-import { intOf, stringOf } from '../cost/duck-values.js';
-import { CachecostError } from '../session/errors.js';
-import type { FleetTable } from './fleet-recorder.js';
-import { FLEET_TABLES, createFleetSchema } from './fleet-recorder.js';
+import type { CostDb } from '../db.js';
+import { readSqlFile } from '../db.js';
+import { intOf, stringOf } from '../duck-values.js';
+import { CachecostError } from '../../session/errors.js';
+import type { FleetTable } from './recorder.js';
+import { FLEET_TABLES, createFleetSchema } from './recorder.js';
 
 export type FleetLoad = {
   readonly files: number;

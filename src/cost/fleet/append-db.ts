@@ -4,10 +4,10 @@
  * fleet view of `sql/fleet_view.sql`; each run's rows go in one transaction, so a run that dies
  * half-way leaves the file as the previous run left it.
  */
-import type { CostDb } from '../cost/db.js';
-import { readSqlFile } from '../cost/db.js';
-import { CachecostError } from '../session/errors.js';
-import { FLEET_TABLES } from './fleet-recorder.js';
+import type { CostDb } from '../db.js';
+import { readSqlFile } from '../db.js';
+import { CachecostError } from '../../session/errors.js';
+import { FLEET_TABLES } from './recorder.js';
 
 const ALIAS = 'cachecost_out';
 

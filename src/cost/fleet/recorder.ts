@@ -6,13 +6,9 @@
  * `append-db.ts`.
  */
 import type { DuckDBAppender } from '@duckdb/node-api';
-import type { CostDb } from '../cost/db.js';
-import { readSqlFile } from '../cost/db.js';
-import type { Flag } from '../detect/flag.js';
-import type { Session } from '../session/model.js';
-import { sessionModels } from '../simulate/to-rows.js';
-import type { RunInfo } from './run-info.js';
-import { priceTableDate } from './run-info.js';
+import type { CostDb } from '../db.js';
+import { readSqlFile } from '../db.js';
+import type { Session } from '../../session/model.js';
 
 /** The fleet tables, in the order they are filled and written. */
 export const FLEET_TABLES = ['runs', 'requests', 'sessions', 'compactions', 'flags', 'items'] as const;
@@ -20,6 +16,44 @@ export type FleetTable = (typeof FLEET_TABLES)[number];
 
 /** What the run knows about a session besides its log. */
 export type SessionFacts = { readonly replayed: boolean; readonly fidelityNote: string | null };
+
+/** The `runs` row of a run, as plain values (the use case gathers them; the CLI reads clock and host). */
+export type FleetRunRow = {
+  readonly runId: string;
+  /** A Hive partition value: a safe path segment (checked by the caller). */
+  readonly host: string;
+  readonly command: string;
+  readonly cachecostVersion: string;
+  readonly priceTableDate: string | null;
+  readonly pricingFile: string | null;
+  readonly inputs: readonly string[];
+  readonly scenariosJson: string;
+  readonly thresholdsJson: string | null;
+  readonly withText: boolean;
+  readonly startedAtMs: number;
+};
+
+/** One flag as the `flags` table holds it; the stake in exact pico-dollars. */
+export type FleetFlagRow = {
+  readonly sessionId: string;
+  readonly scenario: string;
+  readonly kind: string;
+  readonly severity: string;
+  readonly basis: string;
+  readonly firstRequestIndex: number;
+  readonly lastRequestIndex: number;
+  readonly evidenceJson: string;
+  readonly summary: string;
+  readonly stake: 'priced' | 'unpriced' | 'none';
+  readonly stakePicoUsd: bigint | null;
+  readonly stakeAgainst: string | null;
+  readonly stakeReason: string | null;
+};
+
+/** Distinct models of a session's requests in order of first use. */
+function modelsOf(session: Session): string[] {
+  return [...new Set(session.requests.map((request) => request.model))];
+}
 
 function wholeMs(ms: number | null): bigint | null {
   return ms === null || !Number.isFinite(ms) ? null : BigInt(Math.floor(ms));
@@ -52,14 +86,14 @@ export async function createFleetSchema(db: CostDb): Promise<void> {
 export class FleetRecorder {
   private constructor(
     private readonly db: CostDb,
-    private readonly run: RunInfo,
+    private readonly run: FleetRunRow,
     private readonly sessions: DuckDBAppender,
     private readonly items: DuckDBAppender,
     private readonly flags: DuckDBAppender,
   ) {}
 
   /** Stages tables on an open cost database (with the bill's side tables already created). */
-  static async open(db: CostDb, run: RunInfo): Promise<FleetRecorder> {
+  static async open(db: CostDb, run: FleetRunRow): Promise<FleetRecorder> {
     await db.query(await readSqlFile('fleet_staging'));
     await createFleetSchema(db);
     return new FleetRecorder(db, run, await db.appender('x_sessions'), await db.appender('x_items'), await db.appender('x_flags'));
@@ -84,7 +118,7 @@ export class FleetRecorder {
     nullableText(a, session.parentSessionId);
     nullableBigint(a, wholeMs(first));
     nullableBigint(a, wholeMs(last));
-    a.appendList(sessionModels(session), LIST(VARCHAR));
+    a.appendList(modelsOf(session), LIST(VARCHAR));
     a.appendBigInt(BigInt(session.requests.length));
     a.appendBigInt(BigInt(session.requests.filter((request) => request.usage === null).length));
     a.appendBoolean(session.totalsOnly !== null && session.requests.every((request) => request.usage === null));
@@ -113,25 +147,26 @@ export class FleetRecorder {
     });
   }
 
-  addFlags(flags: readonly Flag[]): void {
+  addFlags(flags: readonly FleetFlagRow[]): void {
     const f = this.flags;
+    const text = (value: string | null): void => {
+      if (value === null) f.appendNull();
+      else f.appendVarchar(value);
+    };
     for (const flag of flags) {
       f.appendVarchar(flag.sessionId);
       f.appendVarchar(flag.scenario);
       f.appendVarchar(flag.kind);
       f.appendVarchar(flag.severity);
       f.appendVarchar(flag.basis);
-      f.appendInteger(flag.requests.first);
-      f.appendInteger(flag.requests.last);
-      f.appendVarchar(JSON.stringify(flag.evidence));
+      f.appendInteger(flag.firstRequestIndex);
+      f.appendInteger(flag.lastRequestIndex);
+      f.appendVarchar(flag.evidenceJson);
       f.appendVarchar(flag.summary);
-      f.appendVarchar(flag.stake.kind);
-      if (flag.stake.kind === 'priced') f.appendVarchar(flag.stake.picoUsd.toString());
-      else f.appendNull();
-      if (flag.stake.kind === 'none') f.appendNull();
-      else f.appendVarchar(flag.stake.against);
-      if (flag.stake.kind === 'none') f.appendVarchar(flag.stake.reason);
-      else f.appendNull();
+      f.appendVarchar(flag.stake);
+      text(flag.stakePicoUsd === null ? null : flag.stakePicoUsd.toString());
+      text(flag.stakeAgainst);
+      text(flag.stakeReason);
       f.endRow();
     }
   }
@@ -148,15 +183,14 @@ export class FleetRecorder {
     r.appendVarchar(run.host);
     r.appendVarchar(run.command);
     r.appendVarchar(run.cachecostVersion);
-    const asOf = priceTableDate(run.prices);
-    if (asOf === null) r.appendNull();
-    else r.appendVarchar(asOf);
+    if (run.priceTableDate === null) r.appendNull();
+    else r.appendVarchar(run.priceTableDate);
     if (run.pricingFile === null) r.appendNull();
     else r.appendVarchar(run.pricingFile);
     r.appendList([...run.inputs], LIST(VARCHAR));
-    r.appendVarchar(JSON.stringify(run.scenarios.map((s) => ({ name: s.name, family: s.family, params: s.params }))));
-    if (run.thresholds === null) r.appendNull();
-    else r.appendVarchar(JSON.stringify(run.thresholds));
+    r.appendVarchar(run.scenariosJson);
+    if (run.thresholdsJson === null) r.appendNull();
+    else r.appendVarchar(run.thresholdsJson);
     r.appendBoolean(run.withText);
     r.appendBigInt(BigInt(ingestIssues));
     r.appendBigInt(BigInt(Math.floor(run.startedAtMs)));

@@ -11,11 +11,10 @@
  */
 import { mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CostDb } from '../cost/db.js';
-import { CachecostError } from '../session/errors.js';
-import type { FleetTable } from './fleet-recorder.js';
-import { FLEET_TABLES } from './fleet-recorder.js';
-import type { RunInfo } from './run-info.js';
+import type { CostDb } from '../db.js';
+import { CachecostError } from '../../session/errors.js';
+import type { FleetTable } from './recorder.js';
+import { FLEET_TABLES } from './recorder.js';
 
 /** The data tables (everything but `runs`), whose partitions a re-export replaces. */
 export const DATA_TABLES = FLEET_TABLES.filter((table) => table !== 'runs');
@@ -74,7 +73,7 @@ async function replacePartition(staged: string, dest: string): Promise<number> {
 }
 
 /** Writes the `fleet` tables of `db` (one run, filled) to `outDir`; see the module comment. */
-export async function writeFleetParquet(db: CostDb, outDir: string, run: RunInfo): Promise<ParquetWriteSummary> {
+export async function writeFleetParquet(db: CostDb, outDir: string, run: { readonly runId: string; readonly host: string }): Promise<ParquetWriteSummary> {
   try {
     await mkdir(outDir, { recursive: true });
   } catch (error) {

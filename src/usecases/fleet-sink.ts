@@ -10,11 +10,33 @@ import type { Flag } from '../detect/flag.js';
 import type { Session } from '../session/model.js';
 import type { SessionSimulation } from '../simulate/simulate-session.js';
 import { fidelityNote, measuredRows, scenarioRows, simulationRows, unknownTtlWriteTokens } from '../simulate/to-rows.js';
-import { appendFleetDb } from './append-db.js';
-import { FleetRecorder } from './fleet-recorder.js';
+import { appendFleetDb } from '../cost/fleet/append-db.js';
+import type { FleetFlagRow } from '../cost/fleet/recorder.js';
+import { FleetRecorder } from '../cost/fleet/recorder.js';
+import type { ParquetWriteSummary } from '../cost/fleet/write-parquet.js';
+import { writeFleetParquet } from '../cost/fleet/write-parquet.js';
 import type { RunInfo } from './run-info.js';
-import type { ParquetWriteSummary } from './write-parquet.js';
-import { writeFleetParquet } from './write-parquet.js';
+import { fleetRunRow } from './run-info.js';
+
+/** A flag as a row of the `flags` table. */
+export function flagRow(flag: Flag): FleetFlagRow {
+  const { stake } = flag;
+  return {
+    sessionId: flag.sessionId,
+    scenario: flag.scenario,
+    kind: flag.kind,
+    severity: flag.severity,
+    basis: flag.basis,
+    firstRequestIndex: flag.requests.first,
+    lastRequestIndex: flag.requests.last,
+    evidenceJson: JSON.stringify(flag.evidence),
+    summary: flag.summary,
+    stake: stake.kind,
+    stakePicoUsd: stake.kind === 'priced' ? stake.picoUsd : null,
+    stakeAgainst: stake.kind === 'none' ? null : stake.against,
+    stakeReason: stake.kind === 'none' ? stake.reason : null,
+  };
+}
 
 export type FleetTargets = { readonly outDir: string | null; readonly dbPath: string | null };
 
@@ -32,7 +54,7 @@ export class FleetSink {
     const db = await CostDb.open({ prices: run.prices, path: null });
     try {
       await openBill(db);
-      const recorder = await FleetRecorder.open(db, run);
+      const recorder = await FleetRecorder.open(db, fleetRunRow(run));
       if (run.scenarios.length > 0) await db.insertScenarios(scenarioRows(run.scenarios));
       return new FleetSink(db, recorder, run);
     } catch (error) {
@@ -59,7 +81,7 @@ export class FleetSink {
       const unknown = session.requests.map((r) => ({ session_id: session.id, request_index: r.index, write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage) }));
       await insertUnknownTtl(this.db, unknown);
     }
-    this.recorder.addFlags(flags);
+    this.recorder.addFlags(flags.map(flagRow));
     this.recorder.addSession(session, { replayed: simulation !== null, fidelityNote: simulation === null ? null : fidelityNote(simulation) });
   }
 
