@@ -10,7 +10,7 @@ import type { FlagThresholds } from '../detect/thresholds.js';
 import { CachecostError } from '../session/errors.js';
 import type { Scenario } from '../simulate/scenario.js';
 
-export const RUN_COMMANDS = ['export', 'report', 'simulate', 'flags'] as const;
+export const RUN_COMMANDS = ['export', 'report', 'simulate', 'flags', 'tune'] as const;
 export type RunCommand = (typeof RUN_COMMANDS)[number];
 
 /** Who and when: given by the caller (the CLI reads the clock and the host name). */

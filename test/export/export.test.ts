@@ -177,6 +177,30 @@ describe('--db FILE keeps every run', () => {
     });
   });
 
+  it('tune --db appends the run and every point of its curves, money exact', async () => {
+    const file = join(dir, 'tune.duckdb');
+    const args = ['tune', FIXTURE, '--target', '80k,120k,200k', '--workers', '1'];
+    const printed = JSON.parse(await ok([...args, '--json'])) as { overall: { results: { scenario: string; costUsd: number | null; promptTokens: number }[] } };
+    await ok([...args, '--db', file, '--host', 'h1', '--run-id', 't1', ...RUN]);
+    await duck(file, async (query) => {
+      const [run] = await query("SELECT command, sessions, requests FROM runs WHERE run_id = 't1'");
+      expect(run).toMatchObject({ command: 'tune', requests: 0n });
+      expect(run?.['sessions']).toBeGreaterThan(0n);
+      const overall = await query('SELECT scenario, CAST(cost_usd AS VARCHAR) AS cost, typeof(cost_usd) AS t, prompt_tokens FROM tune_points WHERE model_group IS NULL ORDER BY scenario');
+      expect(overall.map((row) => row['scenario'])).toEqual(printed.overall.results.map((point) => point.scenario).sort());
+      for (const row of overall) {
+        expect(row['t']).toBe('DECIMAL(38,12)');
+        const want = printed.overall.results.find((point) => point.scenario === row['scenario']);
+        expect(Number(row['prompt_tokens']), String(row['scenario'])).toBe(want?.promptTokens);
+        // The JSON prints a USD number (rounded at the edge); the table keeps the exact decimal.
+        expect(Number(row['cost']), String(row['scenario'])).toBeCloseTo(want?.costUsd ?? Number.NaN, 9);
+        expect(String(row['cost'])).toMatch(/^\d+\.\d{12}$/);
+      }
+      const [recommended] = await query('SELECT count(*) AS n FROM tune_points WHERE model_group IS NULL AND recommended');
+      expect(recommended?.['n']).toBeLessThanOrEqual(1n);
+    });
+  });
+
   it('a file of the old one-run layout is refused with one line, and left as it was', async () => {
     const file = join(dir, 'old.duckdb');
     const db = await CostDb.open({ path: file, prices: loadBundledPriceTable() });

@@ -11,7 +11,7 @@ import { readSqlFile } from '../db.js';
 import type { Session } from '../../session/model.js';
 
 /** The fleet tables, in the order they are filled and written. */
-export const FLEET_TABLES = ['runs', 'requests', 'sessions', 'compactions', 'flags', 'items'] as const;
+export const FLEET_TABLES = ['runs', 'requests', 'sessions', 'compactions', 'flags', 'items', 'tune_points'] as const;
 export type FleetTable = (typeof FLEET_TABLES)[number];
 
 /** What the run knows about a session besides its log. */
@@ -31,6 +31,34 @@ export type FleetRunRow = {
   readonly thresholdsJson: string | null;
   readonly withText: boolean;
   readonly startedAtMs: number;
+  /** Sessions read, for a run that stages no session rows (tune); null = the sessions staged. */
+  readonly sessions?: number | null;
+};
+
+/** One point of a tune sweep; money in exact pico-dollars. */
+export type FleetTunePointRow = {
+  readonly modelGroup: string | null;
+  readonly scenario: string;
+  readonly family: string;
+  readonly series: string | null;
+  readonly targetTokens: number | null;
+  readonly bufferTokens: number;
+  readonly preserveRecentTurns: number;
+  readonly ttl: string;
+  readonly sessions: number;
+  readonly requests: number;
+  readonly promptTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWrite5mTokens: number;
+  readonly cacheWrite1hTokens: number;
+  readonly uncachedInputTokens: number;
+  readonly outputTokens: number;
+  readonly compactions: number;
+  readonly unpricedRequests: number;
+  readonly costPicoUsd: bigint | null;
+  readonly savingVsRecordedPicoUsd: bigint | null;
+  readonly knee: boolean;
+  readonly recommended: boolean;
 };
 
 /** One flag as the `flags` table holds it; the stake in exact pico-dollars. */
@@ -171,6 +199,35 @@ export class FleetRecorder {
     }
   }
 
+  /** Stages the points of a tune sweep. */
+  async addTunePoints(points: readonly FleetTunePointRow[]): Promise<void> {
+    const t = await this.db.appender('x_tune_points');
+    const text = (value: string | null): void => {
+      if (value === null) t.appendNull();
+      else t.appendVarchar(value);
+    };
+    const big = (value: number): void => t.appendBigInt(BigInt(value));
+    for (const p of points) {
+      text(p.modelGroup);
+      t.appendVarchar(p.scenario);
+      t.appendVarchar(p.family);
+      text(p.series);
+      if (p.targetTokens === null) t.appendNull();
+      else big(p.targetTokens);
+      big(p.bufferTokens);
+      t.appendInteger(p.preserveRecentTurns);
+      t.appendVarchar(p.ttl);
+      for (const n of [p.sessions, p.requests, p.promptTokens, p.cacheReadTokens, p.cacheWrite5mTokens, p.cacheWrite1hTokens]) big(n);
+      for (const n of [p.uncachedInputTokens, p.outputTokens, p.compactions, p.unpricedRequests]) big(n);
+      text(p.costPicoUsd === null ? null : p.costPicoUsd.toString());
+      text(p.savingVsRecordedPicoUsd === null ? null : p.savingVsRecordedPicoUsd.toString());
+      t.appendBoolean(p.knee);
+      t.appendBoolean(p.recommended);
+      t.endRow();
+    }
+    t.closeSync();
+  }
+
   /** Closes the staging appenders and fills the `fleet` tables with this run's rows. */
   async finish(ingestIssues: number): Promise<void> {
     this.sessions.closeSync();
@@ -194,6 +251,8 @@ export class FleetRecorder {
     r.appendBoolean(run.withText);
     r.appendBigInt(BigInt(ingestIssues));
     r.appendBigInt(BigInt(Math.floor(run.startedAtMs)));
+    if (run.sessions === undefined || run.sessions === null) r.appendNull();
+    else r.appendBigInt(BigInt(run.sessions));
     r.endRow();
     r.closeSync();
     await this.db.query(await readSqlFile('fleet_fill'));

@@ -7,7 +7,7 @@ INSERT INTO fleet.runs
 SELECT
   host, CAST(epoch_ms(started_ms) AS DATE), run_id, command, cachecost_version, price_table_date, pricing_file,
   inputs, scenarios_json, thresholds_json, with_text,
-  (SELECT count(*) FROM x_sessions), (SELECT count(*) FROM request_costs), ingest_issues, epoch_ms(started_ms)
+  coalesce(sessions, (SELECT count(*) FROM x_sessions)), (SELECT count(*) FROM request_costs), ingest_issues, epoch_ms(started_ms)
 FROM x_run;
 
 INSERT INTO fleet.requests
@@ -89,3 +89,14 @@ FROM x_items i
 CROSS JOIN x_run x
 LEFT JOIN (SELECT session_id, min(first_ms) AS first_ms FROM x_sessions GROUP BY session_id) s ON s.session_id = i.session_id
 ORDER BY i.session_id, i.item_index;
+
+INSERT INTO fleet.tune_points
+SELECT
+  x.host, CAST(epoch_ms(x.started_ms) AS DATE), x.run_id,
+  t.model_group, t.scenario, t.family, t.series, t.target_tokens, t.buffer_tokens, t.preserve_recent_turns, t.ttl,
+  t.sessions, t.requests, t.prompt_tokens, t.cache_read_tokens, t.cache_write_5m_tokens, t.cache_write_1h_tokens,
+  t.uncached_input_tokens, t.output_tokens, t.compactions, t.unpriced_requests,
+  pusd_to_usd(CAST(t.cost_pusd AS HUGEINT)), pusd_to_usd(CAST(t.saving_vs_recorded_pusd AS HUGEINT)),
+  t.knee, t.recommended
+FROM x_tune_points t
+CROSS JOIN x_run x;

@@ -245,3 +245,57 @@ COMMENT ON COLUMN items.image_chars IS 'Base64 characters of the image parts.';
 COMMENT ON COLUMN items.call_id IS 'Tool call id of a tool result.';
 COMMENT ON COLUMN items.tool_name IS 'Tool name of a tool result.';
 COMMENT ON COLUMN items.text IS 'The content; NULL unless the run had --with-text.';
+
+CREATE TABLE IF NOT EXISTS tune_points (
+  host                   VARCHAR NOT NULL,
+  date                   DATE NOT NULL,
+  run_id                 VARCHAR NOT NULL,
+  model_group            VARCHAR,
+  scenario               VARCHAR NOT NULL,
+  family                 VARCHAR NOT NULL,
+  series                 VARCHAR,
+  target_tokens          BIGINT,
+  buffer_tokens          BIGINT NOT NULL,
+  preserve_recent_turns  INTEGER NOT NULL,
+  ttl                    VARCHAR NOT NULL,
+  sessions               BIGINT NOT NULL,
+  requests               BIGINT NOT NULL,
+  prompt_tokens          BIGINT NOT NULL,
+  cache_read_tokens      BIGINT NOT NULL,
+  cache_write_5m_tokens  BIGINT NOT NULL,
+  cache_write_1h_tokens  BIGINT NOT NULL,
+  uncached_input_tokens  BIGINT NOT NULL,
+  output_tokens          BIGINT NOT NULL,
+  compactions            BIGINT NOT NULL,
+  unpriced_requests      BIGINT NOT NULL,
+  cost_usd               DECIMAL(38, 12),
+  saving_vs_recorded_usd DECIMAL(38, 12),
+  knee                   BOOLEAN NOT NULL,
+  recommended            BOOLEAN NOT NULL
+);
+COMMENT ON TABLE tune_points IS 'One row per point of a tune sweep (per main model and for all sessions): the cost curve as tune computed it.';
+COMMENT ON COLUMN tune_points.host IS 'Machine name.';
+COMMENT ON COLUMN tune_points.date IS 'UTC date the run started.';
+COMMENT ON COLUMN tune_points.run_id IS 'The tune run (runs.run_id).';
+COMMENT ON COLUMN tune_points.model_group IS 'The main model of the sessions summed; NULL = all sessions.';
+COMMENT ON COLUMN tune_points.scenario IS 'Scenario name.';
+COMMENT ON COLUMN tune_points.family IS 'Scenario family.';
+COMMENT ON COLUMN tune_points.series IS 'The target curve the point belongs to; NULL for reference points.';
+COMMENT ON COLUMN tune_points.target_tokens IS 'Tokens: compaction target; NULL when the family has none.';
+COMMENT ON COLUMN tune_points.buffer_tokens IS 'Tokens below the limit where compaction triggers.';
+COMMENT ON COLUMN tune_points.preserve_recent_turns IS 'User turns kept verbatim by a compaction (count).';
+COMMENT ON COLUMN tune_points.ttl IS 'Prompt-cache TTL: 5m or 1h.';
+COMMENT ON COLUMN tune_points.sessions IS 'Sessions summed (count).';
+COMMENT ON COLUMN tune_points.requests IS 'Agent requests (count).';
+COMMENT ON COLUMN tune_points.prompt_tokens IS 'Tokens: billed prompts.';
+COMMENT ON COLUMN tune_points.cache_read_tokens IS 'Tokens read from the cache.';
+COMMENT ON COLUMN tune_points.cache_write_5m_tokens IS 'Tokens written at the 5-minute rate.';
+COMMENT ON COLUMN tune_points.cache_write_1h_tokens IS 'Tokens written at the 1-hour rate.';
+COMMENT ON COLUMN tune_points.uncached_input_tokens IS 'Tokens neither read nor written.';
+COMMENT ON COLUMN tune_points.output_tokens IS 'Output tokens.';
+COMMENT ON COLUMN tune_points.compactions IS 'Completed compactions (count).';
+COMMENT ON COLUMN tune_points.unpriced_requests IS 'Requests left out of the cost for want of a price (count).';
+COMMENT ON COLUMN tune_points.cost_usd IS 'USD, exact: the point''s cost; NULL when nothing could be priced.';
+COMMENT ON COLUMN tune_points.saving_vs_recorded_usd IS 'USD, exact: recorded policy''s cost minus this point''s (positive = cheaper).';
+COMMENT ON COLUMN tune_points.knee IS 'The point is the knee of its curve.';
+COMMENT ON COLUMN tune_points.recommended IS 'The point is the recommended target of its group.';

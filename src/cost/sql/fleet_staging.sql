@@ -12,7 +12,9 @@ CREATE OR REPLACE TABLE x_run (
   thresholds_json   VARCHAR,
   with_text         BOOLEAN NOT NULL,
   ingest_issues     BIGINT NOT NULL,
-  started_ms        BIGINT NOT NULL
+  started_ms        BIGINT NOT NULL,
+  -- Sessions read, when the run stages no session rows (tune); NULL = count x_sessions.
+  sessions          BIGINT
 );
 
 CREATE OR REPLACE TABLE x_sessions (
@@ -61,4 +63,29 @@ CREATE OR REPLACE TABLE x_items (
   call_id     VARCHAR,
   tool_name   VARCHAR,
   text        VARCHAR
+);
+
+CREATE OR REPLACE TABLE x_tune_points (
+  model_group            VARCHAR,
+  scenario               VARCHAR NOT NULL,
+  family                 VARCHAR NOT NULL,
+  series                 VARCHAR,
+  target_tokens          BIGINT,
+  buffer_tokens          BIGINT NOT NULL,
+  preserve_recent_turns  INTEGER NOT NULL,
+  ttl                    VARCHAR NOT NULL,
+  sessions               BIGINT NOT NULL,
+  requests               BIGINT NOT NULL,
+  prompt_tokens          BIGINT NOT NULL,
+  cache_read_tokens      BIGINT NOT NULL,
+  cache_write_5m_tokens  BIGINT NOT NULL,
+  cache_write_1h_tokens  BIGINT NOT NULL,
+  uncached_input_tokens  BIGINT NOT NULL,
+  output_tokens          BIGINT NOT NULL,
+  compactions            BIGINT NOT NULL,
+  unpriced_requests      BIGINT NOT NULL,
+  cost_pusd              VARCHAR,
+  saving_vs_recorded_pusd VARCHAR,
+  knee                   BOOLEAN NOT NULL,
+  recommended            BOOLEAN NOT NULL
 );
