@@ -94,7 +94,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       issues,
     });
     if (recorder !== null && record !== null) {
-      await recorder.finish(issues.length);
+      await recorder.finish(issues);
       const { appendFleetDb } = await import('../cost/fleet/append-db.js');
       await appendFleetDb(db, record.dbPath);
     }

@@ -104,6 +104,6 @@ export async function exportSessions(options: ExportOptions): Promise<ExportOutc
     sink.abandon();
     throw error;
   }
-  const parquet = await sink.close(issues.length, { outDir: options.outDir, dbPath: options.dbPath });
+  const parquet = await sink.close(issues, { outDir: options.outDir, dbPath: options.dbPath });
   return { sessions, replayedSessions, scenarios, flags: flagCount, parquet, issues };
 }

@@ -93,7 +93,7 @@ export async function flagSessions(options: FlagSessionsOptions): Promise<FlagSe
     sink?.abandon();
     throw error;
   }
-  if (sink !== null && record !== null) await sink.close(issues.length, { outDir: null, dbPath: record.dbPath });
+  if (sink !== null && record !== null) await sink.close(issues, { outDir: null, dbPath: record.dbPath });
   const report = buildFlagsReport({
     flags,
     scenarios: ['recorded', ...scenarios.examined],

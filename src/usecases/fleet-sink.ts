@@ -7,7 +7,7 @@
 import { insertBillSessions, insertUnknownTtl, openBill } from '../cost/bill.js';
 import { CostDb } from '../cost/db.js';
 import type { Flag } from '../detect/flag.js';
-import type { Session } from '../session/model.js';
+import type { IngestIssue, Session } from '../session/model.js';
 import type { SessionSimulation } from '../simulate/simulate-session.js';
 import { fidelityNote, measuredRows, scenarioRows, simulationRows, unknownTtlWriteTokens } from '../simulate/to-rows.js';
 import { appendFleetDb } from '../cost/fleet/append-db.js';
@@ -86,9 +86,9 @@ export class FleetSink {
   }
 
   /** Fills the fleet tables, writes them where asked, and closes the database. */
-  async close(ingestIssues: number, targets: FleetTargets): Promise<ParquetWriteSummary | null> {
+  async close(issues: readonly IngestIssue[], targets: FleetTargets): Promise<ParquetWriteSummary | null> {
     try {
-      await this.recorder.finish(ingestIssues);
+      await this.recorder.finish(issues);
       const parquet = targets.outDir === null ? null : await writeFleetParquet(this.db, targets.outDir, this.run);
       if (targets.dbPath !== null) await appendFleetDb(this.db, targets.dbPath);
       return parquet;

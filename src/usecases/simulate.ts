@@ -133,7 +133,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
       notices.push(`model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`);
     }
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
-    if (sink !== null && record !== null) await sink.close(issues.length, { outDir: null, dbPath: record.dbPath });
+    if (sink !== null && record !== null) await sink.close(issues, { outDir: null, dbPath: record.dbPath });
     return { report, notices };
   } catch (error) {
     sink?.abandon();

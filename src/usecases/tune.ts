@@ -98,7 +98,7 @@ export async function tuneSessions(options: TuneSessionsOptions): Promise<TuneOu
       await openBill(db);
       const recorder = await FleetRecorder.open(db, { ...fleetRunRow(run), sessions: outcome.report.overall.sessionIds.length + outcome.report.skipped.length });
       await recorder.addTunePoints(tunePointRows(outcome.report));
-      await recorder.finish(outcome.report.issues.length);
+      await recorder.finish(outcome.report.issues);
       await appendFleetDb(db, record.dbPath);
     } finally {
       db.close();

@@ -8,7 +8,8 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
 import type { CostDb } from '../db.js';
 import { readSqlFile } from '../db.js';
-import type { Session } from '../../session/model.js';
+import type { IngestIssue, Session } from '../../session/model.js';
+import { isIngestNote } from '../../session/model.js';
 
 /** The fleet tables, in the order they are filled and written. */
 export const FLEET_TABLES = ['runs', 'requests', 'sessions', 'compactions', 'flags', 'items', 'tune_points'] as const;
@@ -228,8 +229,10 @@ export class FleetRecorder {
     t.closeSync();
   }
 
-  /** Closes the staging appenders and fills the `fleet` tables with this run's rows. */
-  async finish(ingestIssues: number): Promise<void> {
+  /** Closes the staging appenders and fills the `fleet` tables with this run's rows; `issues` = the run's ingest issues. */
+  async finish(issues: readonly IngestIssue[]): Promise<void> {
+    // Notes (requests without usage, resumed copies) are not problems with the input.
+    const ingestIssues = issues.filter((issue) => !isIngestNote(issue)).length;
     this.sessions.closeSync();
     this.items.closeSync();
     this.flags.closeSync();
