@@ -42,3 +42,12 @@ export function withRunOptions<T>(y: Argv<T>) {
     .option('run-id', { type: 'string', requiresArg: true, describe: 'Id of this run in the runs table [a random UUID]' })
     .option('started-at', { type: 'string', requiresArg: true, hidden: true, describe: 'Start time to record (ISO 8601), for reproducible output' });
 }
+
+/** `--no-cache`: parse every log line, neither reading nor writing the parsed-line cache. */
+export function withCache<T>(y: Argv<T>) {
+  return y.option('cache', {
+    type: 'boolean',
+    default: true,
+    describe: 'Reuse parsed lines of unchanged logs ($CACHECOST_CACHE_DIR, else $XDG_CACHE_HOME/cachecost or ~/.cache/cachecost); --no-cache parses everything',
+  });
+}

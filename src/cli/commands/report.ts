@@ -3,13 +3,13 @@
  * (replay.md §3, the measured usage). The use case (`usecases/bill.ts`) loads and prices; this
  * handler parses the options, calls it and renders.
  */
-import type { BillGrouping } from '../../cost/bill.js';
-import { BILL_GROUPINGS } from '../../cost/bill.js';
+import type { BillGrouping } from '../../cost/bill-groupings.js';
+import { BILL_GROUPINGS } from '../../cost/bill-groupings.js';
 import { CachecostError } from '../../session/errors.js';
 import { billWindow } from '../../usecases/bill-window.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withPaths, withPricing, withRunOptions } from '../shared-options.js';
+import { withCache, withPaths, withPricing, withRunOptions } from '../shared-options.js';
 
 type ReportArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -24,17 +24,19 @@ type ReportArgs = GlobalArgs & {
   readonly host: string | undefined;
   readonly runId: string | undefined;
   readonly startedAt: string | undefined;
+  readonly cache: boolean;
 };
 
 async function run(args: ReportArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
   // Dates are checked before any file is read.
   billWindow(args.since, args.until);
-  const [{ billSessions, billExports }, { pathsOrDefault }, ingestReport, { hostLabel, runStamp }] = await Promise.all([
+  const [{ billSessions, billExports }, { pathsOrDefault }, ingestReport, { hostLabel, runStamp }, { openCliParseCache }] = await Promise.all([
     import('../../usecases/bill.js'),
     import('../default-paths.js'),
     import('../ingest-report.js'),
     import('../run-context.js'),
+    import('../parse-cache-dir.js'),
   ]);
   const common = { by: args.by, since: args.since ?? null, until: args.until ?? null, pricingFile: args.pricing ?? null };
   let report: Awaited<ReturnType<typeof billSessions>>;
@@ -51,7 +53,8 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
     // The machine's name is read only when a row needs it: the host grouping or a --db run.
     const record = args.db === undefined ? null : { stamp: runStamp(args), dbPath: args.db };
     const host = record !== null ? record.stamp.host : args.by === 'host' || args.host !== undefined ? hostLabel(args.host) : null;
-    report = await billSessions({ ...common, paths, host, record });
+    const cache = await openCliParseCache(io, args.cache);
+    report = await billSessions({ ...common, paths, host, record, cache });
   }
   ingestReport.checkIssues(report.issues, args, io);
 
@@ -83,7 +86,7 @@ export const reportCommand: CliCommand = {
       'report [paths..]',
       'The recorded cost (the bill): measured usage of every request, priced by cache class, by day, session, model or project',
       (y) =>
-        withRunOptions(withPricing(withPaths(y)))
+        withRunOptions(withCache(withPricing(withPaths(y))))
           .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by the UTC day, the session, the model (as logged), the project or the machine (host)' })
           .option('since', { type: 'string', requiresArg: true, describe: 'First day to include, YYYY-MM-DD (UTC, inclusive)' })
           .option('until', { type: 'string', requiresArg: true, describe: 'Last day to include, YYYY-MM-DD (UTC, inclusive)' })
@@ -114,6 +117,7 @@ export const reportCommand: CliCommand = {
               host: args.host,
               runId: args['run-id'],
               startedAt: args['started-at'],
+              cache: args.cache,
             },
             ctx.io,
           ),
