@@ -164,6 +164,7 @@ const KEY_HEADERS: Record<BillGrouping, string> = {
   session: 'Session',
   model: 'Model',
   project: 'Project',
+  host: 'Host',
 };
 const NO_KEY: Record<BillGrouping, string> = {
   day: '(no date)',
@@ -172,6 +173,7 @@ const NO_KEY: Record<BillGrouping, string> = {
   session: '(none)',
   model: '(none)',
   project: '(no project)',
+  host: '(no host)',
 };
 
 /** Dollars for the table: the shared formatter, `unpriced` for null (exact values are in JSON/CSV). */

@@ -56,6 +56,8 @@ export type RecommendationJson =
   | {
       readonly kind: 'target';
       readonly series: string;
+      /** What `targetTokens` is a value of: the compaction target, M (`keep-results`) or the trigger (`clear-trigger`). */
+      readonly knob: string;
       readonly scenario: string;
       readonly targetTokens: number;
       readonly costUsd: string;
@@ -72,6 +74,8 @@ export type RecommendationJson =
 export type TuneCurveJson = {
   readonly series: string;
   readonly family: string;
+  /** What `targetTokens` holds: the compaction target, M (`keep-results`) or the trigger (`clear-trigger`). */
+  readonly knob: string;
   readonly targetTokens: readonly number[];
   readonly knee: { readonly scenario: string; readonly targetTokens: number; readonly side: 'below' | 'above'; readonly distance: number } | null;
   readonly recommendation: RecommendationJson;
@@ -164,6 +168,7 @@ export function recommendationJson(r: Recommendation): RecommendationJson {
       return {
         kind: 'target',
         series: r.series,
+        knob: r.knob,
         scenario: r.point.scenario,
         targetTokens: r.point.targetTokens,
         costUsd: formatPicoUsd(r.point.costPicoUsd),
@@ -190,6 +195,7 @@ function curveJson(curve: TuneCurve): TuneCurveJson {
   return {
     series: curve.series,
     family: curve.family,
+    knob: curve.knob,
     targetTokens: curve.targetTokens,
     knee:
       curve.knee === null

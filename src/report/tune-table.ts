@@ -8,7 +8,7 @@ import { formatUsd, INCOMPLETE_MARK } from '../format/money.js';
 import { formatCount, formatPct, formatTokens as formatTokenCount } from '../format/number.js';
 import { fitWidth, type Paint, paint as makePaint, PLAIN, type TerminalOptions } from '../format/terminal.js';
 import { wrapText } from '../format/wrap.js';
-import { formatTokens } from '../tune/recommend.js';
+import { formatKnobValue } from '../tune/recommend.js';
 import { costPicoUsdOrNull } from '../tune/scenario-totals.js';
 import type { TuneGroup, TunePoint, TuneReport } from '../tune/tune-report.js';
 import { renderTable, type TableColumn } from './table.js';
@@ -84,10 +84,13 @@ function groupLines(group: TuneGroup, name: string, options: TerminalOptions): s
     const knee = curve.knee;
     lines.push(
       wrapText(knee === null
-        ? `  knee of ${curve.series}: none (fewer than three targets, a flat curve, or unpriced requests)`
-        : `  knee of ${curve.series}: ${formatTokens(knee.targetTokens)} (${knee.side === 'below' ? 'the curve bends up after it' : 'the curve flattens after it'})`, width, '    '),
+        ? `  knee of ${curve.series}: none (fewer than three points, a flat curve, or unpriced requests)`
+        : `  knee of ${curve.series}: ${formatKnobValue(curve.knob, knee.targetTokens)} (${knee.side === 'below' ? 'the curve bends up after it' : 'the curve flattens after it'})`, width, '    '),
     );
   }
+  // Several families side by side: each curve's own best, then the one across them.
+  const families = new Set(group.curves.map((curve) => curve.family));
+  if (families.size > 1) for (const curve of group.curves) lines.push(wrapText(`  best on ${curve.series}: ${curve.recommendation.reason}`, width, '    '));
   lines.push(wrapText(`  recommended: ${group.recommendation.reason}`, width, '    '));
   return lines;
 }

@@ -27,6 +27,9 @@ import { replayWithPrices } from './replay-session.js';
 import type { Flag } from '../detect/flag.js';
 import { type FlagJson, flagJson, sortFlags } from '../report/flags-report.js';
 import { readSessionDetails, type SessionDetail, type SessionMeta } from '../report/simulate-details.js';
+import { FleetSink } from './fleet-sink.js';
+import type { RecordTo } from './run-info.js';
+import { runInfo } from './run-info.js';
 
 export type SimulateSessionsOptions = {
   /** Log files or directories of any supported agent. */
@@ -35,8 +38,10 @@ export type SimulateSessionsOptions = {
   readonly scenarios: readonly Scenario[];
   /** A price file overlaying the bundled table; null or absent = the bundled table. */
   readonly pricingFile?: string | null;
-  /** Keep the DuckDB tables in this file; null or absent = in memory. */
+  /** Keep the working DuckDB tables in this file (replaced on each run); null or absent = in memory. */
   readonly dbPath?: string | null;
+  /** Append the run (bill, replays, flags, runs) to a DuckDB file that keeps every run (`--db`). */
+  readonly record?: RecordTo | null;
   /** Also write requests.csv, sessions.csv, scenarios.csv and compactions.csv here. */
   readonly csvDir?: string | null;
   /** Also read each session's timelines and flags for the HTML drill-down. */
@@ -52,22 +57,21 @@ export type SimulateSessionsOutcome = {
   readonly details: readonly SessionDetail[];
 };
 
-/** The flags each scenario raises (default thresholds): their kinds for the sessions table, and the flags themselves. */
-function flagsByScenario(
-  simulation: SessionSimulation,
-  baseline: Scenario,
-  prices: PriceTable,
-  modelFacts: (model: string) => ModelFacts,
-): { readonly kinds: Map<string, string[]>; readonly flags: readonly Flag[] } {
+/** The flags of every scenario (default thresholds). */
+function sessionFlags(simulation: SessionSimulation, baseline: Scenario, prices: PriceTable, modelFacts: (model: string) => ModelFacts): Flag[] {
   const examined = simulation.results.filter((r) => r.scenario.family !== 'recorded').map((r) => r.scenario.name);
+  return detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined });
+}
+
+/** The kinds of flag each scenario raises, for the sessions table. */
+function flagsByScenario(flags: readonly Flag[]): Map<string, string[]> {
   const byScenario = new Map<string, string[]>();
-  const flags = detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined });
   for (const flag of flags) {
     const list = byScenario.get(flag.scenario) ?? [];
     list.push(flag.kind);
     byScenario.set(flag.scenario, list);
   }
-  return { kinds: byScenario, flags };
+  return byScenario;
 }
 
 /** Runs the whole simulation and returns the report (and writes CSV files when asked). */
@@ -76,6 +80,21 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
   // The flags column needs the default-target scenario their dollars are measured against.
   const baseline = request.scenarios.find((s) => s.name === BASELINE_SCENARIO.name && JSON.stringify(s.params) === JSON.stringify(BASELINE_SCENARIO.params));
   const db = await CostDb.open({ prices, path: request.dbPath ?? null });
+  const record = request.record ?? null;
+  const sink =
+    record === null
+      ? null
+      : await FleetSink.open(
+          runInfo(record.stamp, {
+            command: 'simulate',
+            paths: request.paths,
+            scenarios: request.scenarios,
+            pricingFile: request.pricingFile ?? null,
+            prices,
+            thresholds: baseline === undefined ? null : DEFAULT_THRESHOLDS,
+            withText: false,
+          }),
+        );
   try {
     await db.insertScenarios(scenarioRows(request.scenarios));
     const facts: SessionFacts[] = [];
@@ -87,15 +106,17 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
       const replayed = replayWithPrices(session, request.scenarios, prices);
       if (replayed === null) {
         skipped.push(session.id);
+        await sink?.add(session, null, []);
         return;
       }
       const { simulation, modelFacts } = replayed;
-      const flagged = baseline === undefined ? undefined : flagsByScenario(simulation, baseline, prices, modelFacts);
-      const rows = simulationRows(simulation, flagged?.kinds);
+      const flags = baseline === undefined ? [] : sessionFlags(simulation, baseline, prices, modelFacts);
+      const rows = simulationRows(simulation, baseline === undefined ? undefined : flagsByScenario(flags));
+      await sink?.add(session, simulation, flags);
       if (request.details === true) {
         const times = session.requests.map((r) => r.timestampMs).filter((t): t is number => t !== null);
         meta.push({ sessionId: session.id, project: session.project, startedAtMs: times.length === 0 ? null : Math.min(...times) });
-        allFlags.set(session.id, sortFlags((flagged?.flags ?? []).map(flagJson), request.scenarios.map((sc) => sc.name)));
+        allFlags.set(session.id, sortFlags(flags.map(flagJson), request.scenarios.map((sc) => sc.name)));
       }
       await db.insertRequests(rows.requests);
       await db.insertCompactions(rows.compactions);
@@ -126,7 +147,11 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     }
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
     const details = request.details === true ? await readSessionDetails(db, meta, allFlags) : [];
+    if (sink !== null && record !== null) await sink.close(issues, { outDir: null, dbPath: record.dbPath });
     return { report, notices, details };
+  } catch (error) {
+    sink?.abandon();
+    throw error;
   } finally {
     db.close();
   }

@@ -1,6 +1,6 @@
 /**
- * `cachecost report [paths..]`: the recorded cost (the bill) by day, session, model or project
- * (replay.md §3, the measured usage). The use case (`usecases/bill.ts`) loads and prices; this
+ * `cachecost report [paths..]`: the recorded cost (the bill) by day, week, month, session, model,
+ * project or host (replay.md §3, the measured usage). The use case (`usecases/bill.ts`) loads and prices; this
  * handler parses the options, calls it and renders.
  */
 import type { BillGrouping } from '../../cost/bill-groupings.js';
@@ -9,7 +9,7 @@ import { CachecostError } from '../../session/errors.js';
 import { billWindow, checkTimeZone } from '../../usecases/bill-window.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withCache, withPaths, withPricing } from '../shared-options.js';
+import { withCache, withPaths, withPricing, withRunOptions } from '../shared-options.js';
 import { terminalOptions } from '../terminal.js';
 
 type ReportArgs = GlobalArgs & {
@@ -25,6 +25,11 @@ type ReportArgs = GlobalArgs & {
   readonly pricing: string | undefined;
   readonly json: boolean;
   readonly csv: string | undefined;
+  readonly from: string | undefined;
+  readonly db: string | undefined;
+  readonly host: string | undefined;
+  readonly runId: string | undefined;
+  readonly startedAt: string | undefined;
   readonly cache: boolean;
 };
 
@@ -50,16 +55,14 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
   // The zone and the dates are checked before any file is read.
   const timeZone = args.timezone === undefined ? defaultTimeZone(io.env) : checkTimeZone(args.timezone);
   billWindow(args.since, args.until, timeZone);
-  const [{ billSessions }, { pathsOrDefault }, ingestReport, { openCliParseCache }] = await Promise.all([
+  const [{ billSessions, billExports }, { pathsOrDefault }, ingestReport, { hostLabel, runStamp }, { openCliParseCache }] = await Promise.all([
     import('../../usecases/bill.js'),
     import('../default-paths.js'),
     import('../ingest-report.js'),
+    import('../run-context.js'),
     import('../parse-cache-dir.js'),
   ]);
-  const paths = pathsOrDefault(args.paths, io);
-  const cache = await openCliParseCache(io, args.cache);
-  const report = await billSessions({
-    paths,
+  const common = {
     by: args.by,
     since: args.since ?? null,
     until: args.until ?? null,
@@ -69,8 +72,24 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
     project: args.project ?? null,
     session: args.session ?? null,
     pricingFile: args.pricing ?? null,
-    cache,
-  });
+  };
+  let report: Awaited<ReturnType<typeof billSessions>>;
+  let paths: readonly string[];
+  if (args.from !== undefined) {
+    if (args.paths !== undefined && args.paths.length > 0) throw new CachecostError('BAD_ARGUMENT', '--from reads exports instead of logs: give either paths or --from, not both');
+    if (args.db !== undefined) throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
+    paths = [args.from];
+    const read = await billExports({ ...common, from: args.from });
+    if (read.ingestIssues > 0) io.stderr(`cachecost: the runs that wrote these exports skipped ${read.ingestIssues} input line(s); their --verbose lists them\n`);
+    report = read.report;
+  } else {
+    paths = pathsOrDefault(args.paths, io);
+    // The machine's name is read only when a row needs it: the host grouping or a --db run.
+    const record = args.db === undefined ? null : { stamp: runStamp(args), dbPath: args.db };
+    const host = record !== null ? record.stamp.host : args.by === 'host' || args.host !== undefined ? hostLabel(args.host) : null;
+    const cache = await openCliParseCache(io, args.cache);
+    report = await billSessions({ ...common, paths, host, record, cache });
+  }
   ingestReport.checkIssues(report.issues, args, io);
 
   if (args.csv !== undefined) {
@@ -99,10 +118,10 @@ export const reportCommand: CliCommand = {
   register: (parser, ctx) =>
     parser.command(
       'report [paths..]',
-      'The recorded cost (the bill): measured usage of every request, priced by cache class, by day, session, model or project',
+      'The recorded cost (the bill): measured usage of every request, priced by cache class, by day, week, month, session, model, project or host',
       (y) =>
-        withCache(withPricing(withPaths(y)))
-          .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by day, week (from Monday), month, session, model (as logged) or project' })
+        withRunOptions(withCache(withPricing(withPaths(y))))
+          .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by day, week (from Monday), month, session, model (as logged), project or machine (host)' })
           .option('breakdown', { alias: 'b', type: 'boolean', default: false, describe: 'List the models within each group' })
           .option('since', { alias: 's', type: 'string', requiresArg: true, describe: 'First day to include, YYYY-MM-DD or YYYYMMDD (inclusive)' })
           .option('until', { alias: 'u', type: 'string', requiresArg: true, describe: 'Last day to include, YYYY-MM-DD or YYYYMMDD (inclusive)' })
@@ -112,11 +131,14 @@ export const reportCommand: CliCommand = {
           .option('order', { choices: ['asc', 'desc'] as const, describe: 'Order of the groups: by date (default asc) or, for model and project, by cost (default desc)' })
           .option('json', { alias: 'j', type: 'boolean', default: false, describe: 'Print one JSON object (exact USD as decimal strings)' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Also write the rows and the total as CSV to <file> ("-" for stdout)' })
-          .example('$0 report', 'The bill by UTC day')
+          .option('from', { type: 'string', requiresArg: true, describe: "Read exports instead of logs: a glob such as 'fleet/**/*.parquet' or an export directory" })
+          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, runs) to a DuckDB file; every run is kept' })
+          .example('$0 report', 'The bill by day ($TZ, else UTC)')
           .example('$0 report --by model --since 2026-01-01 --until 2026-01-31', 'January by model')
           .example('$0 report --by week --breakdown -z Europe/Paris', 'Weeks in Paris time, models within each')
           .example('$0 report --by session --json ~/.claude', 'Per session, as JSON')
-          .example('$0 report --by project --csv bill.csv', 'Per project; CSV file'),
+          .example('$0 report --by project --csv bill.csv', 'Per project; CSV file')
+          .example("$0 report --from 'fleet/**/*.parquet' --by host", "The bill of many machines' exports, per machine"),
       (args) => {
         ctx.settle(
           run(
@@ -138,6 +160,11 @@ export const reportCommand: CliCommand = {
               pricing: args.pricing,
               json: args.json,
               csv: args.csv,
+              from: args.from,
+              db: args.db,
+              host: args.host,
+              runId: args['run-id'],
+              startedAt: args['started-at'],
               cache: args.cache,
             },
             ctx.io,
