@@ -16,7 +16,7 @@ import { duck, plain, table } from './parquet.js';
 const REAL_LOGS = join(import.meta.dirname, '..', '..', '..', 'shared', 'real-logs');
 const HALF_A = ['claude-code', 'swe-agent'].map((dir) => join(REAL_LOGS, dir));
 const HALF_B = ['codex', 'openhands'].map((dir) => join(REAL_LOGS, dir));
-const GROUPINGS = ['day', 'session', 'model', 'project'] as const;
+const GROUPINGS = ['day', 'week', 'month', 'session', 'model', 'project'] as const;
 
 let out = '';
 
@@ -55,6 +55,36 @@ describe.skipIf(!existsSync(REAL_LOGS))('a fleet of two machines over ../shared/
       expect(local.total.requests).toBeGreaterThan(1000);
       expect(billOf(fleet), by).toEqual(billOf(local));
     }
+  });
+
+  it('report --from takes the report options as a report over logs does: zone, breakdown, order, filters', async () => {
+    const byProject = await bill([REAL_LOGS, '--by', 'project']);
+    const project = byProject.lines.find((line) => line.key !== null)?.key ?? '';
+    const text = project.split(/[\\/]/).filter((part) => part !== '').at(-1) ?? '';
+    expect(text).not.toBe('');
+    const session = (await bill([REAL_LOGS, '--by', 'session'])).lines[0]?.key?.slice(0, 8) ?? '';
+    const optionSets = [
+      ['--by', 'week', '-z', 'America/Los_Angeles', '--breakdown'],
+      ['--by', 'month', '--order', 'desc', '--timezone', 'Asia/Tokyo'],
+      ['--by', 'day', '--project', text],
+      ['--by', 'model', '--session', session, '--breakdown'],
+      ['--by', 'host', '--breakdown', '--project', text],
+    ];
+    for (const options of optionSets) {
+      const local = await bill([REAL_LOGS, ...options]);
+      const fleet = await bill(['--from', out, ...options]);
+      if (options.includes('host')) {
+        // Locally every line has one host; over the exports the lines are the machines.
+        expect(fleet.total, options.join(' ')).toEqual(local.total);
+        continue;
+      }
+      expect(local.total.requests, options.join(' ')).toBeGreaterThan(0);
+      expect(fleet.timeZone, options.join(' ')).toBe(local.timeZone);
+      expect(billOf(fleet), options.join(' ')).toEqual(billOf(local));
+    }
+    const filtered = await bill(['--from', out, '--project', text]);
+    const all = await bill(['--from', out]);
+    expect(filtered.total.requests).toBeLessThan(all.total.requests);
   });
 
   it('--by host has one line per machine, each equal to that half read locally, and the same total', async () => {
