@@ -5,8 +5,8 @@
  */
 import type { LlmSummaryRequest } from '../engine/index.js';
 import type { Request, Session } from '../session/model.js';
-import type { CacheTtl } from './cache-rules.js';
-import type { CacheOutcome, CacheState } from './cache-model.js';
+import type { CacheRules, CacheTtl } from './cache-rules.js';
+import type { CacheOutcome, CacheState, Segment } from './cache-model.js';
 import { applyCacheRequest, createCacheState } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
 import { tokensForChars } from './calibrate.js';
@@ -25,8 +25,10 @@ export class RowEmitter {
   private readonly session: Session;
   private readonly calibration: TokenCalibration;
   private readonly ttl: CacheTtl;
-  private readonly warmStaticBlock: boolean;
+  private readonly warmStaticTokens: number;
   private readonly keepPrompts: boolean;
+  private readonly transientMissRate: number | undefined;
+  private readonly automaticTtlMs: number | undefined;
   private readonly cache: CacheState = createCacheState();
   private readonly rows: ReplayRow[] = [];
   private readonly pricedPrompts: PricedPrompt[] = [];
@@ -38,8 +40,10 @@ export class RowEmitter {
     this.session = input.session;
     this.calibration = input.calibration;
     this.ttl = input.scenario.params.ttl;
-    this.warmStaticBlock = input.warmStaticBlock === true;
+    this.warmStaticTokens = input.warmStaticTokens ?? 0;
     this.keepPrompts = input.keepPrompts === true;
+    this.transientMissRate = input.transientMissRate;
+    this.automaticTtlMs = input.automaticTtlMs;
   }
 
   /** Index of the next row. */
@@ -141,13 +145,13 @@ export class RowEmitter {
   priced(request: Request, prompt: RenderedPrompt, facts: ModelFacts, nowMs: number | null): number {
     const priced: PricedPrompt = {
       rowIndex: this.rows.length,
-      segments: prompt.segments,
+      segments: withSharedStaticPart(prompt.segments, this.warmStaticTokens),
       atMs: nowMs ?? 0,
       model: request.model,
-      rules: facts.rules,
+      rules: this.sessionRules(facts.rules),
     };
     if (this.keepPrompts) this.pricedPrompts.push(priced);
-    const outcome = priceThroughCache(this.cache, priced, this.ttl, this.warmStaticBlock);
+    const outcome = priceThroughCache(this.cache, priced, this.ttl, this.warmStaticTokens > 0);
     const outputTokens = request.usage?.outputTokens ?? this.estimatedOutputTokens(request);
     this.rows.push({
       rowIndex: this.rows.length,
@@ -185,6 +189,17 @@ export class RowEmitter {
     };
   }
 
+  /** The provider's rules with what this session's log measured of its automatic cache. */
+  private sessionRules(rules: CacheRules): CacheRules {
+    if (rules.kind !== 'automatic-prefix') return rules;
+    if (this.transientMissRate === undefined && this.automaticTtlMs === undefined) return rules;
+    return {
+      ...rules,
+      ...(this.transientMissRate === undefined ? {} : { transientMissRate: this.transientMissRate }),
+      ...(this.automaticTtlMs === undefined ? {} : { ttlMs: this.automaticTtlMs }),
+    };
+  }
+
   private takeCompactionBefore(): boolean {
     const value = this.compactionBefore;
     this.compactionBefore = false;
@@ -205,11 +220,24 @@ export class RowEmitter {
 }
 
 /**
+ * The prompt as the cache sees it when only part of the static block was cached at the start
+ * (another session's system prompt, without this session's own context): the static block as
+ * that shared part and the rest, so a warm start reads exactly the shared part.
+ */
+function withSharedStaticPart(segments: readonly Segment[], warmStaticTokens: number): readonly Segment[] {
+  const [first, ...rest] = segments;
+  if (first === undefined || warmStaticTokens <= 0 || warmStaticTokens >= first.tokens) return segments;
+  return [{ id: `${first.id}#shared`, tokens: warmStaticTokens }, { id: first.id, tokens: first.tokens - warmStaticTokens }, ...rest];
+}
+
+/**
  * One priced prompt through the cache. A session that starts warm finds its static block already
- * cached at its first request: the environment, not the policy (another session left it there).
+ * cached at its first request: the environment, not the policy (another session left it there);
+ * on a provider that shares prefixes across sessions it stays cached (`sharedAcrossSessions`).
  */
 function priceThroughCache(cache: CacheState, priced: PricedPrompt, ttl: CacheTtl, warmStaticBlock: boolean): CacheOutcome {
-  if (warmStaticBlock && cache.model === null) {
+  // Where the provider shares a prefix across sessions, the others keep the static block alive all along.
+  if (warmStaticBlock && (cache.model === null || priced.rules.sharedAcrossSessions)) {
     applyCacheRequest(cache, {
       prompt: priced.segments.slice(0, 1),
       atMs: priced.atMs,
@@ -226,14 +254,14 @@ function priceThroughCache(cache: CacheState, priced: PricedPrompt, ttl: CacheTt
  * (the measured count is the prompt size, whatever was cached), so only the cache classes of
  * the priced rows change; a sweep over TTLs replays once. Needs a result made with `keepPrompts`.
  */
-export function repriceReplay(result: ReplayResult, ttl: CacheTtl, warmStaticBlock: boolean): ReplayResult {
+export function repriceReplay(result: ReplayResult, ttl: CacheTtl, warmStaticTokens: number): ReplayResult {
   if (result.pricedPrompts === undefined) throw new Error('invariant: repriceReplay needs a replay made with keepPrompts');
   const cache = createCacheState();
   const rows = [...result.rows];
   for (const priced of result.pricedPrompts) {
     const row = rows[priced.rowIndex];
     if (row === undefined) throw new Error('invariant: a priced prompt names a row of its replay');
-    const outcome = priceThroughCache(cache, priced, ttl, warmStaticBlock);
+    const outcome = priceThroughCache(cache, priced, ttl, warmStaticTokens > 0);
     rows[priced.rowIndex] = {
       ...row,
       cacheReadTokens: outcome.cacheReadTokens,

@@ -127,12 +127,12 @@ describe('repriceReplay', () => {
           maxLength: 20,
         }),
         fc.constantFrom<ScenarioFamily>('recorded', 'freecode', 'none'),
-        fc.boolean(),
+        fc.constantFrom(0, 500, 1_000_000),
         (turns, family, warm) => {
           const builder = new SessionBuilder();
           for (const turn of turns) builder.wait(turn.gapMs).user(turn.user).request({ textChars: 40, tool: { argsChars: 20, resultChars: turn.result } });
           const session = builder.build();
-          const base = { ...input(session, scenario(family)), warmStaticBlock: warm };
+          const base = { ...input(session, scenario(family)), warmStaticTokens: warm };
           const kept = replaySession({ ...base, scenario: scenario(family, { ttl: '5m' }), keepPrompts: true });
           const direct = replaySession({ ...base, scenario: scenario(family, { ttl: '1h' }) });
           const repriced = repriceReplay(kept, '1h', warm);
