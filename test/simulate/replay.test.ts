@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CACHE_RULES } from '../../src/simulate/cache-rules.js';
 import type { TokenCalibration } from '../../src/simulate/calibrate.js';
-import { NO_PRUNING_POLICY, PREFIX_STABLE_NEWEST_POLICY } from '../../src/simulate/recorded-policy.js';
+import { NO_PRUNING_POLICY, PREFIX_STABLE_AUG_POLICY, PREFIX_STABLE_NEWEST_POLICY } from '../../src/simulate/recorded-policy.js';
 import type { ModelFacts, ReplayInput } from '../../src/simulate/replay.js';
 import { repriceReplay, replaySession } from '../../src/simulate/replay.js';
 import type { Scenario, ScenarioFamily } from '../../src/simulate/scenario.js';
@@ -141,5 +141,22 @@ describe('repriceReplay', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('engine generation', () => {
+  it('replays a log of the Aug generation with the Aug engine, not the newest (engine.md §2.2, §4.3, §4.4, §5.1)', () => {
+    const builder = new SessionBuilder().user(100);
+    for (let i = 0; i < 10; i++) builder.user(300).request({ textChars: 300, tool: { argsChars: 3_000, resultChars: 20_000 } });
+    const session = builder.build();
+    const run = (policy: typeof PREFIX_STABLE_NEWEST_POLICY) =>
+      replaySession({ ...input(session, scenario('freecode')), recordedPolicy: policy });
+    const newest = run(PREFIX_STABLE_NEWEST_POLICY);
+    const aug = run(PREFIX_STABLE_AUG_POLICY);
+    expect(newest.compactions.some((c) => c.compacted)).toBe(true);
+    // The Aug memory truncates each tool output to 2,000 chars where newest keeps a 4,000-char
+    // transcript per turn: the summaries, and so the prompts after a compaction, differ.
+    const summaries = (r: typeof newest) => r.compactions.map((c) => c.summaryTokens);
+    expect(summaries(aug)).not.toEqual(summaries(newest));
   });
 });
