@@ -44,12 +44,14 @@ export function engineParamsFor(scenario: Scenario, recorded: RecordedPolicy): E
       : p.pruning === 'sliding-legacy'
         ? { kind: 'sliding-legacy', keepRecentResponses: 2, capChars: 1_000 }
         : { kind: p.pruning };
-  // The generation the agent ran (engine.md §0, §11): the Aug engine has no head carve-out (§2.2),
-  // truncates memory instead of the newest tool transcript (§4.3), has no post-compaction hold
-  // (§4.4) and resets its prune state every run (§5.1). A scenario varies that engine's thresholds,
-  // not its generation.
+  // Where the scenario replays the agent as it ran (its pruning is `recorded`: the `recorded` and
+  // `window-only` families), the engine is the generation the log was written by (engine.md §0,
+  // §11): the Aug engine has no head carve-out (§2.2), truncates memory instead of the newest tool
+  // transcript (§4.3), has no post-compaction hold (§4.4) and resets its prune state every run
+  // (§5.1). A scenario that names its own pruning (`freecode`, `none`) is today's FreeCode.
+  const base = p.pruning === 'recorded' && recorded.version === 'aug' ? AUG_ENGINE_PARAMS : DEFAULT_ENGINE_PARAMS;
   return {
-    ...(recorded.version === 'aug' ? AUG_ENGINE_PARAMS : DEFAULT_ENGINE_PARAMS),
+    ...base,
     selector: p.selector,
     targetTokens: p.targetTokens ?? Number.MAX_SAFE_INTEGER,
     bufferTokens: p.bufferTokens,

@@ -149,8 +149,9 @@ describe('engine generation', () => {
     const builder = new SessionBuilder().user(100);
     for (let i = 0; i < 10; i++) builder.user(300).request({ textChars: 300, tool: { argsChars: 3_000, resultChars: 20_000 } });
     const session = builder.build();
+    // window-only replays the agent as it ran; a small window makes it compact.
     const run = (policy: typeof PREFIX_STABLE_NEWEST_POLICY) =>
-      replaySession({ ...input(session, scenario('freecode')), recordedPolicy: policy });
+      replaySession({ ...input(session, scenario('window-only', { windowTokens: 120_000 })), recordedPolicy: policy });
     const newest = run(PREFIX_STABLE_NEWEST_POLICY);
     const aug = run(PREFIX_STABLE_AUG_POLICY);
     expect(newest.compactions.some((c) => c.compacted)).toBe(true);
