@@ -69,7 +69,9 @@ const ONE_HOUR_MS = 60 * 60 * 1000;
  * 74–98 minutes of inactivity and never after 130 minutes or more, while OpenAI documents 5–10
  * minutes "up to one hour"; the reads then fall to the system prompt, which other sessions keep
  * cached. Within the lifetime, reads fall short of the alive prefix by this share of the tokens
- * beyond that system prompt (floors that recover on the next request, and partial reads).
+ * beyond that system prompt (floors that recover on the next request, and partial reads): 2.3% of
+ * the replayed reads, token-weighted over that sample. A session with enough reads of its own
+ * replaces both (`simulate-session.ts`).
  */
 const OPENAI_OBSERVED_TTL_MS = 2 * ONE_HOUR_MS;
 const OPENAI_TRANSIENT_MISS_RATE = 0.023;

@@ -57,7 +57,12 @@ export type PricedPrompt = {
   readonly atMs: number;
   readonly model: string;
   readonly rules: CacheRules;
+  /** The cache-write TTL the log shows for this request (null: it does not say), and the 1h share of its writes. */
+  readonly loggedTtl: LoggedTtl | null;
 };
+
+/** What a request's measured writes say of their TTL: the lifetime to keep and the share written at 1h. */
+export type LoggedTtl = { readonly ttl: '5m' | '1h'; readonly oneHourShare: number };
 
 export type ReplayRowKind = 'request' | 'summarize' | 'rejected_overflow';
 

@@ -53,6 +53,11 @@ export const ScenarioParamsSchema = z.object({
   summarizer: z.enum(['llm', 'heuristic']),
   selector: z.enum(['freecode', 'strict']),
   ttl: z.enum(['5m', '1h']),
+  /**
+   * Whether each request writes at the TTL its measured writes show (the 5m/1h split where the
+   * log has it), `ttl` being the fallback where the log does not say. `--ttl` turns it off.
+   */
+  ttlFromLog: z.boolean(),
 });
 export type ScenarioParams = z.infer<typeof ScenarioParamsSchema>;
 
@@ -80,6 +85,7 @@ const FREECODE_DEFAULTS: ScenarioParams = {
   summarizer: 'llm',
   selector: 'freecode',
   ttl: '5m',
+  ttlFromLog: true,
 };
 
 /** The base parameters of each family before user overrides. */
@@ -143,7 +149,7 @@ export function buildScenarios(families: readonly ScenarioFamily[], overrides: S
 }
 
 function withTtl(params: ScenarioParams, overrides: ScenarioOverrides): ScenarioParams {
-  return overrides.ttl === undefined ? params : { ...params, ttl: overrides.ttl };
+  return overrides.ttl === undefined ? params : { ...params, ttl: overrides.ttl, ttlFromLog: false };
 }
 
 function applyOverrides(base: ScenarioParams, o: ScenarioOverrides, target: number | undefined): ScenarioParams {
@@ -154,7 +160,7 @@ function applyOverrides(base: ScenarioParams, o: ScenarioOverrides, target: numb
     ...(o.bufferTokens !== undefined ? { bufferTokens: o.bufferTokens } : {}),
     ...(o.preserveRecentTurns !== undefined ? { preserveRecentTurns: o.preserveRecentTurns } : {}),
     ...(o.maxPreserveRecentTokens !== undefined ? { maxPreserveRecentTokens: o.maxPreserveRecentTokens } : {}),
-    ...(o.ttl !== undefined ? { ttl: o.ttl } : {}),
+    ...(o.ttl !== undefined ? { ttl: o.ttl, ttlFromLog: false } : {}),
     ...(o.pruning !== undefined ? { pruning: o.pruning } : {}),
     ...(o.summarizer !== undefined ? { summarizer: o.summarizer } : {}),
     ...(o.selector !== undefined ? { selector: o.selector } : {}),

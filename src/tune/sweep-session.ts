@@ -129,7 +129,7 @@ export function sweepSession(session: Session, scenarios: readonly Scenario[], o
       }
       let result: ReplayResult;
       if (kept !== undefined && options.reuseEquivalent) {
-        result = repriceReplay(kept, scenario.params.ttl, fit.warmStaticTokens);
+        result = repriceReplay(kept, { ttl: scenario.params.ttl, fromLog: scenario.params.ttlFromLog }, fit.warmStaticTokens);
         reused += 1;
         options.onScenario?.(0);
       } else {

@@ -133,9 +133,9 @@ describe('repriceReplay', () => {
           for (const turn of turns) builder.wait(turn.gapMs).user(turn.user).request({ textChars: 40, tool: { argsChars: 20, resultChars: turn.result } });
           const session = builder.build();
           const base = { ...input(session, scenario(family)), warmStaticTokens: warm };
-          const kept = replaySession({ ...base, scenario: scenario(family, { ttl: '5m' }), keepPrompts: true });
-          const direct = replaySession({ ...base, scenario: scenario(family, { ttl: '1h' }) });
-          const repriced = repriceReplay(kept, '1h', warm);
+          const kept = replaySession({ ...base, scenario: scenario(family, { ttl: '5m', ttlFromLog: false }), keepPrompts: true });
+          const direct = replaySession({ ...base, scenario: scenario(family, { ttl: '1h', ttlFromLog: false }) });
+          const repriced = repriceReplay(kept, { ttl: '1h', fromLog: false }, warm);
           expect(JSON.stringify(repriced.rows)).toBe(JSON.stringify(direct.rows));
         },
       ),
@@ -159,5 +159,49 @@ describe('engine generation', () => {
     // transcript per turn: the summaries, and so the prompts after a compaction, differ.
     const summaries = (r: typeof newest) => r.compactions.map((c) => c.summaryTokens);
     expect(summaries(aug)).not.toEqual(summaries(newest));
+  });
+});
+
+describe('recorded cache-write TTLs', () => {
+  const usage1h = (prompt: number) => ({
+    promptTokens: prompt,
+    uncachedInputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: prompt,
+    cacheWrite5mTokens: 0,
+    cacheWrite1hTokens: prompt,
+    outputTokens: 10,
+    reasoningTokens: null,
+  });
+  const session = new SessionBuilder()
+    .user(500)
+    .request({ textChars: 100, usage: usage1h(2_500) })
+    .wait(30 * 60 * 1000)
+    .user(100)
+    .request({ textChars: 100, usage: usage1h(2_700) })
+    .build();
+
+  it('writes at the TTL the log shows and keeps the entry alive for it; scenarios inherit it', () => {
+    for (const family of ['recorded', 'none'] as const) {
+      const { rows } = replaySession(input(session, scenario(family)));
+      expect(rows[0]).toMatchObject({ cacheWrite5mTokens: 0, cacheWrite1hTokens: 2_500 });
+      // 30 minutes later the 1-hour entry is still there.
+      expect(rows[1]?.cacheReadTokens).toBe(2_500);
+    }
+  });
+
+  it('--ttl overrides the log', () => {
+    const { rows } = replaySession(input(session, scenario('none', { ttl: '5m', ttlFromLog: false })));
+    expect(rows[0]).toMatchObject({ cacheWrite5mTokens: 2_500, cacheWrite1hTokens: 0 });
+    expect(rows[1]?.cacheReadTokens).toBe(0);
+  });
+
+  it('splits a write in the proportion the log shows', () => {
+    const split = new SessionBuilder()
+      .user(500)
+      .request({ textChars: 100, usage: { ...usage1h(2_500), cacheWrite5mTokens: 2_000, cacheWrite1hTokens: 500 } })
+      .build();
+    const { rows } = replaySession(input(split, scenario('recorded')));
+    expect(rows[0]).toMatchObject({ cacheWrite5mTokens: 2_000, cacheWrite1hTokens: 500 });
   });
 });
