@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { CachecostError } from '../session/errors.js';
+import { CachecostError, errorMessage } from '../session/errors.js';
 import { csvValue } from './duck-values.js';
 import type { CsvValue, DuckRow } from './duck-values.js';
 import { resolveModelName } from './model-resolution.js';
@@ -27,6 +27,7 @@ const VIEW_FILES = [
   'request_costs',
   'session_costs',
   'scenario_costs',
+  'savings',
   'session_savings',
   'scenario_savings',
   'compaction_summary',
@@ -53,7 +54,7 @@ export async function readSqlFile(name: string): Promise<string> {
 }
 
 function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return message.split('\n')[0] ?? message;
 }
 

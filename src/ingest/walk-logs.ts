@@ -4,6 +4,7 @@
  * transcripts are not entered (dependencies, git objects, Claude Code's file history, opencode's
  * per-message and per-part folders, which are read through their session file).
  */
+import { errorMessage } from '../session/errors.js';
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -27,7 +28,7 @@ async function walk(dir: string, depth: number, found: FoundLog[], issues: Inges
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    issues.push({ file: dir, line: 0, reason: `cannot list directory: ${error instanceof Error ? error.message : String(error)}` });
+    issues.push({ file: dir, line: 0, reason: `cannot list directory: ${errorMessage(error)}` });
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -46,7 +47,7 @@ async function classify(path: string, found: FoundLog[], issues: IngestIssue[]):
     const detection = await detectFormat(path);
     if (detection !== null && detection.format !== 'freecode') found.push({ ...detection, path });
   } catch (error) {
-    issues.push({ file: path, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` });
+    issues.push({ file: path, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
 }
 

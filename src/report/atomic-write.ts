@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { CachecostError } from '../session/errors.js';
+import { CachecostError, errorMessage } from '../session/errors.js';
 
 /** Content to write: one string, or chunks produced lazily (a large CSV is never one string). */
 export type FileContent = string | Iterable<string> | AsyncIterable<string>;
@@ -30,7 +30,7 @@ export async function writeFileAtomic(path: string, content: FileContent): Promi
     await rename(tempPath, path);
   } catch (error) {
     await rm(tempPath, { force: true });
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new CachecostError('IO_ERROR', `cannot write ${path}: ${reason}`, { cause: error });
   }
 }

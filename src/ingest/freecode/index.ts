@@ -2,6 +2,7 @@
  * The FreeCode adapter: discover → read (streamed line by line; only the small JSON files are
  * read whole) → build. Bad content never throws: it becomes ingest issues on the session.
  */
+import { errorMessage } from '../../session/errors.js';
 import { readFile } from 'node:fs/promises';
 import type { IngestIssue, Session } from '../../session/model.js';
 import { readLines } from '../lines.js';
@@ -17,7 +18,7 @@ export { discoverFreecode, type Discovery, type FreecodeSessionFiles } from './d
 export type { ContentMode } from '../content-mode.js';
 
 function unreadable(file: string, error: unknown): IngestIssue {
-  return { file, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` };
+  return { file, line: 0, reason: `cannot read: ${errorMessage(error)}` };
 }
 
 async function readRollout(file: string, content: ContentMode, issues: IngestIssue[]): Promise<RolloutSource> {
@@ -27,7 +28,7 @@ async function readRollout(file: string, content: ContentMode, issues: IngestIss
       const result = parseRolloutLine(line, content);
       if (result.kind === 'record') {
         records.push(result.record);
-        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem });
+        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem, effect: 'repaired' });
       } else if (result.kind === 'invalid') {
         issues.push({ file, line: line.number, reason: result.reason });
       }
@@ -45,7 +46,7 @@ async function readMessages(file: string, content: ContentMode, issues: IngestIs
       const result = parseStoreLine(line, content);
       if (result.kind === 'message') {
         messages.push(result.message);
-        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem });
+        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem, effect: 'repaired' });
       } else if (result.kind === 'invalid') {
         issues.push({ file, line: line.number, reason: result.reason });
       }

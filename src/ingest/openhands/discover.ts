@@ -3,6 +3,7 @@
  * one instance object) is one session; an evaluation `output.jsonl` holds one instance per line,
  * each a session named by its line (its `instance_id` is read when the session is loaded).
  */
+import { errorMessage } from '../../session/errors.js';
 import { basename, extname } from 'node:path';
 import type { IngestIssue } from '../../session/model.js';
 import { readLines } from '../lines.js';
@@ -29,7 +30,7 @@ export async function groupOpenhandsFiles(found: readonly FoundLog[]): Promise<{
         sessions.push({ kind: 'output-line', sessionId: id ?? `${basename(log.path, '.jsonl')}-${line.number}`, file: log.path, line: line.number });
       }
     } catch (error) {
-      issues.push({ file: log.path, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` });
+      issues.push({ file: log.path, line: 0, reason: `cannot read: ${errorMessage(error)}` });
     }
   }
   return { sessions, issues };
