@@ -4,7 +4,7 @@
  */
 import { CachecostError } from '../session/errors.js';
 import type { ScenarioFamily, ScenarioOverrides } from '../simulate/scenario.js';
-import { SCENARIO_FAMILIES } from '../simulate/scenario.js';
+import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../simulate/scenario-families.js';
 
 /** A token count as typed: `120000`, `120k`, `1m` (K = 1,000, M = 1,000,000). */
 export function parseTokenCount(raw: string, option: string): number {

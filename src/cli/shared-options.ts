@@ -34,3 +34,12 @@ export function withEngineOptions<T>(y: Argv<T>) {
       .option('selector', { type: 'string', requiresArg: true, describe: 'Compaction selector: freecode (literal drop-from-front) or strict (whole turns) [freecode]' }),
   );
 }
+
+/** `--no-cache`: parse every log line, neither reading nor writing the parsed-line cache. */
+export function withCache<T>(y: Argv<T>) {
+  return y.option('cache', {
+    type: 'boolean',
+    default: true,
+    describe: 'Reuse parsed lines of unchanged logs ($CACHECOST_CACHE_DIR, else $XDG_CACHE_HOME/cachecost or ~/.cache/cachecost); --no-cache parses everything',
+  });
+}

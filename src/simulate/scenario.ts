@@ -5,8 +5,9 @@
  * against it and modelling error cancels (replay.md §3).
  */
 import { z } from 'zod';
+import { SCENARIO_FAMILY_NAMES } from './scenario-families.js';
 
-export const ScenarioFamilySchema = z.enum(['recorded', 'freecode', 'window-only', 'claude-code', 'codex', 'none']);
+export const ScenarioFamilySchema = z.enum(SCENARIO_FAMILY_NAMES);
 export type ScenarioFamily = z.infer<typeof ScenarioFamilySchema>;
 
 /** Families a user can ask for with `--scenario`; `recorded` is always added. */

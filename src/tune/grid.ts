@@ -29,7 +29,7 @@ export type SweepGrid = {
 };
 
 /** A sweep larger than this is almost certainly a typo in a range (`1..400000:1`). */
-export const MAX_SWEEP_SCENARIOS = 5_000;
+export { MAX_SWEEP_SCENARIOS } from './limits.js';
 
 /** Whether the family's trigger is a cost target, i.e. whether the target axis applies to it. */
 export function familyHasTarget(family: ScenarioFamily): boolean {

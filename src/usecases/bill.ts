@@ -3,7 +3,10 @@
  * simulation: every request's measured usage becomes a `measured` row, priced in DuckDB by the
  * same SQL as `simulate` (`cost/bill.ts`), and grouped there.
  */
-import type { BillGrouping } from '../cost/bill.js';
+import type { BillGrouping } from '../cost/bill-groupings.js';
+import type { BillSessionRow, UnknownTtlRow } from '../cost/bill.js';
+import type { RequestRow } from '../cost/rows.js';
+import type { ParseCache } from '../ingest/parse-cache.js';
 import type { BillReport } from '../report/bill-report.js';
 import type { Session } from '../session/model.js';
 import { billWindow } from './bill-window.js';
@@ -21,7 +24,12 @@ export type BillOptions = {
   readonly until?: string | null;
   /** A price file overlaying the bundled table (models.dev `api.json` or a LiteLLM map). */
   readonly pricingFile?: string | null;
+  /** The parsed-line cache (`ingest/parse-cache.ts`); null or absent = parse every line. */
+  readonly cache?: ParseCache | null;
 };
+
+/** Request rows buffered before they are appended (bounded memory on a 1 GB log). */
+const FLUSH_ROWS = 50_000;
 
 /** Loads every session under the paths, prices its measured requests and returns the bill. */
 export async function billSessions(options: BillOptions): Promise<BillReport> {
@@ -43,7 +51,20 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
     let requestsWithoutUsage = 0;
     let undatedRequestsOutsideWindow = 0;
     const bounded = window.sinceMs !== null || window.untilMs !== null;
-    const issues = await forEachSession(options.paths, { content: 'sizes' }, async (session: Session) => {
+    // Rows are appended in large batches: an appender per session (and its flush) plus INSERT …
+    // VALUES per session cost more than the parsing on logs of many small sessions.
+    let requestRows: RequestRow[] = [];
+    let sessionRows: BillSessionRow[] = [];
+    let unknownTtl: UnknownTtlRow[] = [];
+    const flush = async (): Promise<void> => {
+      await db.insertRequests(requestRows);
+      await bill.insertBillSessions(db, sessionRows);
+      await bill.insertUnknownTtl(db, unknownTtl);
+      requestRows = [];
+      sessionRows = [];
+      unknownTtl = [];
+    };
+    const issues = await forEachSession(options.paths, { content: 'sizes', cache: options.cache ?? null }, async (session: Session) => {
       if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
         totalsOnlySessions += 1;
         return;
@@ -51,18 +72,16 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       const measured = session.requests.filter((request) => request.usage !== null);
       requestsWithoutUsage += session.requests.length - measured.length;
       if (bounded) undatedRequestsOutsideWindow += measured.filter((request) => request.timestampMs === null).length;
-      await db.insertRequests(measuredRows(session));
-      if (!seen.has(session.id)) await bill.insertBillSessions(db, [{ session_id: session.id, project: session.project }]);
+      for (const row of measuredRows(session)) requestRows.push(row);
+      if (!seen.has(session.id)) sessionRows.push({ session_id: session.id, project: session.project });
       seen.add(session.id);
-      await bill.insertUnknownTtl(
-        db,
-        measured.map((request) => ({
-          session_id: session.id,
-          request_index: request.index,
-          write_unknown_ttl_tokens: request.usage === null ? 0 : unknownTtlWriteTokens(request.usage),
-        })),
-      );
+      for (const request of measured) {
+        const tokens = request.usage === null ? 0 : unknownTtlWriteTokens(request.usage);
+        if (tokens > 0) unknownTtl.push({ session_id: session.id, request_index: request.index, write_unknown_ttl_tokens: tokens });
+      }
+      if (requestRows.length >= FLUSH_ROWS) await flush();
     });
+    await flush();
     return buildBillReport({
       by,
       since: since ?? null,

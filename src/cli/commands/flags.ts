@@ -10,7 +10,7 @@ import { SEVERITIES } from '../../detect/flag.js';
 import type { FlagThresholds } from '../../detect/thresholds.js';
 import { CachecostError, errorMessage } from '../../session/errors.js';
 import type { ScenarioFamily } from '../../simulate/scenario.js';
-import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
+import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scenario-families.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';

@@ -3,13 +3,13 @@
  * (replay.md §3, the measured usage). The use case (`usecases/bill.ts`) loads and prices; this
  * handler parses the options, calls it and renders.
  */
-import type { BillGrouping } from '../../cost/bill.js';
-import { BILL_GROUPINGS } from '../../cost/bill.js';
+import type { BillGrouping } from '../../cost/bill-groupings.js';
+import { BILL_GROUPINGS } from '../../cost/bill-groupings.js';
 import { CachecostError } from '../../session/errors.js';
 import { billWindow } from '../../usecases/bill-window.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withPaths, withPricing } from '../shared-options.js';
+import { withCache, withPaths, withPricing } from '../shared-options.js';
 
 type ReportArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -19,19 +19,22 @@ type ReportArgs = GlobalArgs & {
   readonly pricing: string | undefined;
   readonly json: boolean;
   readonly csv: string | undefined;
+  readonly cache: boolean;
 };
 
 async function run(args: ReportArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
   // Dates are checked before any file is read.
   billWindow(args.since, args.until);
-  const [{ billSessions }, { pathsOrDefault }, ingestReport] = await Promise.all([
+  const [{ billSessions }, { pathsOrDefault }, ingestReport, { openCliParseCache }] = await Promise.all([
     import('../../usecases/bill.js'),
     import('../default-paths.js'),
     import('../ingest-report.js'),
+    import('../parse-cache-dir.js'),
   ]);
   const paths = pathsOrDefault(args.paths, io);
-  const report = await billSessions({ paths, by: args.by, since: args.since ?? null, until: args.until ?? null, pricingFile: args.pricing ?? null });
+  const cache = await openCliParseCache(io, args.cache);
+  const report = await billSessions({ paths, by: args.by, since: args.since ?? null, until: args.until ?? null, pricingFile: args.pricing ?? null, cache });
   ingestReport.checkIssues(report.issues, args, io);
 
   if (args.csv !== undefined) {
@@ -62,7 +65,7 @@ export const reportCommand: CliCommand = {
       'report [paths..]',
       'The recorded cost (the bill): measured usage of every request, priced by cache class, by day, session, model or project',
       (y) =>
-        withPricing(withPaths(y))
+        withCache(withPricing(withPaths(y)))
           .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by the UTC day, the session, the model (as logged) or the project' })
           .option('since', { type: 'string', requiresArg: true, describe: 'First day to include, YYYY-MM-DD (UTC, inclusive)' })
           .option('until', { type: 'string', requiresArg: true, describe: 'Last day to include, YYYY-MM-DD (UTC, inclusive)' })
@@ -85,6 +88,7 @@ export const reportCommand: CliCommand = {
               pricing: args.pricing,
               json: args.json,
               csv: args.csv,
+              cache: args.cache,
             },
             ctx.io,
           ),

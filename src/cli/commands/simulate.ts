@@ -5,7 +5,7 @@
  * (`usecases/simulate.ts`) and renders.
  */
 import type { Argv } from 'yargs';
-import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
+import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scenario-families.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { parseFamilies, parseOverrides } from '../scenario-options.js';

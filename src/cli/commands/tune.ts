@@ -7,18 +7,18 @@
 import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { CachecostError } from '../../session/errors.js';
-import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
+import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scenario-families.js';
 import type { SweepGrid, Ttl } from '../../tune/grid.js';
 import type { TuneOutcome } from '../../tune/run-tune.js';
 import type { TuneReport } from '../../tune/tune-report.js';
-import { MAX_SWEEP_SCENARIOS } from '../../tune/grid.js';
+import { MAX_SWEEP_SCENARIOS } from '../../tune/limits.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { progressBar } from '../progress.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
 
-/** The default grid: the issue's example, 40K to 400K in steps of 20K. */
+/** The default grid, 40K to 400K in steps of 20K (documented in the README's `cachecost tune`). */
 export const DEFAULT_TARGET_GRID = '40000..400000:20000';
 export const DEFAULT_TOLERANCE_PCT = 2;
 
