@@ -35,6 +35,14 @@ export function withEngineOptions<T>(y: Argv<T>) {
   );
 }
 
+/** `--host` and `--run-id`: how a run names itself in the `runs` table and the export's partitions. */
+export function withRunOptions<T>(y: Argv<T>) {
+  return y
+    .option('host', { type: 'string', requiresArg: true, describe: "This machine's name in the rows written [the OS host name]" })
+    .option('run-id', { type: 'string', requiresArg: true, describe: 'Id of this run in the runs table [a random UUID]' })
+    .option('started-at', { type: 'string', requiresArg: true, hidden: true, describe: 'Start time to record (ISO 8601), for reproducible output' });
+}
+
 /** `--no-cache`: parse every log line, neither reading nor writing the parsed-line cache. */
 export function withCache<T>(y: Argv<T>) {
   return y.option('cache', {

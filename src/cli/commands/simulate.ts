@@ -9,7 +9,7 @@ import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scena
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { parseFamilies, parseOverrides } from '../scenario-options.js';
-import { withEngineOptions, withPaths } from '../shared-options.js';
+import { withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 
 type SimulateArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -29,6 +29,9 @@ type SimulateArgs = GlobalArgs & {
   readonly html?: string | undefined;
   readonly fidelityCsv?: string | undefined;
   readonly json: boolean;
+  readonly host?: string | undefined;
+  readonly runId?: string | undefined;
+  readonly startedAt?: string | undefined;
 };
 
 async function run(args: SimulateArgs, io: CliIo): Promise<number> {
@@ -40,12 +43,14 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
   const { progressBar } = await import('../progress.js');
   const progress = await progressBar('simulate', 'sessions');
   let outcome: Awaited<ReturnType<typeof simulateSessions>>;
+  // `--db` keeps every run: the run's fleet rows are appended (the working tables stay in memory).
+  const record = args.db === undefined ? null : { stamp: (await import('../run-context.js')).runStamp({ host: args.host, runId: args.runId, startedAt: args.startedAt }), dbPath: args.db };
   try {
     outcome = await simulateSessions({
       paths: pathsOrDefault(args.paths, io),
       scenarios,
       pricingFile: args.pricing ?? null,
-      dbPath: args.db ?? null,
+      record,
       csvDir: args.csv ?? null,
       progress,
     });
@@ -81,7 +86,7 @@ export const simulateCommand: CliCommand = {
       'simulate [paths..]',
       'Replay sessions through the compaction engine under scenarios; price every request by cache class',
       (y) =>
-        withEngineOptions(withPaths(y))
+        withRunOptions(withEngineOptions(withPaths(y)))
           .option('target', { type: 'string', requiresArg: true, describe: 'Compaction target in tokens; a comma list makes one scenario each (e.g. 80000,120000,200000)' })
           .option('buffer', { type: 'string', requiresArg: true, describe: 'Tokens below the limit where compaction triggers [13000]' })
           .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim by a compaction [2]' })
@@ -92,7 +97,7 @@ export const simulateCommand: CliCommand = {
             describe: `Scenario families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; recorded is always added`,
           })
           .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of breakpoint caches [5m]' })
-          .option('db', { type: 'string', requiresArg: true, describe: 'Keep the DuckDB tables in this file (default: in memory)' })
+          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, compactions, flags, runs) to a DuckDB file; every run is kept' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Write requests.csv, sessions.csv, scenarios.csv, compactions.csv into this directory' })
           .option('html', { type: 'string', requiresArg: true, describe: 'Also write a self-contained HTML report with a chart to this file' })
           .option('fidelity-csv', {
@@ -128,6 +133,9 @@ export const simulateCommand: CliCommand = {
               html: args.html,
               fidelityCsv: args['fidelity-csv'],
               json: args.json,
+              host: args.host,
+              runId: args['run-id'],
+              startedAt: args['started-at'],
             },
             ctx.io,
           ),

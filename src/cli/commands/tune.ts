@@ -16,7 +16,7 @@ import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { progressBar } from '../progress.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
-import { withEngineOptions, withPaths } from '../shared-options.js';
+import { withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 
 /** The default grid, 40K to 400K in steps of 20K (documented in the README's `cachecost tune`). */
 export const DEFAULT_TARGET_GRID = '40000..400000:20000';
@@ -41,6 +41,10 @@ type TuneArgs = GlobalArgs & {
   readonly csv: string | undefined;
   readonly chart: string | undefined;
   readonly chartModel: string | undefined;
+  readonly db?: string | undefined;
+  readonly host?: string | undefined;
+  readonly runId?: string | undefined;
+  readonly startedAt?: string | undefined;
 };
 
 /**
@@ -134,7 +138,8 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
   const progress = await progressBar('tune', 'scenario replays');
   let outcome: TuneOutcome;
   try {
-    outcome = await tuneSessions({ paths, grid, pricingFile: args.pricing ?? null, tolerancePct: args.tolerance, workers, progress });
+    const record = args.db === undefined ? null : { stamp: (await import('../run-context.js')).runStamp({ host: args.host, runId: args.runId, startedAt: args.startedAt }), dbPath: args.db };
+    outcome = await tuneSessions({ paths, grid, pricingFile: args.pricing ?? null, tolerancePct: args.tolerance, workers, progress, record });
   } finally {
     progress?.stop();
   }
@@ -181,7 +186,7 @@ export const tuneCommand: CliCommand = {
       'tune [paths..]',
       'Sweep compaction targets (and buffer, preserve-turns, TTL, family); report the cost curve, its knee and a recommended target per model',
       (y) =>
-        withEngineOptions(withPaths(y))
+        withRunOptions(withEngineOptions(withPaths(y)))
           .option('target', { type: 'string', requiresArg: true, coerce: joinRepeated, default: DEFAULT_TARGET_GRID, describe: 'Targets of the curve: values and ranges start..end:step, comma-separated' })
           .option('buffer', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'Buffers to sweep (same syntax) [family default]' })
           .option('preserve-turns', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'User turns kept verbatim, to sweep (same syntax) [2]' })
@@ -198,6 +203,7 @@ export const tuneCommand: CliCommand = {
           .option('csv', { type: 'string', requiresArg: true, describe: 'Write one row per model and scenario to this CSV file' })
           .option('chart', { type: 'string', requiresArg: true, describe: 'Draw the cost curve to this SVG file' })
           .option('chart-model', { type: 'string', requiresArg: true, describe: 'Chart this main model instead of all sessions' })
+          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run and its curve points (tune_points) to a DuckDB file; every run is kept' })
           .example('$0 tune datasets/freecode --chart tune.svg', 'Targets 40K…400K in 20K steps; chart of the curve')
           .example('$0 tune --target 60k..300k:20k --ttl 5m,1h --csv tune.csv', 'Two curves (5-minute and 1-hour cache); CSV of every point')
           .example('$0 tune --target 80000,120000,200000 --buffer 8000,13000 --json', 'Six scenarios plus references; JSON report'),
@@ -225,6 +231,10 @@ export const tuneCommand: CliCommand = {
               csv: args.csv,
               chart: args.chart,
               chartModel: args['chart-model'],
+              db: args.db,
+              host: args.host,
+              runId: args['run-id'],
+              startedAt: args['started-at'],
             },
             ctx.io,
           ),
