@@ -13,8 +13,9 @@ import type { ScenarioFamily } from '../../simulate/scenario.js';
 import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scenario-families.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
-import { withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
+import type { PolicyArgs } from '../scenario-options.js';
+import { NO_POLICY_ARGS, parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
+import { anyPolicyOption, policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 
 /** Exit code when `--fail-on` finds a flag of that severity or worse in the recorded data (1 and 2 are errors and `--strict`). */
 export const FLAGS_RAISED_EXIT = 3;
@@ -37,6 +38,7 @@ type FlagsArgs = GlobalArgs & {
   readonly json: boolean;
   readonly csv: string | undefined;
   readonly failOn: Severity | undefined;
+  readonly policy?: PolicyArgs;
   readonly from?: string | undefined;
   readonly db?: string | undefined;
   readonly host?: string | undefined;
@@ -51,7 +53,7 @@ type FlagsArgs = GlobalArgs & {
 export function examinedFamilies(args: FlagsArgs): ScenarioFamily[] {
   if (args.scenario.some((entry) => entry.trim() !== '')) return parseFamilies(args.scenario);
   const scenarioOptions = [args.target, args.window, args.buffer, args.preserveTurns, args.preserveTokens, args.ttl, args.pruning, args.summarizer, args.selector];
-  return scenarioOptions.some((value) => value !== undefined) ? ['freecode'] : [];
+  return scenarioOptions.some((value) => value !== undefined) || anyPolicyOption(args.policy ?? NO_POLICY_ARGS) ? ['freecode'] : [];
 }
 
 /** `name=value` pairs from `--threshold` (repeated or comma-separated); token counts accept `120k`. */
@@ -204,6 +206,7 @@ export const flagsCommand: CliCommand = {
               json: args.json,
               csv: args.csv,
               failOn: args['fail-on'],
+              policy: policyArgs(args),
               from: args.from,
               db: args.db,
               host: args.host,

@@ -8,8 +8,9 @@ import type { Argv } from 'yargs';
 import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scenario-families.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
+import type { PolicyArgs } from '../scenario-options.js';
 import { parseFamilies, parseOverrides } from '../scenario-options.js';
-import { withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
+import { policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 
 type SimulateArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -29,6 +30,7 @@ type SimulateArgs = GlobalArgs & {
   readonly html?: string | undefined;
   readonly fidelityCsv?: string | undefined;
   readonly json: boolean;
+  readonly policy?: PolicyArgs;
   readonly host?: string | undefined;
   readonly runId?: string | undefined;
   readonly startedAt?: string | undefined;
@@ -109,7 +111,8 @@ export const simulateCommand: CliCommand = {
           .example('$0 simulate --target 120000 datasets/freecode', 'FreeCode at 120K against the recorded policy and no compaction')
           .example('$0 simulate --target 80000,120000,200000 --csv out/', 'Three targets; CSV tables in out/')
           .example('$0 simulate --scenario window-only,none datasets/freecode', 'Compaction near the window only, and never')
-          .example('$0 simulate --ttl 1h --json ~/.freecode', 'One-hour cache writes; JSON report'),
+          .example('$0 simulate --ttl 1h --json ~/.freecode', 'One-hour cache writes; JSON report')
+          .example('$0 simulate --scenario observation-masking,clear-tool-uses,opencode --keep-results 6,10', 'The context policies of the field beside the recorded one'),
       (args) => {
         ctx.settle(
           run(
@@ -133,6 +136,7 @@ export const simulateCommand: CliCommand = {
               html: args.html,
               fidelityCsv: args['fidelity-csv'],
               json: args.json,
+              policy: policyArgs(args),
               host: args.host,
               runId: args['run-id'],
               startedAt: args['started-at'],
