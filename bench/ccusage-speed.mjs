@@ -84,7 +84,9 @@ const fmtMs = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const fmtMb = (mb) => `${mb.toFixed(0)} MB`;
 
 function tokenTotals(ccusageJson, cachecostJson) {
-  const theirs = JSON.parse(ccusageJson).sessions.reduce(
+  const parsed = JSON.parse(ccusageJson);
+  // `ccusage session` (every agent) answers `session`; `ccusage claude session` answers `sessions`.
+  const theirs = (parsed.session ?? parsed.sessions).reduce(
     (acc, s) => [acc[0] + s.inputTokens, acc[1] + s.cacheReadTokens, acc[2] + s.cacheCreationTokens, acc[3] + s.outputTokens],
     [0, 0, 0, 0],
   );
