@@ -25,11 +25,13 @@ function packageVersion(): string {
 
 /** Runs the CLI on `argv` (without node and script) and resolves to the process exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  let work: Promise<number> | null = null;
+  // An object, not a `let`: the handler sets it inside yargs' callback, where TypeScript's flow
+  // analysis cannot follow the assignment.
+  const pending: { work: Promise<number> | null } = { work: null };
   const ctx: CommandContext = {
     io,
     settle: (promise) => {
-      work = promise;
+      pending.work = promise;
     },
   };
   let parser: Argv<GlobalArgs> = yargs([...argv])
@@ -59,12 +61,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     return USAGE_EXIT;
   }
-  if (work === null) {
+  if (pending.work === null) {
     if (parsed.output !== '') io.stdout(`${parsed.output}\n`);
     return 0;
   }
   try {
-    return await work;
+    return await pending.work;
   } catch (error) {
     if (error instanceof CachecostError) {
       io.stderr(`cachecost: ${error.message}\n`);

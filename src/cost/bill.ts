@@ -1,5 +1,5 @@
 /**
- * The bill (issue 5): the log's measured usage, priced by the same SQL as every scenario
+ * The bill (replay.md §3, the recorded cost): the log's measured usage, priced by the same SQL as every scenario
  * (`request_costs`), grouped by day, session, model or project. The `measured` request rows go
  * into `requests` as usual; the facts they have no column for (a session's project, writes whose
  * TTL the log did not give) go into the side tables of `sql/bill_schema.sql`. Every amount is

@@ -1,5 +1,5 @@
 /**
- * Format detection per file (issue 5): the name and place of a file, then its first line, say
+ * Format detection per file (formats.md §0, §6): the name and place of a file, then its first line, say
  * which agent wrote it. FreeCode files are recognised by name only (engine.md §6.1, §7.1); the
  * others by extension, their place (opencode's `storage/session`) and the keys of their first
  * JSON value (formats.md §0). A file no rule claims is not a session log.

@@ -1,5 +1,5 @@
 /**
- * The `report` command's output (issue 5): the bill as one JSON-ready object and as a terminal
+ * The `report` command's output (replay.md §3, the recorded cost): the bill as one JSON-ready object and as a terminal
  * table. Every amount comes from SQL (`src/cost/bill.ts`); here money is only formatted: exact
  * decimal USD strings in JSON, rounded dollars in the table. Unpriced is never shown as $0.
  */

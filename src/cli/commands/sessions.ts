@@ -1,5 +1,5 @@
 /**
- * `cachecost sessions [paths..]`: one row per session (issue 2) as a table, `--json` or `--csv`.
+ * `cachecost sessions [paths..]`: one row per session (columns: src/cli/README.md) as a table, `--json` or `--csv`.
  * The handler only loads, summarizes and renders; heavy modules are imported when it runs.
  */
 import type { CliCommand, GlobalArgs } from '../command.js';

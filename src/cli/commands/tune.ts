@@ -18,7 +18,7 @@ import { progressBar } from '../progress.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
 
-/** The default grid: the issue's example, 40K to 400K in steps of 20K. */
+/** The default grid, 40K to 400K in steps of 20K (documented in the README's `cachecost tune`). */
 export const DEFAULT_TARGET_GRID = '40000..400000:20000';
 export const DEFAULT_TOLERANCE_PCT = 2;
 

@@ -1,4 +1,4 @@
--- The bill grouped by day, session, model or project, with a total row (issue 5).
+-- The bill grouped by day, session, model or project, with a total row (replay.md §3).
 -- `group_by`: 'day' | 'session' | 'model' | 'project'; `since_ms` / `until_ms`: a half-open UTC
 -- window [since, until) in epoch ms, NULL = unbounded; a request without a time is outside any
 -- bounded window. Costs sum the priced requests only (NULL when none is priced): a group with

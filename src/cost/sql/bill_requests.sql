@@ -1,4 +1,4 @@
--- The bill, one row per measured request (issue 5): the log's own usage priced by `request_costs`
+-- The bill, one row per measured request (replay.md §3): the log's own usage priced by `request_costs`
 -- (the one source of money), with its UTC day, its session's project and the unknown-TTL writes
 -- split out of the 5m column. Unknown-TTL writes cost the 5m rate: their share of the 5m cost is
 -- exact because that cost is tokens × rate (an integer multiple of the token count).

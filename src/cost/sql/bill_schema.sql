@@ -1,4 +1,4 @@
--- The bill's side tables (issue 5): facts of the `measured` request rows that `requests` has no
+-- The bill's side tables (replay.md §3): facts of the `measured` request rows that `requests` has no
 -- column for. Created fresh with the bill views by src/cost/bill.ts; keyed like `requests`.
 
 -- One row per session of the bill: its project (`Session.project`; NULL = none known).
