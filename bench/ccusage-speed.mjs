@@ -14,6 +14,7 @@
 // 3. Prints the median of each, the ratio of medians against ccusage, peak RSS, and checks that the
 //    cached and uncached JSON outputs are byte-identical and that token totals match ccusage's.
 // 4. On the 1 GB file: peak RSS of `report`, `sessions` and `simulate --scenario freecode`.
+import { Buffer } from 'node:buffer';
 import { execFile, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -222,7 +222,7 @@ describe('parsed-line cache, killed mid-write', () => {
       let timer: NodeJS.Timeout | undefined;
       if (onTemp !== undefined && cacheDir !== undefined) {
         timer = setInterval(() => {
-          let names: string[] = [];
+          let names: string[];
           try {
             names = readdirSync(join(cacheDir, 'parsed-v1'));
           } catch {
