@@ -30,7 +30,14 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', performance: 'readonly' } },
+    // Scripts run on Node: its globals (TypeScript files get them from @types/node instead).
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'console', 'URL', 'Buffer', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'TextDecoder', 'TextEncoder', 'structuredClone'].map(
+          (name) => [name, 'readonly'],
+        ),
+      ),
+    },
   },
   { rules: { eqeqeq: ['error', 'always'] } },
   prettier,
