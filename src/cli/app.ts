@@ -3,12 +3,12 @@
  * codes and one-line messages (STYLE.md habit 5). `runCli` never exits the process and prints
  * only through the injected `CliIo`, so tests drive it exactly as the binary does.
  */
-import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { CachecostError, errorMessage, exitCodeFor } from '../session/errors.js';
 import type { CommandContext, GlobalArgs } from './command.js';
 import { COMMANDS } from './commands/registry.js';
 import type { CliIo } from './io.js';
+import { packageVersion } from './version.js';
 
 /** Exit code for an unexpected exception (a bug): EX_SOFTWARE from sysexits.h. */
 export const INTERNAL_ERROR_EXIT = 70;
@@ -16,12 +16,6 @@ export const INTERNAL_ERROR_EXIT = 70;
 export const USAGE_EXIT = 1;
 
 const NO_COMMAND = 'no command given';
-
-function packageVersion(): string {
-  // package.json sits two levels up from both src/cli and dist/cli.
-  const raw: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  return typeof raw === 'object' && raw !== null && 'version' in raw && typeof raw.version === 'string' ? raw.version : 'unknown';
-}
 
 /** Runs the CLI on `argv` (without node and script) and resolves to the process exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

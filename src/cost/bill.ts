@@ -16,8 +16,8 @@ import type { BillGrouping } from './bill-groupings.js';
 
 export { BILL_GROUPINGS, type BillGrouping } from './bill-groupings.js';
 
-/** A session's project for the `project` grouping. */
-export type BillSessionRow = { readonly session_id: string; readonly project: string | null };
+/** A session's project and machine for the `project` and `host` groupings. */
+export type BillSessionRow = { readonly session_id: string; readonly project: string | null; readonly host: string | null };
 
 /** Cache-write tokens of one measured request whose TTL the log did not give (> 0). */
 export type UnknownTtlRow = { readonly session_id: string; readonly request_index: number; readonly write_unknown_ttl_tokens: number };
@@ -30,7 +30,7 @@ export type BillWindow = { readonly sinceMs: number | null; readonly untilMs: nu
  * inclusive: uncached + read + every write), money exact pico-dollars.
  */
 export type BillLine = CacheClassTokens & {
-  /** Day (`YYYY-MM-DD`), session id, model as logged, or project; null = no date / no project (or the total). */
+  /** Day (`YYYY-MM-DD`), session id, model as logged, project or host; null = no date / no project (or the total). */
   readonly key: string | null;
   readonly requests: number;
   readonly sessions: number;
@@ -79,7 +79,7 @@ function sqlInteger(value: number | null): string {
 
 /** Records each session's project (through an appender: names come from user files, never SQL text). */
 export async function insertBillSessions(db: CostDb, rows: readonly BillSessionRow[]): Promise<void> {
-  await db.appendTuples('bill_sessions', ['varchar', 'varchar'], rows.map((row) => [row.session_id, row.project]));
+  await db.appendTuples('bill_sessions', ['varchar', 'varchar', 'varchar'], rows.map((row) => [row.session_id, row.project, row.host]));
 }
 
 /** Records the unknown-TTL writes of measured requests; rows with 0 tokens are not stored. */

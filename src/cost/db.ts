@@ -313,6 +313,16 @@ export class CostDb {
     return { columns, rows };
   }
 
+  /** An appender on any table of this database (modules that stage their own tables, e.g. the fleet export). */
+  async appender(table: string, schema?: string): Promise<DuckDBAppender> {
+    return this.connection.createAppender(table, schema);
+  }
+
+  /** The `@duckdb/node-api` module this database was opened with (type constructors for appenders). */
+  duckApi(): DuckApi {
+    return this.api;
+  }
+
   /** Runs ad-hoc SQL (tests, debugging) and returns raw rows. */
   async query(sql: string): Promise<DuckRow[]> {
     return this.rows(sql);

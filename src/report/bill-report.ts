@@ -140,8 +140,8 @@ export function buildBillReport(input: BillReportInput): BillReport {
   };
 }
 
-const KEY_HEADERS: Record<BillGrouping, string> = { day: 'Day (UTC)', session: 'Session', model: 'Model', project: 'Project' };
-const NO_KEY: Record<BillGrouping, string> = { day: '(no date)', session: '(none)', model: '(none)', project: '(no project)' };
+const KEY_HEADERS: Record<BillGrouping, string> = { day: 'Day (UTC)', session: 'Session', model: 'Model', project: 'Project', host: 'Host' };
+const NO_KEY: Record<BillGrouping, string> = { day: '(no date)', session: '(none)', model: '(none)', project: '(no project)', host: '(no host)' };
 
 /** Dollars for the table: cents from $1 up, four decimals below, `unpriced` for null (exact values are in JSON/CSV). */
 export function formatUsdForTable(usd: UsdString): string {

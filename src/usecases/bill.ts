@@ -12,6 +12,8 @@ import type { Session } from '../session/model.js';
 import { billWindow } from './bill-window.js';
 import { forEachSession } from './for-each-session.js';
 import { resolvePrices } from './prices.js';
+import type { RecordTo } from './run-info.js';
+import { fleetRunRow, runInfo } from './run-info.js';
 
 export type BillOptions = {
   /** Log files or directories of any supported agent. */
@@ -26,6 +28,16 @@ export type BillOptions = {
   readonly pricingFile?: string | null;
   /** The parsed-line cache (`ingest/parse-cache.ts`); null or absent = parse every line. */
   readonly cache?: ParseCache | null;
+  /** This machine's name, for the `host` grouping (null or absent: the `host` lines say no host). */
+  readonly host?: string | null;
+  /** Also append the run (requests, sessions, runs) to a DuckDB file that keeps every run. */
+  readonly record?: RecordTo | null;
+};
+
+/** The bill of exports (`report --from`): the rows many machines exported, grouped by the same SQL. */
+export type BillExportsOptions = Omit<BillOptions, 'paths' | 'host' | 'record' | 'cache'> & {
+  /** A glob such as `fleet/**\/*.parquet`, or an export directory. */
+  readonly from: string;
 };
 
 /** Request rows buffered before they are appended (bounded memory on a 1 GB log). */
@@ -43,7 +55,15 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
     import('../simulate/to-rows.js'),
     import('../report/bill-report.js'),
   ]);
-  const db = await CostDb.open({ prices: await resolvePrices(options.pricingFile), path: null });
+  const prices = await resolvePrices(options.pricingFile);
+  const db = await CostDb.open({ prices, path: null });
+  const record = options.record ?? null;
+  const host = record === null ? (options.host ?? null) : record.stamp.host;
+  const fleet = record === null ? null : await import('../cost/fleet/recorder.js');
+  const recorder =
+    fleet === null || record === null
+      ? null
+      : await fleet.FleetRecorder.open(db, fleetRunRow(runInfo(record.stamp, { command: 'report', paths: options.paths, scenarios: [], pricingFile: options.pricingFile ?? null, prices, thresholds: null, withText: false })));
   try {
     await bill.openBill(db);
     const seen = new Set<string>();
@@ -65,6 +85,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       unknownTtl = [];
     };
     const issues = await forEachSession(options.paths, { content: 'sizes', cache: options.cache ?? null }, async (session: Session) => {
+      recorder?.addSession(session, { replayed: false, fidelityNote: null });
       if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
         totalsOnlySessions += 1;
         return;
@@ -73,7 +94,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       requestsWithoutUsage += session.requests.length - measured.length;
       if (bounded) undatedRequestsOutsideWindow += measured.filter((request) => request.timestampMs === null).length;
       for (const row of measuredRows(session)) requestRows.push(row);
-      if (!seen.has(session.id)) sessionRows.push({ session_id: session.id, project: session.project });
+      if (!seen.has(session.id)) sessionRows.push({ session_id: session.id, project: session.project, host });
       seen.add(session.id);
       for (const request of measured) {
         const tokens = request.usage === null ? 0 : unknownTtlWriteTokens(request.usage);
@@ -82,7 +103,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       if (requestRows.length >= FLUSH_ROWS) await flush();
     });
     await flush();
-    return buildBillReport({
+    const report = buildBillReport({
       by,
       since: since ?? null,
       until: until ?? null,
@@ -91,6 +112,52 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       excluded: { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow },
       issues,
     });
+    if (recorder !== null && record !== null) {
+      await recorder.finish(issues);
+      const { appendFleetDb } = await import('../cost/fleet/append-db.js');
+      await appendFleetDb(db, record.dbPath);
+    }
+    return report;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The bill of many machines' exports: the rows are loaded into the same tables (`loadFleet`) and
+ * grouped by the same SQL as `billSessions`, so the exports of a fleet's logs give the bill of the
+ * logs read together. `ingestIssues` = the lines the exporting runs skipped.
+ */
+export async function billExports(options: BillExportsOptions): Promise<{ readonly report: BillReport; readonly ingestIssues: number; readonly hosts: readonly string[] }> {
+  const since = options.since ?? undefined;
+  const until = options.until ?? undefined;
+  const by = options.by ?? 'day';
+  const window = billWindow(since, until);
+  const [{ CostDb }, bill, { loadFleet }, { buildBillReport }] = await Promise.all([
+    import('../cost/db.js'),
+    import('../cost/bill.js'),
+    import('../cost/fleet/read-fleet.js'),
+    import('../report/bill-report.js'),
+  ]);
+  const db = await CostDb.open({ prices: await resolvePrices(options.pricingFile), path: null });
+  try {
+    await bill.openBill(db);
+    const load = await loadFleet(db, options.from);
+    const bounded = window.sinceMs !== null || window.untilMs !== null;
+    const report = buildBillReport({
+      by,
+      since: since ?? null,
+      until: until ?? null,
+      table: await bill.billTable(db, by, window),
+      unpricedModels: await bill.billUnpricedModels(db, window),
+      excluded: {
+        totalsOnlySessions: load.totalsOnlySessions,
+        requestsWithoutUsage: load.requestsWithoutUsage,
+        undatedRequestsOutsideWindow: bounded ? load.undatedRequests : 0,
+      },
+      issues: [],
+    });
+    return { report, ingestIssues: load.ingestIssues, hosts: load.hosts };
   } finally {
     db.close();
   }

@@ -7,7 +7,8 @@ WITH measured AS (
   SELECT
     c.*,
     coalesce(u.write_unknown_ttl_tokens, 0) AS unknown_ttl_tokens,
-    s.project
+    s.project,
+    s.host
   FROM request_costs c
   LEFT JOIN bill_unknown_ttl u ON u.session_id = c.session_id AND u.request_index = c.request_index
   LEFT JOIN bill_sessions s ON s.session_id = c.session_id
@@ -25,6 +26,7 @@ SELECT
   source,
   model,
   project,
+  host,
   request_index,
   timestamp_ms,
   -- The day is the UTC date of the request's timestamp; NULL when the log gave no time.
