@@ -25,10 +25,17 @@ export type UnknownTtlRow = { readonly session_id: string; readonly request_inde
 /** The window a bill covers: `[sinceMs, untilMs)` in UTC epoch ms, null = unbounded. */
 export type BillWindow = { readonly sinceMs: number | null; readonly untilMs: number | null };
 
-/** How the bill is cut: the IANA time zone of its days, and whether each group lists its models. */
-export type BillOptions = { readonly timeZone: string; readonly breakdown: boolean };
+/** A measured request that is sub-agent traffic of its session (`Request.agentId` non-null). */
+export type SubagentRow = { readonly session_id: string; readonly request_index: number };
 
-export const UTC_BILL: BillOptions = { timeZone: 'UTC', breakdown: false };
+/**
+ * How the bill is cut: the IANA time zone of its days, whether each group lists its models, and
+ * whether `bill_subagent` was filled (false for exports, which do not carry `agentId`: the sub-agent
+ * figures are then null, never 0).
+ */
+export type BillOptions = { readonly timeZone: string; readonly breakdown: boolean; readonly subagentsKnown: boolean };
+
+export const UTC_BILL: BillOptions = { timeZone: 'UTC', breakdown: false, subagentsKnown: true };
 
 /**
  * One group of the bill (or the total). Tokens are exact integers by cache class (`promptTokens`
@@ -60,6 +67,14 @@ export type BillLine = CacheClassTokens & {
   readonly outputCost: Money;
   /** Sum over the priced requests; null when none is priced; incomplete when `unpricedRequests > 0`. */
   readonly cost: Money;
+  /** Requests of sub-agents attributed to the group's sessions; null = not known (exports). */
+  readonly subagentRequests: number | null;
+  /** The unpriced ones among them; null = not known. */
+  readonly subagentUnpricedRequests: number | null;
+  /** Their cost, priced like `cost` (0 without sub-agent requests, null when none is priced or not known). */
+  readonly subagentCost: Money;
+  /** The cost of the other requests (the sessions without their sub-agents), same rules; null when not known. */
+  readonly ownCost: Money;
   /** With `breakdown`: the group's lines per model, most expensive first (empty otherwise). */
   readonly breakdown: readonly BillLine[];
 };
@@ -89,6 +104,11 @@ export async function insertBillSessions(db: CostDb, rows: readonly BillSessionR
   await db.appendTuples('bill_sessions', ['varchar', 'varchar', 'varchar'], rows.map((row) => [row.session_id, row.project, row.host]));
 }
 
+/** Records which measured requests are sub-agent traffic (only those have a row). */
+export async function insertSubagents(db: CostDb, rows: readonly SubagentRow[]): Promise<void> {
+  await db.appendTuples('bill_subagent', ['varchar', 'integer'], rows.map((row) => [row.session_id, row.request_index]));
+}
+
 /** Records the unknown-TTL writes of measured requests; rows with 0 tokens are not stored. */
 export async function insertUnknownTtl(db: CostDb, rows: readonly UnknownTtlRow[]): Promise<void> {
   const tuples = rows.filter((row) => row.write_unknown_ttl_tokens > 0).map((row) => [row.session_id, row.request_index, row.write_unknown_ttl_tokens]);
@@ -100,7 +120,7 @@ function moneyOf(row: DuckRow, column: string): Money {
   return picoUsd === null ? null : { picoUsd, usd: picoUsdToUsd(picoUsd) };
 }
 
-function lineOf(row: DuckRow): BillLine {
+function lineOf(row: DuckRow, subagentsKnown: boolean): BillLine {
   return {
     key: stringOrNull(row, 'group_key'),
     requests: intOf(row, 'requests'),
@@ -126,6 +146,10 @@ function lineOf(row: DuckRow): BillLine {
     cacheWriteUnknownTtlCost: moneyOf(row, 'cost_cache_write_unknown_ttl_pusd'),
     outputCost: moneyOf(row, 'cost_output_pusd'),
     cost: moneyOf(row, 'cost_pusd'),
+    subagentRequests: subagentsKnown ? intOf(row, 'subagent_requests') : null,
+    subagentUnpricedRequests: subagentsKnown ? intOf(row, 'subagent_unpriced_requests') : null,
+    subagentCost: subagentsKnown ? moneyOf(row, 'subagent_cost_pusd') : null,
+    ownCost: subagentsKnown ? moneyOf(row, 'own_cost_pusd') : null,
     breakdown: [],
   };
 }
@@ -146,12 +170,13 @@ export async function billTable(db: CostDb, by: BillGrouping, window: BillWindow
   const models = new Map<string | null, BillLine[]>();
   let total: BillLine | null = null;
   for (const row of rows) {
-    if (boolOf(row, 'is_total')) total = lineOf(row);
+    const known = options.subagentsKnown;
+    if (boolOf(row, 'is_total')) total = lineOf(row, known);
     else if (boolOf(row, 'is_breakdown')) {
-      const line = { ...lineOf(row), key: stringOrNull(row, 'breakdown_model') };
+      const line = { ...lineOf(row, known), key: stringOrNull(row, 'breakdown_model') };
       const groupKey = stringOrNull(row, 'group_key');
       models.set(groupKey, [...(models.get(groupKey) ?? []), line]);
-    } else lines.push(lineOf(row));
+    } else lines.push(lineOf(row, known));
   }
   if (total === null) throw new Error('bill_report returned no total row');
   return { lines: lines.map((line) => ({ ...line, breakdown: models.get(line.key) ?? [] })), total };

@@ -45,6 +45,17 @@ export type BillLineJson = {
   readonly costUsd: UsdString;
   /** False when some requests of the group are unpriced (the cost leaves them out). */
   readonly costComplete: boolean;
+  /**
+   * Requests of sub-agents (Claude Code subagents and sidechains, Codex forked sub-agents) attributed
+   * to the group's sessions; null when not known (`report --from`: exports do not carry it).
+   */
+  readonly subagentRequests: number | null;
+  /** Exact USD of those requests, priced like `costUsd` ("0" without any; null when none is priced or not known). */
+  readonly subagentCostUsd: UsdString;
+  /** False when some sub-agent requests are unpriced (their cost leaves them out); null when not known. */
+  readonly subagentCostComplete: boolean | null;
+  /** Exact USD of the other requests: the cost without sub-agents (costUsd − subagentCostUsd when both are priced). */
+  readonly ownCostUsd: UsdString;
   /** With --breakdown: the group's lines per model (`key` = the model); otherwise absent. */
   readonly breakdown?: readonly BillLineJson[];
   readonly costByClassUsd: {
@@ -111,6 +122,10 @@ export function billLineJson(line: BillLine, breakdown = false): BillLineJson {
     unpricedTokens: line.unpricedTokens,
     costUsd: usdOf(line.cost),
     costComplete: line.unpricedRequests === 0,
+    subagentRequests: line.subagentRequests,
+    subagentCostUsd: usdOf(line.subagentCost),
+    subagentCostComplete: line.subagentUnpricedRequests === null ? null : line.subagentUnpricedRequests === 0,
+    ownCostUsd: usdOf(line.ownCost),
     costByClassUsd: {
       uncachedInput: usdOf(line.inputCost),
       cacheRead: usdOf(line.cacheReadCost),
@@ -187,12 +202,19 @@ function costCell(line: BillLineJson, paint: Paint): string {
   return line.costComplete ? text : paint.warn(text);
 }
 
+function subagentCell(line: BillLineJson, paint: Paint): string {
+  if (line.subagentRequests === null || line.subagentRequests === 0) return '-';
+  const complete = line.subagentCostComplete === true;
+  const text = formatUsd(line.subagentCostUsd, { incomplete: !complete && line.subagentCostUsd !== null });
+  return complete ? text : paint.warn(text);
+}
+
 function keyText(by: BillGrouping, key: string | null): string {
   if (key === null) return NO_KEY[by];
   return by === 'session' ? shortId(key) : key;
 }
 
-function cells(line: BillLineJson, key: string, paint: Paint): string[] {
+function cells(line: BillLineJson, key: string, paint: Paint, subagents: boolean): string[] {
   const writes = line.cacheWrite5mTokens + line.cacheWrite1hTokens + line.cacheWriteUnknownTtlTokens;
   return [
     key,
@@ -206,6 +228,7 @@ function cells(line: BillLineJson, key: string, paint: Paint): string[] {
     formatTokens(line.outputTokens),
     formatPct(line.cacheHitRatePct),
     costCell(line, paint),
+    ...(subagents ? [subagentCell(line, paint)] : []),
     line.unpricedRequests === 0 ? '-' : paint.warn(`${formatTokens(line.unpricedTokens)} (${formatCount(line.unpricedRequests)} req)`),
   ];
 }
@@ -223,23 +246,38 @@ const NUMBER_COLUMNS: readonly TableColumn[] = [
   { header: 'Cost', align: 'right' },
   { header: 'Unpriced tok', align: 'right', secondary: true },
 ];
+/** After `Cost` when sessions have sub-agent requests: their share of the cost (left out of the compact layout). */
+const SUBAGENT_COLUMN: TableColumn = { header: 'Sub-agents', align: 'right', secondary: true };
 
 /** The bill as a terminal table with a total row, followed by its notes (wrapped to the width). */
 export function renderBillReport(report: BillReport, options: TerminalOptions = PLAIN): string {
   const paint = makePaint(options);
-  const columns: TableColumn[] = [{ header: KEY_HEADERS[report.by], align: 'left', noWrap: report.by !== 'project' && report.by !== 'model' }, ...NUMBER_COLUMNS];
+  // The sub-agent share is shown per session, and only when some session has sub-agent requests.
+  const subagents = report.by === 'session' && report.lines.some((line) => (line.subagentRequests ?? 0) > 0);
+  const numberColumns = subagents
+    ? NUMBER_COLUMNS.flatMap((c) => (c.header === 'Cost' ? [c, SUBAGENT_COLUMN] : [c]))
+    : NUMBER_COLUMNS;
+  const noWrap = report.by !== 'project' && report.by !== 'model';
+  const keyColumn: TableColumn = { header: KEY_HEADERS[report.by], align: 'left', noWrap };
+  const columns: TableColumn[] = [keyColumn, ...numberColumns];
   const rows: string[][] = [];
   for (const line of report.lines) {
-    rows.push(cells(line, keyText(report.by, line.key), paint));
-    for (const model of line.breakdown ?? []) rows.push(cells(model, `  - ${model.key ?? '(none)'}`, paint));
+    rows.push(cells(line, keyText(report.by, line.key), paint, subagents));
+    for (const model of line.breakdown ?? []) rows.push(cells(model, `  - ${model.key ?? '(none)'}`, paint, subagents));
   }
-  const table = renderTable({ columns, rows, footer: [cells(report.total, 'Total', paint)] }, options);
+  const table = renderTable({ columns, rows, footer: [cells(report.total, 'Total', paint, subagents)] }, options);
   const notes = [...report.notes];
   if (report.lines.some((line) => !line.costComplete)) {
     notes.push(`A cost ending in ${INCOMPLETE_MARK} leaves out unpriced requests (see "Unpriced tok", or --json).`);
   }
   for (const model of report.unpricedModels) {
     notes.push(`Model "${model.model}" is unpriced: ${formatCount(model.requests)} requests, ${formatTokensWithUnit(model.tokens)} left out of every cost.`);
+  }
+  if (subagents) {
+    notes.push(
+      '"Sub-agents" (a --wide column) is the part of each session\'s cost spent by its sub-agents, inside "Cost"; ' +
+        '--json gives ownCostUsd.',
+    );
   }
   const { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow } = report.excluded;
   if (totalsOnlySessions > 0) notes.push(`${formatCount(totalsOnlySessions)} session(s) record totals only (no per-request usage) and are not in the bill.`);

@@ -4,7 +4,7 @@
  * in DuckDB by the same SQL as `simulate` (`cost/bill.ts`), and grouped there.
  */
 import type { BillGrouping } from '../cost/bill-groupings.js';
-import type { BillSessionRow, UnknownTtlRow } from '../cost/bill.js';
+import type { BillSessionRow, SubagentRow, UnknownTtlRow } from '../cost/bill.js';
 import type { RequestRow } from '../cost/rows.js';
 import type { ParseCache } from '../ingest/parse-cache.js';
 import type { BillReport } from '../report/bill-report.js';
@@ -98,10 +98,13 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
     let requestRows: RequestRow[] = [];
     let sessionRows: BillSessionRow[] = [];
     let unknownTtl: UnknownTtlRow[] = [];
+    let subagents: SubagentRow[] = [];
     const flush = async (): Promise<void> => {
       await db.insertRequests(requestRows);
       await bill.insertBillSessions(db, sessionRows);
       await bill.insertUnknownTtl(db, unknownTtl);
+      await bill.insertSubagents(db, subagents);
+      subagents = [];
       requestRows = [];
       sessionRows = [];
       unknownTtl = [];
@@ -123,6 +126,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       for (const request of measured) {
         const tokens = request.usage === null ? 0 : unknownTtlWriteTokens(request.usage);
         if (tokens > 0) unknownTtl.push({ session_id: session.id, request_index: request.index, write_unknown_ttl_tokens: tokens });
+        if (request.agentId !== null) subagents.push({ session_id: session.id, request_index: request.index });
       }
       if (requestRows.length >= FLUSH_ROWS) await flush();
     });
@@ -134,7 +138,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       reverse: reverseOrder(by, options.order),
       since: isoDate(since, 'since'),
       until: isoDate(until, 'until'),
-      table: await bill.billTable(db, by, window, { timeZone, breakdown }),
+      table: await bill.billTable(db, by, window, { timeZone, breakdown, subagentsKnown: true }),
       unpricedModels: await bill.billUnpricedModels(db, window),
       excluded: { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow },
       issues,
@@ -180,7 +184,8 @@ export async function billExports(options: BillExportsOptions): Promise<{ readon
       reverse: reverseOrder(by, options.order),
       since: isoDate(since, 'since'),
       until: isoDate(until, 'until'),
-      table: await bill.billTable(db, by, window, { timeZone, breakdown }),
+      // Exports carry no `agentId`: the sub-agent split is unknown there (null), never 0.
+      table: await bill.billTable(db, by, window, { timeZone, breakdown, subagentsKnown: false }),
       unpricedModels: await bill.billUnpricedModels(db, window),
       excluded: {
         totalsOnlySessions: load.totalsOnlySessions,

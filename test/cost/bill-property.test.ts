@@ -8,18 +8,27 @@
  *   was billed to the last day of the window);
  * - `cost_cache_write_5m_pusd` without `- unknown_ttl_pusd` in bill_requests.sql (the class costs no
  *   longer add up to the cost);
- * - grouping `project` by `session_id` in bill_report.sql (line keys no longer the projects).
+ * - grouping `project` by `session_id` in bill_report.sql (line keys no longer the projects);
+ * - `FILTER (WHERE subagent OR true)` for `subagent_requests`/`subagent_cost_pusd` in bill_report.sql
+ *   (every request counted as sub-agent traffic).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillGrouping, BillLine } from '../../src/cost/bill.js';
-import { BILL_GROUPINGS, billTable, insertBillSessions, insertUnknownTtl, openBill } from '../../src/cost/bill.js';
+import {
+  BILL_GROUPINGS,
+  billTable,
+  insertBillSessions,
+  insertSubagents,
+  insertUnknownTtl,
+  openBill,
+} from '../../src/cost/bill.js';
 import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
 import { CostDb } from '../../src/cost/db.js';
 import { priceRow } from '../../src/cost/price-request.js';
 import type { Session } from '../../src/session/model.js';
 import { measuredRows, unknownTtlWriteTokens } from '../../src/simulate/to-rows.js';
-import { session, usage } from './bill-support.js';
+import { session, subagentRows, usage } from './bill-support.js';
 
 const prices = loadBundledPriceTable();
 let db: CostDb;
@@ -54,7 +63,15 @@ const sessionsArb = fc
   .array(
     fc.record({
       project: fc.constantFrom(...PROJECTS),
-      requests: fc.array(fc.record({ model: fc.constantFrom(...MODELS), atMs: timeArb, usage: fc.option(usageArb, { freq: 8 }) }), { minLength: 1, maxLength: 6 }),
+      requests: fc.array(
+        fc.record({
+          model: fc.constantFrom(...MODELS),
+          atMs: timeArb,
+          usage: fc.option(usageArb, { freq: 8 }),
+          agentId: fc.option(fc.constantFrom('sub-1', 'sub-2'), { freq: 2 }),
+        }),
+        { minLength: 1, maxLength: 6 },
+      ),
     }),
     { minLength: 1, maxLength: 3 },
   )
@@ -63,7 +80,12 @@ const sessionsArb = fc
       session(
         `s${i}`,
         spec.project,
-        spec.requests.map((r) => ({ model: r.model, at: r.atMs === null ? null : new Date(r.atMs).toISOString(), usage: r.usage })),
+        spec.requests.map((r) => ({
+          model: r.model,
+          at: r.atMs === null ? null : new Date(r.atMs).toISOString(),
+          usage: r.usage,
+          agentId: r.agentId,
+        })),
       ),
     ),
   );
@@ -73,11 +95,13 @@ const windowArb = fc.record({
 });
 
 async function load(sessions: readonly Session[]): Promise<void> {
-  for (const table of ['requests', 'bill_sessions', 'bill_unknown_ttl']) await db.query(`DELETE FROM ${table}`);
+  const tables = ['requests', 'bill_sessions', 'bill_unknown_ttl', 'bill_subagent'];
+  for (const table of tables) await db.query(`DELETE FROM ${table}`);
   for (const s of sessions) {
     await db.insertRequests(measuredRows(s));
     await insertBillSessions(db, [{ session_id: s.id, project: s.project, host: hostOf(s) }]);
     await insertUnknownTtl(db, s.requests.map((r) => ({ session_id: s.id, request_index: r.index, write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage) })));
+    await insertSubagents(db, subagentRows(s));
   }
 }
 
@@ -95,7 +119,17 @@ const TOKEN_FIELDS = [
   'longContextRequests',
 ] as const satisfies readonly (keyof BillLine)[];
 
-function pico(line: BillLine, field: 'cost' | 'inputCost' | 'cacheReadCost' | 'cacheWrite5mCost' | 'cacheWrite1hCost' | 'cacheWriteUnknownTtlCost' | 'outputCost'): bigint {
+type MoneyField = 'cost' | 'subagentCost' | 'ownCost';
+
+type ClassField =
+  | 'inputCost'
+  | 'cacheReadCost'
+  | 'cacheWrite5mCost'
+  | 'cacheWrite1hCost'
+  | 'cacheWriteUnknownTtlCost'
+  | 'outputCost';
+
+function pico(line: BillLine, field: MoneyField | ClassField): bigint {
   return line[field]?.picoUsd ?? 0n;
 }
 
@@ -137,16 +171,44 @@ describe('bill invariants', () => {
         await load(sessions);
         const { lines, total } = await billTable(db, by, window);
         // Reference: each measured request in the window, priced by priceRow, summed per key.
-        const expected = new Map<string | null, { requests: number; costPico: bigint; unknownPico: bigint; unpriced: number; output: number }>();
+        type Expected = {
+          requests: number;
+          costPico: bigint;
+          unknownPico: bigint;
+          unpriced: number;
+          output: number;
+          sub: number;
+          subPriced: number;
+          subPico: bigint;
+        };
+        const empty = (): Expected => ({
+          requests: 0,
+          costPico: 0n,
+          unknownPico: 0n,
+          unpriced: 0,
+          output: 0,
+          sub: 0,
+          subPriced: 0,
+          subPico: 0n,
+        });
+        const expected = new Map<string | null, Expected>();
         for (const s of sessions) {
           for (const row of measuredRows(s)) {
             const t = row.timestamp_ms;
             const inside = (window.sinceMs === null || (t !== null && t >= window.sinceMs)) && (window.untilMs === null || (t !== null && t < window.untilMs));
             if (!inside) continue;
             const key = keyOf(s, row.model, t, by);
-            const entry = expected.get(key) ?? { requests: 0, costPico: 0n, unknownPico: 0n, unpriced: 0, output: 0 };
+            const entry = expected.get(key) ?? empty();
             const cost = priceRow(prices, row);
             const request = s.requests[row.request_index];
+            // Sub-agent traffic: the reference reads `agentId` off the session, not `bill_subagent`.
+            if (request !== undefined && request.agentId !== null) {
+              entry.sub += 1;
+              if (cost !== null) {
+                entry.subPriced += 1;
+                entry.subPico += cost.totalPicoUsd;
+              }
+            }
             const unknown = request?.usage === null || request === undefined ? 0 : unknownTtlWriteTokens(request.usage);
             entry.requests += 1;
             entry.output += row.output_tokens;
@@ -166,6 +228,10 @@ describe('bill invariants', () => {
           expect(line.unpricedRequests).toBe(want?.unpriced);
           expect(pico(line, 'cost')).toBe(want?.costPico);
           expect(pico(line, 'cacheWriteUnknownTtlCost')).toBe(want?.unknownPico);
+          expect(line.subagentRequests).toBe(want?.sub);
+          expect(pico(line, 'subagentCost')).toBe(want?.subPico);
+          // Sub-agent requests, none priced: no cost (never $0); no sub-agent request at all: $0.
+          expect(line.subagentCost === null).toBe(want !== undefined && want.sub > 0 && want.subPriced === 0);
         }
         for (const line of [...lines, total]) {
           expect(line.promptTokens).toBe(line.uncachedInputTokens + line.cacheReadTokens + line.cacheWrite5mTokens + line.cacheWrite1hTokens + line.cacheWriteUnknownTtlTokens);
@@ -173,7 +239,13 @@ describe('bill invariants', () => {
           expect(classes).toBe(pico(line, 'cost'));
           // Unpriced never $0: a group with nothing priced has no cost at all.
           expect(line.cost === null).toBe(line.requests === line.unpricedRequests);
+          // With and without sub-agents: the parts add up to the cost, the sub-agent part never exceeds it.
+          expect(pico(line, 'subagentCost') + pico(line, 'ownCost')).toBe(pico(line, 'cost'));
+          expect(pico(line, 'subagentCost') <= pico(line, 'cost')).toBe(true);
+          expect(line.subagentRequests ?? 0).toBeLessThanOrEqual(line.requests);
         }
+        expect(lines.reduce((sum, l) => sum + (l.subagentRequests ?? 0), 0)).toBe(total.subagentRequests);
+        expect(lines.reduce((sum, l) => sum + pico(l, 'subagentCost'), 0n)).toBe(pico(total, 'subagentCost'));
         for (const field of TOKEN_FIELDS) expect(lines.reduce((sum, l) => sum + l[field], 0)).toBe(total[field]);
         expect(lines.reduce((sum, l) => sum + pico(l, 'cost'), 0n)).toBe(pico(total, 'cost'));
       }),

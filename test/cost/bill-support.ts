@@ -1,6 +1,13 @@
 /** Test helper for the bill: hand-made sessions with measured usage only, and a loaded cost DB. */
 import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
-import { billTable, billUnpricedModels, insertBillSessions, insertUnknownTtl, openBill } from '../../src/cost/bill.js';
+import {
+  billTable,
+  billUnpricedModels,
+  insertBillSessions,
+  insertSubagents,
+  insertUnknownTtl,
+  openBill,
+} from '../../src/cost/bill.js';
 import type { BillGrouping, BillTable, BillUnpricedModel, BillWindow } from '../../src/cost/bill.js';
 import { CostDb } from '../../src/cost/db.js';
 import type { MeasuredUsage, Request, Session } from '../../src/session/model.js';
@@ -22,7 +29,14 @@ export function usage(u: { uncached?: number; read?: number; w5m?: number; w1h?:
   };
 }
 
-export type RequestSpec = { model: string; at: string | null; usage: MeasuredUsage | null; provider?: string };
+/** `agentId`: the request is sub-agent traffic of the session (absent = the main agent). */
+export type RequestSpec = {
+  model: string;
+  at: string | null;
+  usage: MeasuredUsage | null;
+  provider?: string;
+  agentId?: string | null;
+};
 
 /** A session holding only requests (the bill needs nothing else). */
 export function session(id: string, project: string | null, requests: readonly RequestSpec[], source: Session['source'] = 'claude-code'): Session {
@@ -41,7 +55,7 @@ export function session(id: string, project: string | null, requests: readonly R
         provider: spec.provider ?? null,
         timestampMs: spec.at === null ? null : Date.parse(spec.at),
         usage: spec.usage,
-        agentId: null,
+        agentId: spec.agentId ?? null,
       }),
     ),
     events: [],
@@ -62,8 +76,16 @@ export async function billDb(sessions: readonly Session[]): Promise<CostDb> {
       db,
       s.requests.map((r) => ({ session_id: s.id, request_index: r.index, write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage) })),
     );
+    await insertSubagents(db, subagentRows(s));
   }
   return db;
+}
+
+/** The session's measured sub-agent requests, as `report` records them. */
+export function subagentRows(s: Session): { session_id: string; request_index: number }[] {
+  return s.requests
+    .filter((r) => r.usage !== null && r.agentId !== null)
+    .map((r) => ({ session_id: s.id, request_index: r.index }));
 }
 
 export const OPEN: BillWindow = { sinceMs: null, untilMs: null };

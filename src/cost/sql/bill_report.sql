@@ -49,7 +49,15 @@ grouped AS (
     sum(cost_cache_write_1h_pusd) AS cost_cache_write_1h_pusd,
     sum(cost_cache_write_unknown_ttl_pusd) AS cost_cache_write_unknown_ttl_pusd,
     sum(cost_output_pusd) AS cost_output_pusd,
-    sum(cost_pusd) AS cost_pusd
+    sum(cost_pusd) AS cost_pusd,
+    -- Sub-agent traffic (`bill_subagent`) and the rest, priced like `cost_pusd`: 0 without such
+    -- requests, NULL when there are some but none is priced.
+    count(*) FILTER (WHERE subagent) AS subagent_requests,
+    CASE WHEN count(*) FILTER (WHERE subagent) = 0 THEN 0::HUGEINT
+         ELSE sum(cost_pusd) FILTER (WHERE subagent) END AS subagent_cost_pusd,
+    count(*) FILTER (WHERE subagent AND unpriced) AS subagent_unpriced_requests,
+    CASE WHEN count(*) FILTER (WHERE NOT subagent) = 0 THEN 0::HUGEINT
+         ELSE sum(cost_pusd) FILTER (WHERE NOT subagent) END AS own_cost_pusd
   FROM chosen
   GROUP BY GROUPING SETS ((group_key), (group_key, model), ())
 )

@@ -8,7 +8,10 @@ WITH measured AS (
     c.*,
     coalesce(u.write_unknown_ttl_tokens, 0) AS unknown_ttl_tokens,
     s.project,
-    s.host
+    s.host,
+    EXISTS (
+      SELECT 1 FROM bill_subagent a WHERE a.session_id = c.session_id AND a.request_index = c.request_index
+    ) AS subagent
   FROM request_costs c
   LEFT JOIN bill_unknown_ttl u ON u.session_id = c.session_id AND u.request_index = c.request_index
   LEFT JOIN bill_sessions s ON s.session_id = c.session_id
@@ -28,6 +31,7 @@ SELECT
   project,
   host,
   request_index,
+  subagent,
   timestamp_ms,
   -- The day is the date of the request's timestamp in the report's time zone (the variable
   -- `bill_timezone`, an IANA name, UTC when unset; ICU is linked into DuckDB); NULL without a time.

@@ -17,3 +17,11 @@ CREATE OR REPLACE TABLE bill_unknown_ttl (
   request_index            INTEGER NOT NULL,
   write_unknown_ttl_tokens BIGINT NOT NULL CHECK (write_unknown_ttl_tokens > 0)
 );
+
+-- Measured requests that are sub-agent traffic attributed to their parent session (`Request.agentId`
+-- non-null: Claude Code subagents and sidechains, Codex forked sub-agents). Only those have a row.
+-- Exports (`--from`) do not carry it: that bill leaves the table empty and says the split is unknown.
+CREATE OR REPLACE TABLE bill_subagent (
+  session_id    VARCHAR NOT NULL,
+  request_index INTEGER NOT NULL
+);
