@@ -11,6 +11,7 @@ import { type ClaudeSessionFiles, groupClaudeFiles, loadClaudeSession } from './
 import { type CodexSessionFiles, groupCodexFiles, loadCodexSession } from './codex/index.js';
 import type { ContentMode } from './content-mode.js';
 import { detectFormat } from './detect-format.js';
+import { notRegularReason } from './dir-entry.js';
 import { discoverFreecode, type FreecodeSessionFiles, loadFreecodeSession } from './freecode/index.js';
 import { loadOpencodeSession, type OpencodeSessionFiles, groupOpencodeFiles } from './opencode/index.js';
 import { loadOpenhandsSession, type OpenhandsSessionFiles, groupOpenhandsFiles } from './openhands/index.js';
@@ -46,8 +47,12 @@ export async function discoverSessions(paths: readonly string[]): Promise<{ read
   for (const path of paths) {
     let isDirectory: boolean;
     try {
-      isDirectory = (await stat(path)).isDirectory();
+      const stats = await stat(path);
+      // Opening a FIFO with no writer blocks forever; a socket or device is no log either.
+      if (!stats.isDirectory() && !stats.isFile()) throw new CachecostError('BAD_ARGUMENT', `cannot read ${path}: ${notRegularReason(stats)}`);
+      isDirectory = stats.isDirectory();
     } catch (error) {
+      if (error instanceof CachecostError) throw error;
       if (isMissing(error)) throw new CachecostError('PATH_NOT_FOUND', `no such file or directory: ${path}`, { cause: error });
       throw new CachecostError('IO_ERROR', `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }

@@ -3,7 +3,7 @@
  * at stake, on the recorded data and on any scenario chosen as in `simulate`. The handler loads,
  * replays, detects and renders; the detectors live in `detect/`, the rendering in `report/`.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import type { Flag, Severity } from '../../detect/flag.js';
 import { SEVERITIES } from '../../detect/flag.js';
@@ -67,8 +67,11 @@ export function parseThresholdOptions(raw: readonly string[]): Record<string, nu
 async function readConfig(path: string): Promise<unknown> {
   let text: string;
   try {
+    // A FIFO would block the read forever; refuse anything that is not a regular file.
+    if (!(await stat(path)).isFile()) throw new CachecostError('BAD_ARGUMENT', `cannot read --config ${path}: not a regular file`);
     text = await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof CachecostError) throw error;
     throw new CachecostError('PATH_NOT_FOUND', `cannot read --config ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {

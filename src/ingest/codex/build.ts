@@ -6,8 +6,8 @@
  * counted twice. Usage follows the OpenAI convention: input includes cached (read), output
  * includes reasoning. The model is the latest `turn_context.model` (or `info.model`).
  */
-import type { HarnessEvent, IngestIssue, Item, MeasuredUsage, Request, Session } from '../../session/model.js';
-import { normalizeUsage } from '../usage.js';
+import type { HarnessEvent, IngestIssue, Item, Request, Session } from '../../session/model.js';
+import { normalizeUsage, type UsageReading } from '../usage.js';
 import type { CodexRecord, CodexTokenUsage } from './record.js';
 
 export type CodexSessionInput = {
@@ -22,7 +22,8 @@ const UNKNOWN_MODEL = 'unknown';
 const CONTEXT_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<permissions instructions>'];
 
 function count(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+  // Safe integers only: differences of totals above 2^53 would be rounding noise posing as usage.
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
 
 /** The comparable identity of a cumulative total; null when it has no counts. */
@@ -51,7 +52,7 @@ function difference(current: CodexTokenUsage, previous: CodexTokenUsage | null):
   };
 }
 
-function usageOf(raw: CodexTokenUsage): { readonly usage: MeasuredUsage | null; readonly problem: string | null } {
+function usageOf(raw: CodexTokenUsage): UsageReading {
   return normalizeUsage({
     inputTokens: raw.inputTokens,
     cacheReadTokens: raw.cachedInputTokens,
@@ -125,9 +126,10 @@ export function buildCodexSession(input: CodexSessionInput): Session {
           previousKey = key;
         }
         if (raw === null) break;
-        const { usage, problem } = usageOf(raw);
+        const { usage, problem, invalid } = usageOf(raw);
         if (problem !== null) issues.push({ file: input.file, line, reason: problem });
-        if (usage === null) break;
+        // A request whose usage is invalid still happened: it is kept, unpriced, with usage null.
+        if (usage === null && invalid !== true) break;
         const itemIndex = firstUnclaimedOutput ?? items.length;
         openRequest = firstUnclaimedOutput === null;
         firstUnclaimedOutput = null;

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
-import { parseJsonLine } from '../json-line.js';
+import { parseJsonDocument, parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString } from '../json-value.js';
 import { readLines } from '../lines.js';
 import type { OpenhandsSessionFiles } from './discover.js';
@@ -54,7 +54,7 @@ export async function loadOpenhandsSession(files: OpenhandsSessionFiles, options
       else value = read.value;
     } else {
       try {
-        value = JSON.parse(await readFile(files.file, 'utf8'));
+        value = parseJsonDocument(await readFile(files.file, 'utf8'));
       } catch (error) {
         issues.push({ file: files.file, line: 0, reason: `malformed JSON (${error instanceof Error ? error.message : String(error)})` });
       }
