@@ -9,6 +9,7 @@ import { CachecostError, exitCodeFor } from '../session/errors.js';
 import type { CommandContext, GlobalArgs } from './command.js';
 import { COMMANDS } from './commands/registry.js';
 import type { CliIo } from './io.js';
+import { terminalSafe, terminalSafeOutput } from '../format/terminal-safe.js';
 
 /** Exit code for an unexpected exception (a bug): EX_SOFTWARE from sysexits.h. */
 export const INTERNAL_ERROR_EXIT = 70;
@@ -24,7 +25,13 @@ function packageVersion(): string {
 }
 
 /** Runs the CLI on `argv` (without node and script) and resolves to the process exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  // The last guard: whatever a command prints, control characters from logs never drive the terminal.
+  const io: CliIo = {
+    ...rawIo,
+    stdout: (text) => rawIo.stdout(terminalSafeOutput(text)),
+    stderr: (text) => rawIo.stderr(terminalSafeOutput(text)),
+  };
   let work: Promise<number> | null = null;
   const ctx: CommandContext = {
     io,
@@ -55,7 +62,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`${parsed.output}\n`);
     } else {
       // yargs spreads some messages over lines ("Invalid values:\n  Argument: …"): one line here.
-      io.stderr(`cachecost: ${parsed.error.message.replace(/\s*\n\s*/g, ' ')} (see cachecost --help)\n`);
+      io.stderr(`cachecost: ${terminalSafe(parsed.error.message.replace(/\s*\n\s*/g, ' '))} (see cachecost --help)\n`);
     }
     return USAGE_EXIT;
   }
@@ -67,11 +74,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return await work;
   } catch (error) {
     if (error instanceof CachecostError) {
-      io.stderr(`cachecost: ${error.message}\n`);
+      io.stderr(`cachecost: ${terminalSafe(error.message)}\n`);
       return exitCodeFor(error.code);
     }
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr(`cachecost: internal error: ${message}\n`);
+    io.stderr(`cachecost: internal error: ${terminalSafe(message)}\n`);
     if (argv.includes('--verbose') && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
     return INTERNAL_ERROR_EXIT;
   }

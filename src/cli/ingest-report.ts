@@ -6,14 +6,17 @@ import type { IngestIssue } from '../session/model.js';
 import { CachecostError } from '../session/errors.js';
 import type { GlobalArgs } from './command.js';
 import type { CliIo } from './io.js';
+import { terminalSafe } from '../format/terminal-safe.js';
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** `file:line: reason` (line 0 means the whole file, so it is left out). */
+/** `file:line: reason` (line 0 means the whole file, so it is left out), one terminal-safe line: paths and reasons quote logs. */
 export function formatIssue(issue: IngestIssue): string {
-  return issue.line > 0 ? `${issue.file}:${issue.line}: ${issue.reason}` : `${issue.file}: ${issue.reason}`;
+  const file = terminalSafe(issue.file);
+  const reason = terminalSafe(issue.reason);
+  return issue.line > 0 ? `${file}:${issue.line}: ${reason}` : `${file}: ${reason}`;
 }
 
 /** "12 lines skipped in 3 files" — every issue is a line (or file) not taken as written. */

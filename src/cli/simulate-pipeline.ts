@@ -4,9 +4,9 @@
  * holds one session's content plus the tables.
  */
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
 import type { PriceTable } from '../cost/index.js';
 import { CSV_EXPORTS, CostDb, loadBundledPriceTable, loadPricingFile } from '../cost/index.js';
+import { ensureDirectory } from '../cost/output-path.js';
 import { writeFileAtomic } from '../report/atomic-write.js';
 import type { CsvColumn } from '../report/csv.js';
 import { csvChunks } from '../report/csv.js';
@@ -68,6 +68,8 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
   // The flags column needs the default-target scenario their dollars are measured against.
   const baseline = request.scenarios.find((s) => s.name === BASELINE_SCENARIO.name && JSON.stringify(s.params) === JSON.stringify(BASELINE_SCENARIO.params));
   const db = await CostDb.open({ prices, path: request.dbPath });
+  // A `--db` file is replaced only when the run completes (CostDb.close); a failure keeps the old one.
+  let completed = false;
   try {
     await db.insertScenarios(scenarioRows(request.scenarios));
     const facts: SessionFacts[] = [];
@@ -110,15 +112,17 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
       notices.push(`model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`);
     }
     if (request.csvDir !== null) await writeCsvTables(db, request.csvDir);
+    completed = true;
     return { report, notices };
   } finally {
-    db.close();
+    if (completed) db.close();
+    else db.abandon();
   }
 }
 
 async function writeCsvTables(db: CostDb, dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await ensureDirectory(dir);
   } catch (error) {
     throw new CachecostError('IO_ERROR', `cannot create directory ${dir}: ${error instanceof Error ? error.message : String(error)}`);
   }

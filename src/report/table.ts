@@ -3,6 +3,7 @@
  * bytes on every terminal, so snapshots and pipes stay stable), numbers right-aligned.
  */
 import Table from 'cli-table3';
+import { terminalSafe } from '../format/terminal-safe.js';
 
 export type Align = 'left' | 'right';
 
@@ -28,7 +29,8 @@ export function renderTable(spec: TableSpec): string {
     if (row.length !== spec.columns.length) {
       throw new Error(`table row has ${row.length} cells for ${spec.columns.length} columns`);
     }
-    table.push([...row]);
+    // Cells quote logs (model names, ids, paths): no control character reaches the terminal.
+    table.push(row.map(terminalSafe));
   }
   return table.toString();
 }

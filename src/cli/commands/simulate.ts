@@ -11,6 +11,7 @@ import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
+import { terminalSafe } from '../../format/terminal-safe.js';
 
 type SimulateArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -117,7 +118,7 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
     const [{ renderSimulateHtml }, { writeFileAtomic }] = await Promise.all([import('../../report/simulate-html.js'), import('../../report/atomic-write.js')]);
     await writeFileAtomic(args.html, await renderSimulateHtml(outcome.report));
   }
-  for (const line of outcome.notices) io.stderr(`cachecost: ${line}\n`);
+  for (const line of outcome.notices) io.stderr(`cachecost: ${terminalSafe(line)}\n`);
   reportIssueSummary(outcome.report.issues, args, io);
   return 0;
 }

@@ -17,6 +17,7 @@ import type { CliIo } from '../io.js';
 import { progressBar } from '../progress.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
 import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
+import { terminalSafe } from '../../format/terminal-safe.js';
 
 /** The default grid: the issue's example, 40K to 400K in steps of 20K. */
 export const DEFAULT_TARGET_GRID = '40000..400000:20000';
@@ -181,7 +182,7 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
       io.stdout(`${renderTuneReport(report)}\n`);
     }
   }
-  for (const line of outcome.notices) io.stderr(`cachecost: ${line}\n`);
+  for (const line of outcome.notices) io.stderr(`cachecost: ${terminalSafe(line)}\n`);
   reportIssueSummary(report.issues, args, io);
   return 0;
 }

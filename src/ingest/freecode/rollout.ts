@@ -12,6 +12,7 @@ import type { Line } from '../lines.js';
 import { isSkippableWholeLine, peekLeadingString } from '../peek-type.js';
 import { normalizeUsage } from '../usage.js';
 import { jsonText, tooDeepReason } from '../json-text.js';
+import { MAX_TIMESTAMP_MS } from '../json-value.js';
 
 type RecordBase = { readonly line: number; readonly eventId: string; readonly timestampMs: number };
 
@@ -117,7 +118,7 @@ const optionalText = z.string().nullish();
 const optionalCount = z.number().int().nonnegative().nullish();
 
 const TypeSchema = z.looseObject({ type: z.string() });
-const BaseSchema = z.looseObject({ id: z.string(), timestamp: z.number() });
+const BaseSchema = z.looseObject({ id: z.string(), timestamp: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc) });
 
 const TokenFields = {
   inputTokens: z.unknown().optional(),

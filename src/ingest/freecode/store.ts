@@ -10,6 +10,7 @@ import { describeSchemaError, parseJsonLine } from '../json-line.js';
 import type { Line } from '../lines.js';
 import { normalizeUsage } from '../usage.js';
 import { jsonText, tooDeepReason } from '../json-text.js';
+import { MAX_TIMESTAMP_MS } from '../json-value.js';
 
 /** A part of a stored message; text and code parts are both text the model saw. Texts are null in `sizes` mode. */
 export type StorePart =
@@ -64,7 +65,7 @@ const MessageSchema = z.looseObject({
   id: z.string().min(1),
   role: z.string(),
   parts: z.array(z.unknown().optional()),
-  timestamp: z.number(),
+  timestamp: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc),
   usage: UsageSchema.nullish(),
   interrupted: z.boolean().nullish(),
   parentId: z.string().nullish(),

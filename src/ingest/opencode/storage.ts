@@ -3,7 +3,7 @@
  * parent and title, each message's role, model and tokens, each part's content. Token semantics:
  * `input` excludes cache reads and writes, `reasoning` is apart from `output` (billed as output).
  */
-import { asNumber, asObject, asString, type JsonObject } from '../json-value.js';
+import { asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
 import { checkTokenCount } from '../token-count.js';
 import { normalizeUsage, type UsageReading } from '../usage.js';
 
@@ -35,7 +35,7 @@ export function messageOf(value: JsonObject): OpencodeMessage | null {
   return {
     id,
     role,
-    createdMs: asNumber(asObject(value['time'])?.['created']) ?? null,
+    createdMs: timestampMsOf(asObject(value['time'])?.['created']),
     model: asString(value['modelID']) ?? asString(model?.['modelID']) ?? null,
     provider: asString(value['providerID']) ?? asString(model?.['providerID']) ?? null,
     summary: value['summary'] === true,
