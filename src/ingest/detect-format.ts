@@ -48,15 +48,23 @@ async function readHead(path: string): Promise<string> {
   }
 }
 
+/** Lines looked at for the first JSON object: a first line that is damaged must not hide the whole file. */
+const HEAD_LINES = 8;
+
 function firstLineObject(head: string): JsonObject | null {
-  const trimmed = head.trimStart();
-  const end = trimmed.indexOf('\n');
-  const line = end === -1 ? trimmed : trimmed.slice(0, end);
-  try {
-    return asObject(JSON.parse(line)) ?? null;
-  } catch {
-    return null;
+  const lines = head.split('\n');
+  // The head's last piece may be a line cut at HEAD_BYTES: it is only tried when it is the only one.
+  const complete = lines.length > 1 ? lines.slice(0, -1) : lines;
+  for (const line of complete.slice(0, HEAD_LINES)) {
+    if (line.trim() === '') continue;
+    try {
+      const object = asObject(JSON.parse(line.replace(/^\uFEFF/, '')));
+      if (object !== undefined) return object;
+    } catch {
+      // A malformed line: its reader reports it; detection looks at the next one.
+    }
   }
+  return null;
 }
 
 /** Which JSONL format a first line belongs to, from its keys; a prefix regex when the line was too long to read whole. */

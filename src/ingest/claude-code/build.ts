@@ -92,7 +92,8 @@ class Builder {
     } else {
       const request = this.requests[owner.index];
       // Later lines of a response hold the final output count (§1.4): the last line wins.
-      if (request !== undefined && record.usage !== null) request.usage = record.usage;
+      // The last line with usage wins; an invalid one leaves the request without usage, never an earlier partial one.
+      if (request !== undefined && (record.usage !== null || record.usageInvalid)) request.usage = record.usage;
     }
     for (const call of record.toolCalls) this.toolNames.set(call.callId, call.name);
     if (agentId !== null) return;

@@ -10,7 +10,7 @@ import { parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
 import type { Line } from '../lines.js';
 import { checkTokenCount, isTokenCountOrAbsent } from '../token-count.js';
-import { normalizeUsage } from '../usage.js';
+import { normalizeUsage, type UsageReading } from '../usage.js';
 import { jsonText, tooDeepReason } from '../json-text.js';
 
 function tokenCountOf(value: unknown): number | undefined {
@@ -41,6 +41,8 @@ export type AssistantRecord = Envelope & {
   /** `<synthetic>` messages and `isApiErrorMessage` lines: not a provider request (§6 item 1). */
   readonly apiError: string | null;
   readonly usage: MeasuredUsage | null;
+  /** The line reports usage that is not a valid count: the group's usage is unknown, not an earlier line's. */
+  readonly usageInvalid: boolean;
   readonly text: string | null;
   readonly textChars: number;
   readonly thinkingChars: number;
@@ -165,7 +167,7 @@ function userRecord(line: JsonObject, message: JsonObject | undefined, content: 
   };
 }
 
-function usageOf(value: unknown): { readonly usage: MeasuredUsage | null; readonly problem: string | null } {
+function usageOf(value: unknown): UsageReading {
   const raw = asObject(value);
   if (raw === undefined) return { usage: null, problem: null };
   const input = raw['input_tokens'];
@@ -224,7 +226,7 @@ function assistantRecord(line: JsonObject, message: JsonObject | undefined, cont
         break;
     }
   }
-  const { usage, problem } = isError ? { usage: null, problem: null } : usageOf(message?.['usage']);
+  const { usage, problem, invalid } = isError ? { usage: null, problem: null, invalid: false } : usageOf(message?.['usage']);
   const errorText = asString(line['error']) ?? (isError ? text : null);
   return {
     record: {
@@ -235,6 +237,7 @@ function assistantRecord(line: JsonObject, message: JsonObject | undefined, cont
       model,
       apiError: isError ? (errorText ?? 'API error') : null,
       usage,
+      usageInvalid: invalid === true,
       text: kept(text, content),
       textChars,
       thinkingChars,

@@ -52,8 +52,8 @@ export function opencodeUsage(tokens: JsonObject): UsageReading {
   const write = cache?.['write'];
   const output = tokens['output'];
   const reasoning = tokens['reasoning'];
-  const values = [input, read, write, output, reasoning].map((v) => (typeof v === 'number' ? v : 0));
-  if (values.every((v) => v === 0)) return { usage: null, problem: null };
+  // Only counts that are zero (or absent) make "no usage": a count that is not a number is invalid, not zero.
+  if ([input, read, write, output, reasoning].every((v) => v === undefined || v === null || v === 0)) return { usage: null, problem: null };
   // Only valid counts are added; an invalid one reaches normalizeUsage as is and makes the usage invalid.
   const isCount = (v: unknown): v is number => typeof v === 'number' && checkTokenCount('', v).ok;
   const inclusive = isCount(input) ? input + (isCount(read) ? read : 0) + (isCount(write) ? write : 0) : input;

@@ -33,9 +33,10 @@ export async function groupOpenhandsFiles(found: readonly FoundLog[]): Promise<{
           issues.push({ file: log.path, line: line.number, reason: json.reason });
           continue;
         }
+        // An evaluation output line is one instance object (formats.md §4.1); event arrays are trajectory files.
         const object = asObject(json.value);
-        if (asArray(json.value) === undefined && asArray(object?.['history']) === undefined) {
-          issues.push({ file: log.path, line: line.number, reason: 'neither an event array nor an instance with "history"' });
+        if (asArray(object?.['history']) === undefined) {
+          issues.push({ file: log.path, line: line.number, reason: 'not an instance (an object with "history")' });
           continue;
         }
         const id = asString(object?.['instance_id']);
