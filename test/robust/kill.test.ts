@@ -5,7 +5,7 @@
  * temporary files a killed one left behind.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,20 @@ async function tableCounts(path: string): Promise<string> {
   return `${String(row?.['r'])}/${String(row?.['s'])}/${String(row?.['c'])}`;
 }
 
+/** Names and modification times in `dir`: the child has begun writing once this changes. */
+function snapshot(path: string): string {
+  return readdirSync(path)
+    .sort()
+    .map((name) => `${name}@${statSync(join(path, name)).mtimeMs}`)
+    .join(',');
+}
+
+async function changed(path: string, before: string, give: Promise<unknown>): Promise<void> {
+  let done = false;
+  void give.then(() => (done = true));
+  while (!done && snapshot(path) === before) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 async function run(args: readonly string[], db: string, csv: string): Promise<void> {
   const { done } = startCli(['simulate', ...args, '--db', db, '--csv', csv, ...DATA]);
   const result = await done;
@@ -69,13 +83,15 @@ describe('kill -9 during simulate --db --csv', () => {
     cpSync(csv, join(backup, 'csv'), { recursive: true });
 
     const outcomes: string[] = [];
-    for (let attempt = 0; attempt < 4; attempt++) {
+    for (let attempt = 0; attempt < 6; attempt++) {
       // Each attempt starts from the old files, so a kill that leaves them is told apart from a finished run.
       cpSync(join(backup, 'costs.duckdb'), db);
       cpSync(join(backup, 'csv'), csv, { recursive: true });
+      const before = snapshot(dir);
       const { child, done } = startCli(['simulate', ...NEW, '--db', db, '--csv', csv, ...DATA]);
-      // A random moment over the whole run, from start-up to the final renames.
-      const delay = Math.floor(Math.random() * fullRunMs * 1.1);
+      // Killed at a random moment after the run began writing its outputs (temp files, WAL, tables).
+      await changed(dir, before, done);
+      const delay = Math.floor(Math.random() * Math.min(3000, fullRunMs / 2));
       const timer = setTimeout(() => child.kill('SIGKILL'), delay);
       const result = await done;
       clearTimeout(timer);
