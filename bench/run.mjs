@@ -14,8 +14,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateCorpus } from '../dist/datagen/index.js';
-import { forEachSession } from '../dist/cli/load-sessions.js';
-import { runSimulation } from '../dist/cli/simulate-pipeline.js';
+import { forEachSession } from '../dist/usecases/for-each-session.js';
+import { simulateSessions as runSimulation } from '../dist/index.js';
 import { buildScenarios } from '../dist/simulate/scenario.js';
 
 const targetMb = Number(process.env.CACHECOST_BENCH_MB ?? 520);

@@ -12,7 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { runSimulation } from '../dist/cli/simulate-pipeline.js';
+import { simulateSessions as runSimulation } from '../dist/index.js';
 import { loadBundledPriceTable } from '../dist/cost/index.js';
 import { buildScenarios } from '../dist/simulate/scenario.js';
 import { expandRange, sweepScenarios } from '../dist/tune/grid.js';

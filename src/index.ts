@@ -1,6 +1,9 @@
 /**
- * Library entry: the normalized session model, ingest, the replay and the price table. The
- * engine is exported separately as `cachecost/engine`.
+ * Library entry: the normalized session model, ingest, the replay, the price table, and the use
+ * cases the CLI runs (`billSessions`, `simulateSessions`, `flagSessions`, `tuneSessions`), which
+ * take plain options and return the same reports the CLI prints. Importing this module loads
+ * neither DuckDB nor vega (they load when a use case needs them). The engine is exported
+ * separately as `cachecost/engine`.
  */
 export * from './session/model.js';
 export { CachecostError, type CachecostErrorCode } from './session/errors.js';
@@ -11,3 +14,18 @@ export { simulateSession, type SessionSimulation } from './simulate/simulate-ses
 export { replaySession, repriceReplay, type ReplayInput, type ReplayResult, type ReplayRow } from './simulate/replay.js';
 export { modelFactsFor } from './simulate/model-facts.js';
 export { loadBundledPriceTable, loadPricingFile, priceRow, type PriceTable } from './cost/index.js';
+export { forEachSession } from './usecases/for-each-session.js';
+export { resolvePrices } from './usecases/prices.js';
+export { replayWithPrices, type ReplayedSession } from './usecases/replay-session.js';
+export type { Progress } from './usecases/progress.js';
+export { billSessions, type BillOptions } from './usecases/bill.js';
+export { simulateSessions, type SimulateSessionsOptions, type SimulateSessionsOutcome } from './usecases/simulate.js';
+export { flagSessions, flagScenarios, type FlagSessionsOptions, type FlagSessionsOutcome } from './usecases/flags.js';
+export { tuneSessions, type TuneSessionsOptions } from './usecases/tune.js';
+export { resolveThresholds, DEFAULT_THRESHOLDS, type FlagThresholds } from './detect/thresholds.js';
+export type { Flag } from './detect/flag.js';
+export type { SweepGrid } from './tune/grid.js';
+export type { TuneOutcome } from './tune/run-tune.js';
+export type { BillReport } from './report/bill-report.js';
+export type { FlagsReport } from './report/flags-report.js';
+export type { SimulateReport } from './report/simulate-report.js';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
-import { CachecostError, exitCodeFor } from '../session/errors.js';
+import { CachecostError, errorMessage, exitCodeFor } from '../session/errors.js';
 import type { CommandContext, GlobalArgs } from './command.js';
 import { COMMANDS } from './commands/registry.js';
 import type { CliIo } from './io.js';
@@ -77,7 +77,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       io.stderr(`cachecost: ${terminalSafe(error.message)}\n`);
       return exitCodeFor(error.code);
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     io.stderr(`cachecost: internal error: ${terminalSafe(message)}\n`);
     if (argv.includes('--verbose') && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
     return INTERNAL_ERROR_EXIT;

@@ -5,6 +5,7 @@
  * TTL the log did not give) go into the side tables of `sql/bill_schema.sql`. Every amount is
  * computed in SQL (`sql/bill_requests.sql`, `sql/bill_report.sql`); this module only moves rows.
  */
+import type { CacheClassTokens } from '../session/cache-class-tokens.js';
 import type { CostDb } from './db.js';
 import { readSqlFile } from './db.js';
 import type { DuckRow } from './duck-values.js';
@@ -25,8 +26,11 @@ export type UnknownTtlRow = { readonly session_id: string; readonly request_inde
 /** The window a bill covers: `[sinceMs, untilMs)` in UTC epoch ms, null = unbounded. */
 export type BillWindow = { readonly sinceMs: number | null; readonly untilMs: number | null };
 
-/** One group of the bill (or the total). Tokens are exact integers, money exact pico-dollars. */
-export type BillLine = {
+/**
+ * One group of the bill (or the total). Tokens are exact integers by cache class (`promptTokens`
+ * inclusive: uncached + read + every write), money exact pico-dollars.
+ */
+export type BillLine = CacheClassTokens & {
   /** Day (`YYYY-MM-DD`), session id, model as logged, or project; null = no date / no project (or the total). */
   readonly key: string | null;
   readonly requests: number;
@@ -34,15 +38,8 @@ export type BillLine = {
   readonly models: readonly string[];
   readonly firstTimestampMs: number | null;
   readonly lastTimestampMs: number | null;
-  /** Inclusive prompt: uncached + read + every write. */
-  readonly promptTokens: number;
-  readonly uncachedInputTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWrite5mTokens: number;
-  readonly cacheWrite1hTokens: number;
   /** Writes without a 5m/1h split in the log, priced at the 5m rate. */
   readonly cacheWriteUnknownTtlTokens: number;
-  readonly outputTokens: number;
   /** Requests priced at a long-context tier (the whole request, pricing.md §2 rec. 4). */
   readonly longContextRequests: number;
   /** Requests left out of the cost (unknown model, no price at that date, or no rate for a used class). */

@@ -3,7 +3,7 @@
  * dated overrides. Prices in USD per million tokens; validity dates are inclusive UTC days.
  */
 import { z } from 'zod';
-import { CACHE_FAMILIES } from '../simulate/cache-rules.js';
+import { CACHE_FAMILIES } from '../provider/cache-rules.js';
 import { usdPerMTokToPicoPerToken } from './money.js';
 import type { PriceDraft, PriceOrigin, RatesDraft } from './price-table.js';
 

@@ -11,7 +11,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { copyFile, readFile } from 'node:fs/promises';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { CachecostError } from '../session/errors.js';
+import { CachecostError, errorMessage } from '../session/errors.js';
 import { csvValue } from './duck-values.js';
 import type { CsvValue, DuckRow } from './duck-values.js';
 import { resolveModelName } from './model-resolution.js';
@@ -59,7 +59,7 @@ export async function readSqlFile(name: string): Promise<string> {
 }
 
 function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return message.split('\n')[0] ?? message;
 }
 

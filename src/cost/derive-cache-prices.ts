@@ -3,7 +3,7 @@
  * recommendation 3) and marked as derived. A field that is explicitly null means "the provider
  * has no such price" and is never derived.
  */
-import type { CacheFamily } from '../simulate/cache-rules.js';
+import type { CacheFamily } from '../provider/cache-rules.js';
 
 /** Rates of one request class, integer pUSD per token; null = the provider has no such price. */
 export type ClassRates = {

@@ -3,8 +3,8 @@
  * cache rules. Resolution is exact, never fuzzy: an unknown name is unpriced, not priced as a
  * look-alike of another family.
  */
-import { cacheFamilyForProvider, cacheRulesFor, CACHE_RULES } from '../simulate/cache-rules.js';
-import type { CacheRules } from '../simulate/cache-rules.js';
+import { cacheFamilyForProvider, cacheRulesFor, CACHE_RULES } from '../provider/cache-rules.js';
+import type { CacheRules } from '../provider/cache-rules.js';
 import { priceAt } from './price-table.js';
 import type { ModelPrice, PriceTable } from './price-table.js';
 

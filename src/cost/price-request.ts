@@ -3,6 +3,7 @@
  * The SQL in `sql/request_costs.sql` computes the same numbers; the differential test holds
  * them equal to the last digit.
  */
+import type { CacheClassTokens } from '../session/cache-class-tokens.js';
 import type { ClassRates, ModelPrice, PriceTable } from './price-table.js';
 import { priceForModel } from './model-resolution.js';
 import type { RequestRow } from './rows.js';
@@ -100,16 +101,10 @@ export function priceRow(table: PriceTable, row: BillableUsage & Pick<RequestRow
 }
 
 /** A request's usage in the replay's camelCase vocabulary (a replay row, a trace request). */
-export type UsageToPrice = {
+export type UsageToPrice = CacheClassTokens & {
   readonly kind: BillableUsage['kind'];
   readonly model: string;
   readonly timestampMs: number | null;
-  readonly promptTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWrite5mTokens: number;
-  readonly cacheWrite1hTokens: number;
-  readonly uncachedInputTokens: number;
-  readonly outputTokens: number;
 };
 
 /** `priceRow` for usage in camelCase: one mapping to the table's columns instead of one per caller. */

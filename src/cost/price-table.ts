@@ -3,7 +3,7 @@
  * pUSD per token (money.ts), long-context rates explicit per class, every derived field named.
  * Built from the bundled `prices.json` and optionally overlaid by a `--pricing` file.
  */
-import type { CacheFamily } from '../simulate/cache-rules.js';
+import type { CacheFamily } from '../provider/cache-rules.js';
 import { CACHE_RATE_FIELDS, deriveCacheRates } from './derive-cache-prices.js';
 import type { ClassRates, RatesDraft } from './derive-cache-prices.js';
 

@@ -14,8 +14,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { CachecostError } from '../session/errors.js';
-import { cacheFamilyForProvider } from '../simulate/cache-rules.js';
-import type { CacheFamily } from '../simulate/cache-rules.js';
+import { cacheFamilyForProvider } from '../provider/cache-rules.js';
+import type { CacheFamily } from '../provider/cache-rules.js';
 import { CachecostPriceFileSchema, cachecostEntryToDraft } from './cachecost-price-file.js';
 import { looksLikeLiteLLM, parseLiteLLM } from './litellm.js';
 import { resolveModelName } from './model-resolution.js';

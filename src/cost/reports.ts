@@ -2,6 +2,7 @@
  * Typed rows of the SQL reports (one reader per `.sql` view). Tokens are numbers; money is exact
  * bigint pico-dollars with a USD number beside it, rounded only here at the edge.
  */
+import type { CacheClassTokens } from '../session/cache-class-tokens.js';
 import {
   doubleOrNull,
   intOf,
@@ -23,16 +24,10 @@ function moneyOf(row: DuckRow, column: string): Money {
 }
 
 /** Totals shared by the per-session and per-scenario reports. Billed tokens exclude rejected overflows. */
-export type CostTotals = {
+export type CostTotals = CacheClassTokens & {
   readonly requests: number;
   readonly summarizeRequests: number;
   readonly rejectedOverflows: number;
-  readonly promptTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWrite5mTokens: number;
-  readonly cacheWrite1hTokens: number;
-  readonly uncachedInputTokens: number;
-  readonly outputTokens: number;
   readonly peakContextTokens: number;
   readonly overflowRetries: number;
   readonly longContextRequests: number;

@@ -2,9 +2,9 @@
  * What a stable prompt cache would have served: the prefix a request leaves in the provider's
  * cache, what the next request should read from it, and why a read may legitimately fall short
  * (compaction, model switch, TTL expiry: FreeCode's own miss detector, engine.md §9.3). Provider
- * rules come from the cache-rule data (`simulate/cache-rules.ts`), not from branches here.
+ * rules come from the cache-rule data (`provider/cache-rules.ts`), not from branches here.
  */
-import type { CacheRules } from '../simulate/cache-rules.js';
+import type { CacheRules } from '../provider/cache-rules.js';
 import type { TraceRequest, TraceUsage } from './trace.js';
 
 /** Tokens a request leaves cached for the next one: what it read and wrote, or its whole prompt under automatic caching. */

@@ -6,7 +6,7 @@
  * session already in memory with the simulation's own calibration.
  */
 import type { PriceTable } from '../cost/index.js';
-import type { CacheRules } from '../simulate/cache-rules.js';
+import type { CacheRules } from '../provider/cache-rules.js';
 import type { ModelFacts } from '../simulate/replay.js';
 import { replaySession } from '../simulate/replay.js';
 import type { Scenario } from '../simulate/scenario.js';

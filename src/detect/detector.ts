@@ -4,7 +4,7 @@
  */
 import type { PriceTable } from '../cost/index.js';
 import type { Session } from '../session/model.js';
-import type { CacheRules } from '../simulate/cache-rules.js';
+import type { CacheRules } from '../provider/cache-rules.js';
 import type { Flag, FlagKind } from './flag.js';
 import type { FlagThresholds } from './thresholds.js';
 import type { Trace } from './trace.js';

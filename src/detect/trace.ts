@@ -6,6 +6,7 @@
  * also keeps replay rows to price comparisons with, so that two scenarios are always compared
  * replay against replay and modelling error cancels (replay.md §3).
  */
+import type { CacheClassTokens } from '../session/cache-class-tokens.js';
 import { isContextOverflowError, usableWindow } from '../engine/index.js';
 import type { HarnessEvent, Session } from '../session/model.js';
 import type { ModelFacts, ReplayCompaction, ReplayResult, ReplayRow } from '../simulate/replay.js';
@@ -13,14 +14,7 @@ import type { Scenario } from '../simulate/scenario.js';
 import type { FlagBasis } from './flag.js';
 
 /** Tokens of one billed request by cache class; `promptTokens = read + write5m + write1h + uncached`. */
-export type TraceUsage = {
-  readonly promptTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWrite5mTokens: number;
-  readonly cacheWrite1hTokens: number;
-  readonly uncachedInputTokens: number;
-  readonly outputTokens: number;
-};
+export type TraceUsage = CacheClassTokens;
 
 export type TraceRequest = TraceUsage & {
   /** The log's request index. */

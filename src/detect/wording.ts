@@ -1,5 +1,5 @@
 /** Numbers as the one-line flag summaries print them (exact values stay in `evidence`). */
-import { formatCompactCount } from '../report/compact-number.js';
+import { formatCompactCount } from '../format/compact-number.js';
 import { picoUsdToUsd } from '../cost/index.js';
 
 /** `270K`, `48.1M`, `950`. */

@@ -2,6 +2,7 @@
  * The LLM summarizer's request and outcome (engine.md §3.3). The engine only builds the request;
  * the caller runs it (synchronously for the replay, or through the async adapter below).
  */
+import { errorMessage } from '../session/errors.js';
 import type { SummarizeInput } from './summarizer.js';
 
 /** Max output tokens of a summarizer call (§3.3). */
@@ -90,6 +91,6 @@ export async function executeLlmSummary(provider: SummaryProvider, request: LlmS
     const result = await provider.execute(request);
     return acceptLlmSummary({ ok: true, content: result.content ?? '' });
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorMessage(error) };
   }
 }

@@ -19,7 +19,7 @@ import type { SelectionResult } from './selector.js';
 import { selectForCompaction } from './selector.js';
 import type { SummarizeInput } from './summarizer.js';
 import { makeSummary, summarizeMessages } from './summarizer.js';
-import { compactThresholdTokens, estimateTokenCount } from './tokens.js';
+import { compactThresholdTokens, estimateTokenCount, shouldCompact as reachesCompactThreshold } from './tokens.js';
 import type { ToolActivity } from './tool-transcript.js';
 import { renderTurnForMemory } from './tool-transcript.js';
 
@@ -176,8 +176,9 @@ export class MemoryService {
     if (this.blockedAtTokenCount !== undefined && effectiveTokens < this.blockedAtTokenCount + growthTokens) {
       return { kind: 'held', hold: 'blocked', effectiveTokens, releaseAtTokens: this.blockedAtTokenCount + growthTokens };
     }
+    // The §1.2 trigger itself is `tokens.ts`'s, one source for the pure function and the service.
     const thresholdTokens = compactThresholdTokens(contextLimitTokens, this.params);
-    return effectiveTokens >= thresholdTokens
+    return reachesCompactThreshold(effectiveTokens, contextLimitTokens, this.params)
       ? { kind: 'compact', effectiveTokens, thresholdTokens }
       : { kind: 'below-threshold', effectiveTokens, thresholdTokens };
   }

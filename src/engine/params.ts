@@ -7,7 +7,6 @@ import {
   DEFAULT_AUTO_COMPACT_BUFFER_TOKENS,
   DEFAULT_COMPACT_TARGET_TOKENS,
   FALLBACK_CONTEXT_LIMIT,
-  OUTPUT_TOKEN_CAP,
 } from './tokens.js';
 
 /** `BLOCKED_RETRY_GROWTH_TOKENS` (§4.4): growth needed before a held trigger may fire again. */
@@ -48,7 +47,12 @@ export const PruningPolicySchema = z.discriminatedUnion('kind', [
 ]);
 export type PruningPolicy = z.infer<typeof PruningPolicySchema>;
 
-/** The serializable engine configuration of a scenario. */
+/**
+ * The serializable engine configuration of a scenario. Only what some code reads: the §1.4 output
+ * cap is the constant `OUTPUT_TOKEN_CAP` (`usableWindow`'s default), and the §1.7 spend limit is
+ * an argument of `checkSpendBreaker` (no scenario varies either, and the replay never stops a
+ * turn for spend: it prices the turns the log shows).
+ */
 export const EngineParamsSchema = z.object({
   version: EngineVersionSchema,
   selector: SelectorKindSchema,
@@ -58,7 +62,6 @@ export const EngineParamsSchema = z.object({
   /** `FREECODE_AUTO_COMPACT_TOKENS`; null = unset (§1.2 step 1). */
   autoCompactOverrideTokens: nonNegInt.nullable(),
   fallbackContextLimitTokens: nonNegInt,
-  outputTokenCap: nonNegInt,
   preserveRecentTurns: nonNegInt,
   maxPreserveRecentTokens: nonNegInt,
   /** Head carve-out cap (§2.2 step 5); newest only. */
@@ -69,8 +72,6 @@ export const EngineParamsSchema = z.object({
   holdGrowthTokens: nonNegInt,
   maxOverflowCompactions: nonNegInt,
   toolResultBudgetChars: nonNegInt,
-  /** `FREECODE_MAX_TURN_TOKENS`; null = spend breaker off (§1.7). */
-  maxTurnTokens: nonNegInt.nullable(),
   pruning: PruningPolicySchema,
   /** The removed time-based microcompact (RC3, §5.7), to reproduce pre-2026-08-05 logs. */
   legacyMicrocompact: z.boolean(),
@@ -85,7 +86,6 @@ export const DEFAULT_ENGINE_PARAMS: Readonly<EngineParams> = Object.freeze({
   bufferTokens: DEFAULT_AUTO_COMPACT_BUFFER_TOKENS,
   autoCompactOverrideTokens: null,
   fallbackContextLimitTokens: FALLBACK_CONTEXT_LIMIT,
-  outputTokenCap: OUTPUT_TOKEN_CAP,
   preserveRecentTurns: DEFAULT_PRESERVE_RECENT_TURNS,
   maxPreserveRecentTokens: DEFAULT_MAX_PRESERVE_RECENT_TOKENS,
   maxPreserveHeadTokens: DEFAULT_MAX_PRESERVE_HEAD_TOKENS,
@@ -93,7 +93,6 @@ export const DEFAULT_ENGINE_PARAMS: Readonly<EngineParams> = Object.freeze({
   holdGrowthTokens: BLOCKED_RETRY_GROWTH_TOKENS,
   maxOverflowCompactions: MAX_OVERFLOW_COMPACTIONS,
   toolResultBudgetChars: TOOL_RESULT_BUDGET_CHARS,
-  maxTurnTokens: null,
   pruning: Object.freeze({ kind: 'prefix-stable' }),
   legacyMicrocompact: false,
 });

@@ -5,7 +5,7 @@
  * every format. Adding a format = a discover + a load in its folder and a case here.
  */
 import { stat } from 'node:fs/promises';
-import { CachecostError } from '../session/errors.js';
+import { CachecostError, errorMessage } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
 import { type ClaudeSessionFiles, groupClaudeFiles, loadClaudeSession } from './claude-code/index.js';
 import { type CodexSessionFiles, groupCodexFiles, loadCodexSession } from './codex/index.js';
@@ -54,7 +54,7 @@ export async function discoverSessions(paths: readonly string[]): Promise<{ read
     } catch (error) {
       if (error instanceof CachecostError) throw error;
       if (isMissing(error)) throw new CachecostError('PATH_NOT_FOUND', `no such file or directory: ${path}`, { cause: error });
-      throw new CachecostError('IO_ERROR', `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new CachecostError('IO_ERROR', `cannot read ${path}: ${errorMessage(error)}`, { cause: error });
     }
     if (isDirectory) {
       freecodePaths.push(path);
@@ -67,7 +67,7 @@ export async function discoverSessions(paths: readonly string[]): Promise<{ read
     try {
       detection = await detectFormat(path);
     } catch (error) {
-      throw new CachecostError('IO_ERROR', `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new CachecostError('IO_ERROR', `cannot read ${path}: ${errorMessage(error)}`, { cause: error });
     }
     if (detection === null) {
       throw new CachecostError('BAD_ARGUMENT', `not a session log cachecost can read: ${path} (FreeCode, Claude Code, Codex, opencode, OpenHands or SWE-agent)`);

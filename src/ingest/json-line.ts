@@ -3,6 +3,7 @@
  * reason it is unreadable. A malformed last line without `\n` is reported as a truncation
  * (the writer died mid-append), any other malformed line as malformed JSON.
  */
+import { errorMessage } from '../session/errors.js';
 import type { z } from 'zod';
 import type { Line } from './lines.js';
 
@@ -18,7 +19,7 @@ export function parseJsonLine(line: Line): JsonLineResult {
     return { kind: 'json', value: JSON.parse(line.text) };
   } catch (error) {
     if (!line.terminated) return { kind: 'invalid', reason: 'truncated last line' };
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return { kind: 'invalid', reason: `malformed JSON (${detail})` };
   }
 }

@@ -7,6 +7,7 @@
  * an ancestor cannot loop. A candidate that is not a regular file, or whose content is binary,
  * is an ingest issue rather than a silent skip.
  */
+import { errorMessage } from '../session/errors.js';
 import type { Dirent } from 'node:fs';
 import { open, readdir, realpath } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -34,7 +35,7 @@ async function walk(dir: string, depth: number, state: WalkState): Promise<void>
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    issues.push({ file: dir, line: 0, reason: `cannot list directory: ${error instanceof Error ? error.message : String(error)}` });
+    issues.push({ file: dir, line: 0, reason: `cannot list directory: ${errorMessage(error)}` });
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -88,7 +89,7 @@ async function classify(path: string, found: FoundLog[], issues: IngestIssue[]):
       issues.push({ file: path, line: 0, reason: 'binary content (not UTF-8 text) in a file named like a log; not read' });
     }
   } catch (error) {
-    issues.push({ file: path, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` });
+    issues.push({ file: path, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
 }
 

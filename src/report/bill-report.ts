@@ -7,7 +7,7 @@ import type { BillGrouping, BillLine, BillTable, BillUnpricedModel } from '../co
 import { formatPicoUsd } from '../cost/money.js';
 import type { Money } from '../cost/reports.js';
 import type { IngestIssue } from '../session/model.js';
-import { formatCompactCount } from './compact-number.js';
+import { formatCompactCount } from '../format/compact-number.js';
 import { renderTable } from './table.js';
 
 /** Said once in every report: what a day is. */

@@ -3,7 +3,7 @@
  * camelCase headers equal to the JSON keys) and the terminal table (compact numbers, a total row).
  */
 import type { SessionSummary } from '../session/summary.js';
-import { formatCompactCount } from './compact-number.js';
+import { formatCompactCount } from '../format/compact-number.js';
 import type { CsvColumn } from './csv.js';
 import { renderTable, type TableColumn } from './table.js';
 

@@ -8,7 +8,7 @@ import { MEASURED_SCENARIO } from '../cost/rows.js';
 import type { IngestIssue } from '../session/model.js';
 import type { Scenario } from '../simulate/scenario.js';
 import { poorFidelityReasons } from '../simulate/fidelity.js';
-import { formatCompactCount } from './compact-number.js';
+import { formatCompactCount } from '../format/compact-number.js';
 import { renderTable } from './table.js';
 
 /** The first-order counterfactual, printed once in every report (replay.md §4). */

@@ -8,7 +8,7 @@ import { picoUsdToUsd } from '../cost/money.js';
 import { formatTokens } from '../tune/recommend.js';
 import { costPicoUsdOrNull } from '../tune/scenario-totals.js';
 import type { TuneGroup, TunePoint, TuneReport } from '../tune/tune-report.js';
-import { formatCompactCount } from './compact-number.js';
+import { formatCompactCount } from '../format/compact-number.js';
 import { renderTable } from './table.js';
 
 function money(picoUsd: bigint | null, unpricedRequests: number): string {

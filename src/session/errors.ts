@@ -37,3 +37,8 @@ export function exitCodeFor(code: CachecostErrorCode): number {
     }
   }
 }
+
+/** The message of anything thrown (an `Error`'s message, else its string form), for one-line errors and ingest issues. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

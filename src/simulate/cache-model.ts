@@ -14,7 +14,8 @@
  * Mutation, on purpose (the replay calls this ~10^6 times per sweep): `applyCacheRequest`
  * updates the state it is given and returns the same object. Use `cloneCacheState` to branch.
  */
-import type { CacheRules, CacheTtl } from './cache-rules.js';
+import type { CacheClassTokens } from '../session/cache-class-tokens.js';
+import type { CacheRules, CacheTtl } from '../provider/cache-rules.js';
 
 /** One part of a provider prompt; the id changes whenever the rendered content changes. */
 export type Segment = { readonly id: string; readonly tokens: number };
@@ -49,13 +50,8 @@ export type CacheRequest = {
 };
 
 /** Usage of one request by cache class; `promptTokens = read + write5m + write1h + uncached`. */
-export type CacheOutcome = {
+export type CacheOutcome = Omit<CacheClassTokens, 'outputTokens'> & {
   readonly state: CacheState;
-  readonly promptTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWrite5mTokens: number;
-  readonly cacheWrite1hTokens: number;
-  readonly uncachedInputTokens: number;
   /** Segments of the prompt found in an alive entry before rounding and the minimum (diagnostics: cache busts). */
   readonly matchedPrefixSegments: number;
 };

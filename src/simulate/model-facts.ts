@@ -4,6 +4,7 @@
  */
 import { modelFacts, resolveCacheRules } from '../cost/model-resolution.js';
 import type { PriceTable } from '../cost/price-table.js';
+import type { Session } from '../session/model.js';
 import type { ModelFacts } from './replay.js';
 
 /** A memoized lookup of model facts for one session's provider. */
@@ -21,4 +22,10 @@ export function modelFactsFor(prices: PriceTable, provider: string | null): (mod
     known.set(model, resolved);
     return resolved;
   };
+}
+
+/** The lookup for one session: its provider is the first one a request names. */
+export function modelFactsForSession(prices: PriceTable, session: Session): (model: string) => ModelFacts {
+  const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
+  return modelFactsFor(prices, provider);
 }

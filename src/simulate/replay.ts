@@ -5,146 +5,35 @@
  * First-order counterfactual: the agent produces the same items in the same order whatever the
  * policy; only what each request carries changes. A turn that fails under the scenario is
  * counted, its rejected sends are rows, and the log's next items still arrive.
+ *
+ * Three parts: this file is the log walk (items, harness events and requests in log order, and
+ * when a response is complete); `compaction-driver.ts` holds the context and runs every
+ * compaction; `row-emitter.ts` turns sends into priced rows. The order of operations is written
+ * once, in `README.md` ("The walk"); `LogWalk.run` follows it step by step.
  */
-import type {
-  ApplyCompactionResult,
-  CompactionHooks,
-  EngineParams,
-  EngineVersion,
-  LlmSummarizer,
-  LlmSummaryRequest,
-  MicrocompactDecision,
-  PruningPolicy,
-  ToolActivity,
-} from '../engine/index.js';
-import {
-  ArraySessionStore,
-  DEFAULT_ENGINE_PARAMS,
-  MemoryService,
-  NO_COMPACTION_HOOKS,
-  OverflowRecovery,
-  PruneState,
-  applyMicrocompact,
-  applyPruningPolicy,
-  isContextOverflowError,
-  keepLastNUserTurns,
-  pruneStateResetsEachUserMessage,
-  runCompaction,
-  runTurnSends,
-  timeBasedMicrocompact,
-  usableWindow,
-} from '../engine/index.js';
+import type { EngineParams, PruningPolicy, ToolActivity } from '../engine/index.js';
+import { DEFAULT_ENGINE_PARAMS, OverflowRecovery, isContextOverflowError, runTurnSends, usableWindow } from '../engine/index.js';
 import type { HarnessEvent, Item, Request, Session } from '../session/model.js';
-import type { CacheRules, CacheTtl } from './cache-rules.js';
-import type { CacheOutcome, CacheState, Segment } from './cache-model.js';
-import { applyCacheRequest, createCacheState } from './cache-model.js';
-import type { TokenCalibration } from './calibrate.js';
-import { tokensForChars } from './calibrate.js';
-import type { RenderedPrompt, ReplayMessage, SummaryBlock } from './provider-view.js';
-import { SUMMARY_BLOCK_PREFIX, messageForItem, renderPrompt, toolResultText, withToolResult } from './provider-view.js';
+import { CompactionDriver } from './compaction-driver.js';
+import type { RenderedPrompt } from './provider-view.js';
+import { messageForItem, toolResultText } from './provider-view.js';
+import type { ModelFacts, RecordedPolicy, ReplayInput, ReplayResult } from './replay-types.js';
+import type { RowContext } from './row-emitter.js';
+import { RowEmitter } from './row-emitter.js';
 import type { Scenario } from './scenario.js';
 
-/** What the replay needs to know of a model: its window and its provider's cache rules. */
-export type ModelFacts = {
-  readonly contextWindowTokens: number | null;
-  readonly maxOutputTokens: number | null;
-  readonly rules: CacheRules;
-};
-
-/** The pruning the agent actually ran, resolved per session (see `recorded-policy.ts`). */
-export type RecordedPolicy = {
-  readonly pruning: PruningPolicy;
-  readonly legacyMicrocompact: boolean;
-  readonly version: EngineVersion;
-  /** One line on how it was chosen, for reports. */
-  readonly basis: string;
-};
-
-export type ReplayInput = {
-  readonly session: Session;
-  readonly scenario: Scenario;
-  readonly calibration: TokenCalibration;
-  readonly recordedPolicy: RecordedPolicy;
-  /** Facts of every model the session uses (a pure lookup). */
-  readonly modelFacts: (model: string) => ModelFacts;
-  /** Whether the session's PreCompact hook blocks (it did every time it ran in the log). */
-  readonly preCompactHookBlocks: boolean;
-  /**
-   * Whether the static block was already cached when the session began (earlier sessions of the
-   * same agent share it): the log's first request read from the cache. Optional; default cold.
-   */
-  readonly warmStaticBlock?: boolean;
-  /** Keep each priced prompt's segments in the result, so `repriceReplay` can price another TTL. */
-  readonly keepPrompts?: boolean;
-};
-
-/** A prompt the cache model priced, kept so the same replay can be priced under another TTL. */
-export type PricedPrompt = {
-  readonly rowIndex: number;
-  readonly segments: readonly Segment[];
-  readonly atMs: number;
-  readonly model: string;
-  readonly rules: CacheRules;
-};
-
-export type ReplayRowKind = 'request' | 'summarize' | 'rejected_overflow';
-
-/** One provider request of the replay (replay.md §8); a rejected send bills nothing. */
-export type ReplayRow = {
-  readonly rowIndex: number;
-  /** The log's request this row replays; null for a modelled summarizer call or a rejected send. */
-  readonly sourceRequestIndex: number | null;
-  /** The log's request this row belongs to: the one it replays, or the one it was made for. */
-  readonly requestIndex: number;
-  readonly kind: ReplayRowKind;
-  readonly model: string;
-  readonly timestampMs: number | null;
-  readonly promptTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWrite5mTokens: number;
-  readonly cacheWrite1hTokens: number;
-  readonly uncachedInputTokens: number;
-  readonly outputTokens: number;
-  readonly contextTokensAfter: number;
-  readonly compactionBefore: boolean;
-  readonly overflowRetries: number;
-  /** Calibration inputs: characters and sized units after the static block, and image tokens. */
-  readonly visibleChars: number;
-  readonly visibleUnits: number;
-  readonly fixedTokens: number;
-};
-
-export type ReplayCompactionTrigger = 'threshold' | 'overflow' | 'manual' | 'recorded';
-
-/** One compaction attempt (replay.md §8), including those a hook blocked. */
-export type ReplayCompaction = {
-  /** Index of the next row: the compaction happened before it. */
-  readonly rowIndex: number;
-  /** The log's request it preceded (the request count when it came after the last one). */
-  readonly requestIndex: number;
-  readonly trigger: ReplayCompactionTrigger;
-  readonly promptTokensBefore: number;
-  readonly promptTokensAfter: number;
-  readonly estimateTokensBefore: number;
-  readonly estimateTokensAfter: number;
-  readonly messagesBefore: number;
-  readonly messagesAfter: number;
-  readonly summaryTokens: number;
-  readonly hookBlocked: boolean;
-  readonly compacted: boolean;
-};
-
-export type ReplayResult = {
-  readonly rows: readonly ReplayRow[];
-  readonly compactions: readonly ReplayCompaction[];
-  /** Sends rejected because the prompt exceeded the window. */
-  readonly overflows: number;
-  /** Turns that still could not fit after recovery (replay.md §4 step 5). */
-  readonly failedTurns: number;
-  readonly summarizeRequests: number;
-  /** With `keepPrompts`: every row the cache model priced, in order. */
-  readonly pricedPrompts?: readonly PricedPrompt[];
-};
+export type {
+  ModelFacts,
+  PricedPrompt,
+  RecordedPolicy,
+  ReplayCompaction,
+  ReplayCompactionTrigger,
+  ReplayInput,
+  ReplayResult,
+  ReplayRow,
+  ReplayRowKind,
+} from './replay-types.js';
+export { repriceReplay } from './row-emitter.js';
 
 /** The engine parameters a scenario stands for, with its target and trigger rule folded in. */
 export function engineParamsFor(scenario: Scenario, recorded: RecordedPolicy): EngineParams {
@@ -205,54 +94,50 @@ type PendingResponse = {
 
 /** Replays one session under one scenario. */
 export function replaySession(input: ReplayInput): ReplayResult {
-  return new Replay(input).run();
+  return new LogWalk(input).run();
 }
 
-class Replay {
+/**
+ * The log walk: the log's items, events and requests in order. It owns only what the order
+ * decides: the response being assembled, the current time and model, the request about to be
+ * sent, and the run's overflow state.
+ */
+class LogWalk {
   private readonly session: Session;
   private readonly scenario: Scenario;
-  private readonly calibration: TokenCalibration;
   private readonly params: EngineParams;
   private readonly mode: Scenario['params']['compaction'];
-  private readonly store = new ArraySessionStore<ReplayMessage>();
-  private readonly memory: MemoryService;
-  private readonly prune = new PruneState();
-  private readonly cache: CacheState = createCacheState();
+  private readonly rows: RowEmitter;
+  private readonly context: CompactionDriver;
   private overflowRecovery: OverflowRecovery;
-  private microcompact: MicrocompactDecision = { kind: 'not-idle' };
-  private summary: SummaryBlock | null = null;
-  private summaryCount = 0;
-  private lastMeasuredTokens = 0;
   private response: PendingResponse | null = null;
   private nextItem = 0;
   /** The log request about to be sent: what rows and compactions made meanwhile belong to. */
   private pendingRequestIndex = 0;
   private nowMs: number | null = null;
   private currentModel: string;
-  private compactionBefore = false;
-  private retriesBeforeNextRow = 0;
   /** A recorded overflow not yet followed by a successful send: the run fails if none comes. */
   private unrecoveredOverflow = false;
-  private readonly rows: ReplayRow[] = [];
-  private readonly pricedPrompts: PricedPrompt[] = [];
-  private readonly compactions: ReplayCompaction[] = [];
   private overflows = 0;
   private failedTurns = 0;
-  private summarizeRequests = 0;
   private readonly eventsAtItem = new Map<number, HarnessEvent[]>();
   private readonly summaryCharsByItemId = new Map<string, number>();
 
   constructor(private readonly input: ReplayInput) {
     this.session = input.session;
     this.scenario = input.scenario;
-    this.calibration = input.calibration;
     this.params = engineParamsFor(input.scenario, input.recordedPolicy);
     this.mode = input.scenario.params.compaction;
-    const hooks: CompactionHooks = input.preCompactHookBlocks
-      ? { preCompact: () => ({ allowed: false, reason: 'PreCompact hook (as recorded)' }), postCompact: () => undefined }
-      : NO_COMPACTION_HOOKS;
-    this.memory = new MemoryService(this.session.id, { params: this.params, hooks });
-    this.overflowRecovery = new OverflowRecovery({ maxOverflowCompactions: this.params.maxOverflowCompactions, version: this.params.version });
+    this.rows = new RowEmitter(input);
+    this.context = new CompactionDriver(
+      this.session.id,
+      this.params,
+      this.scenario,
+      input.calibration,
+      this.rows,
+      input.preCompactHookBlocks,
+    );
+    this.overflowRecovery = this.freshOverflowRecovery();
     this.currentModel = this.session.requests[0]?.model ?? 'unknown';
     for (const event of this.session.events) {
       const list = this.eventsAtItem.get(event.itemIndex);
@@ -261,6 +146,7 @@ class Replay {
     }
   }
 
+  /** README.md "The walk": per request, items → response complete → events → send. */
   run(): ReplayResult {
     for (const request of this.session.requests) {
       this.pendingRequestIndex = request.index;
@@ -274,18 +160,24 @@ class Replay {
     this.finishResponse();
     this.recordedEventsAt(this.session.items.length);
     this.settleRecordedOverflow();
-    return {
-      rows: this.rows,
-      compactions: this.compactions,
-      overflows: this.overflows,
-      failedTurns: this.failedTurns,
-      summarizeRequests: this.summarizeRequests,
-      ...(this.input.keepPrompts === true ? { pricedPrompts: this.pricedPrompts } : {}),
-    };
+    return this.rows.result({ overflows: this.overflows, failedTurns: this.failedTurns }, this.context.compactions);
+  }
+
+  private at(): RowContext {
+    return { requestIndex: this.pendingRequestIndex, model: this.currentModel, timestampMs: this.nowMs };
+  }
+
+  private time(): number {
+    return this.nowMs ?? 0;
+  }
+
+  private freshOverflowRecovery(): OverflowRecovery {
+    return new OverflowRecovery({ maxOverflowCompactions: this.params.maxOverflowCompactions, version: this.params.version });
   }
 
   // ── items ────────────────────────────────────────────────────────────────────────────────
 
+  /** Items before `end`, each preceded by the harness events recorded at its index. */
   private advanceTo(end: number): void {
     for (; this.nextItem < end; this.nextItem++) {
       const index = this.nextItem;
@@ -303,9 +195,9 @@ class Replay {
         if (item.synthetic === null) this.startUserMessage(item.timestampMs);
         const message = messageForItem(item, index);
         if (message === null) return;
-        this.store.append(message);
+        this.context.store.append(message);
         // MemoryService records the prompt and steers, not pokes or captions (engine.md §4.3).
-        if (item.synthetic === null || item.synthetic === 'steer') this.memory.addMessage('user', message.text, this.time());
+        if (item.synthetic === null || item.synthetic === 'steer') this.context.memory.addMessage('user', message.text, this.time());
         return;
       }
       case 'assistant': {
@@ -319,12 +211,12 @@ class Replay {
           this.response.activity.push({ tool: call.name, args: parseArgs(call.argsJson) });
           this.response.callIds.push(call.callId);
         }
-        this.store.append(message);
+        this.context.store.append(message);
         return;
       }
       case 'tool_result': {
         const text = toolResultText(item);
-        this.attachToolResult(item.callId, text, item.failed);
+        this.context.attachToolResult(item.callId, text, item.failed);
         const response = this.response;
         const at = response === null ? -1 : response.callIds.indexOf(item.callId);
         const entry = response?.activity[at];
@@ -343,148 +235,36 @@ class Replay {
     }
   }
 
-  private attachToolResult(callId: string, text: string, failed: boolean): void {
-    const messages = this.store.getMessages();
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const message = messages[i];
-      if (message === undefined || message.role !== 'assistant') continue;
-      const updated = withToolResult(message, callId, text, failed);
-      if (updated === null) continue;
-      const next = [...messages];
-      next[i] = updated;
-      this.store.replaceMessages(next);
-      return;
-    }
-  }
-
   /** A new user message starts a new `AgentLoop` run (engine.md §5.1): fresh holds and counters. */
   private startUserMessage(timestampMs: number | null): void {
     this.settleRecordedOverflow();
-    this.memory.startUserMessage();
-    this.overflowRecovery = new OverflowRecovery({ maxOverflowCompactions: this.params.maxOverflowCompactions, version: this.params.version });
-    if (pruneStateResetsEachUserMessage(this.params.version)) this.prune.reset();
-    if (this.params.legacyMicrocompact) {
-      const history = this.store.getMessages();
-      const last = history[history.length - 1];
-      this.microcompact = timeBasedMicrocompact(history, last?.timestampMs ?? null, timestampMs ?? this.time());
-    }
+    this.overflowRecovery = this.freshOverflowRecovery();
+    this.context.startUserMessage(timestampMs, this.time());
   }
 
-  /** The response is complete: record it in memory, then the loop's `maybeCompact` (engine.md §5.2 step 8). */
+  /**
+   * The response is complete: record it in memory, then the loop's `maybeCompact` (engine.md §5.2
+   * step 8). Called wherever something that is not part of the response happens (README.md).
+   */
   private finishResponse(): void {
     const response = this.response;
     if (response === null) return;
     this.response = null;
-    if (response.activity.length > 0) this.memory.addToolTurn(response.text, response.activity, response.timestampMs);
-    else this.memory.addMessage('assistant', response.text, response.timestampMs);
+    const memory = this.context.memory;
+    if (response.activity.length > 0) memory.addToolTurn(response.text, response.activity, response.timestampMs);
+    else memory.addMessage('assistant', response.text, response.timestampMs);
     if (this.mode !== 'engine') return;
     const facts = this.input.modelFacts(this.currentModel);
-    if (this.memory.checkCompaction(triggerWindowTokens(this.scenario, facts), this.lastMeasuredTokens).kind === 'compact') {
-      this.compactNow('threshold');
-    }
+    if (this.context.wantsCompaction(triggerWindowTokens(this.scenario, facts))) this.context.compact('threshold', this.at(), this.time());
   }
 
-  // ── compaction ───────────────────────────────────────────────────────────────────────────
-
-  private compactNow(trigger: 'threshold' | 'overflow'): ApplyCompactionResult {
-    const before = this.render();
-    const messagesBefore = this.store.getMessages().length;
-    const summarizer = this.modelledSummarizer();
-    const outcome = runCompaction({
-      memory: this.memory,
-      store: this.store,
-      compactOptions: { nowMs: this.time(), llm: summarizer.llm },
-      preserveRecentTurns: this.params.preserveRecentTurns,
-      version: this.params.version,
-      trigger: 'auto',
-    });
-    const result = outcome.result;
-    let summaryTokens = 0;
-    if (outcome.kind === 'compacted') {
-      const content = result.compaction.kind === 'compacted' ? result.compaction.summary.content : '';
-      const llmRequest = summarizer.request();
-      const capChars = llmRequest === null ? Number.POSITIVE_INFINITY : Math.ceil(llmRequest.maxTokens / this.calibration.tokensPerChar);
-      this.setSummary(Math.min(content.length, capChars));
-      summaryTokens = tokensForChars(this.summary?.chars ?? 0, this.calibration);
-      this.lastMeasuredTokens = 0;
-      this.compactionBefore = true;
-      if (llmRequest !== null) this.emitSummarize(llmRequest, summaryTokens);
-    }
-    const after = this.render();
-    this.compactions.push({
-      rowIndex: this.rows.length,
-      requestIndex: this.pendingRequestIndex,
-      trigger,
-      promptTokensBefore: before.promptTokens,
-      promptTokensAfter: outcome.kind === 'compacted' ? after.promptTokens : before.promptTokens,
-      estimateTokensBefore: result.tokensBefore,
-      estimateTokensAfter: result.tokensAfter,
-      messagesBefore,
-      messagesAfter: this.store.getMessages().length,
-      summaryTokens,
-      hookBlocked: result.compaction.kind === 'blocked',
-      compacted: outcome.kind === 'compacted',
-    });
-    return result;
-  }
+  // ── harness events ───────────────────────────────────────────────────────────────────────
 
   /** A run whose last send was a recorded overflow with no success after it failed (engine.md §5.4). */
   private settleRecordedOverflow(): void {
     if (!this.unrecoveredOverflow) return;
     this.unrecoveredOverflow = false;
     this.failedTurns += 1;
-  }
-
-  /**
-   * The LLM summarizer as the replay models it: the call is not made. The engine builds its
-   * request (priced as a row of its own) and, told "no", keeps the heuristic summary, whose size
-   * stands for the LLM's, capped at its 1,024 output tokens (engine.md §3.3, §3.4).
-   */
-  private modelledSummarizer(): { readonly llm: LlmSummarizer | undefined; readonly request: () => LlmSummaryRequest | null } {
-    if (this.scenario.params.summarizer !== 'llm') return { llm: undefined, request: () => null };
-    let captured: LlmSummaryRequest | null = null;
-    return {
-      llm: {
-        model: this.currentModel,
-        summarize: (request: LlmSummaryRequest) => {
-          captured = request;
-          return { ok: false, error: 'modelled by the replay' };
-        },
-      },
-      request: () => captured,
-    };
-  }
-
-  private setSummary(contentChars: number): void {
-    this.summaryCount += 1;
-    this.summary = { id: `summary#${this.summaryCount}`, chars: SUMMARY_BLOCK_PREFIX.length + contentChars };
-  }
-
-  private emitSummarize(request: LlmSummaryRequest, summaryTokens: number): void {
-    const promptTokens = tokensForChars(request.system.length + request.prompt.length, this.calibration);
-    const outputTokens = Math.min(summaryTokens, request.maxTokens);
-    this.summarizeRequests += 1;
-    // A summarizer call carries no cache markers and shares no prefix with the session: uncached.
-    this.rows.push({
-      rowIndex: this.rows.length,
-      sourceRequestIndex: null,
-      requestIndex: this.pendingRequestIndex,
-      kind: 'summarize',
-      model: this.currentModel,
-      timestampMs: this.nowMs,
-      promptTokens,
-      cacheReadTokens: 0,
-      cacheWrite5mTokens: 0,
-      cacheWrite1hTokens: 0,
-      uncachedInputTokens: promptTokens,
-      outputTokens,
-      contextTokensAfter: promptTokens + outputTokens,
-      compactionBefore: false,
-      overflowRetries: 0,
-      visibleChars: 0,
-      visibleUnits: 0,
-      fixedTokens: 0,
-    });
   }
 
   /** The log's own harness events, replayed as they happened in the `recorded` scenario. */
@@ -495,10 +275,12 @@ class Replay {
     this.eventsAtItem.delete(itemIndex);
     for (const event of events) {
       switch (event.kind) {
-        case 'compaction':
+        case 'compaction': {
           this.finishResponse();
-          this.applyRecordedCompaction(event);
+          const recordedChars = event.summaryItemId === null ? undefined : this.summaryCharsByItemId.get(event.summaryItemId);
+          this.context.compactAsRecorded(recordedChars, this.at(), this.time());
           break;
+        }
         case 'overflow':
           // `context.overflow` is bookkeeping written after the compaction attempt (engine.md §5.4
           // step 5); the rejected send itself is the `model.error` before it.
@@ -507,7 +289,7 @@ class Replay {
           if (isContextOverflowError(Object.assign(new Error(event.message), { status: 400 }))) {
             this.finishResponse();
             this.overflows += 1;
-            this.pushRejected(this.render());
+            this.rows.rejected(this.context.render(this.currentModel), this.at());
             this.unrecoveredOverflow = true;
           }
           break;
@@ -522,57 +304,11 @@ class Replay {
     }
   }
 
-  /**
-   * A compaction where the log shows one: the store trimmed as FreeCode trims it
-   * (`keepLastNUserTurns`, engine.md §2.3), the summary of the recorded size when the log kept
-   * it (memory.json), else the engine's own summary; the memory transcript follows the engine.
-   */
-  private applyRecordedCompaction(event: HarnessEvent & { kind: 'compaction' }): void {
-    const before = this.render();
-    const stored = this.store.getMessages();
-    const messagesBefore = stored.length;
-    const summarizer = this.modelledSummarizer();
-    const result = this.memory.compact({ nowMs: this.time(), llm: summarizer.llm });
-    const kept = keepLastNUserTurns(stored, this.params.preserveRecentTurns, this.params.version);
-    if (kept.length < stored.length) this.store.replaceMessages(kept);
-    const recordedChars = event.summaryItemId === null ? undefined : this.summaryCharsByItemId.get(event.summaryItemId);
-    const engineChars = result.kind === 'compacted' ? result.summary.content.length : this.summary === null ? 0 : this.summary.chars - SUMMARY_BLOCK_PREFIX.length;
-    this.setSummary(recordedChars ?? engineChars);
-    this.lastMeasuredTokens = 0;
-    this.compactionBefore = true;
-    const summaryTokens = tokensForChars(this.summary?.chars ?? 0, this.calibration);
-    const llmRequest = summarizer.request();
-    if (llmRequest !== null) this.emitSummarize(llmRequest, summaryTokens);
-    const after = this.render();
-    this.compactions.push({
-      rowIndex: this.rows.length,
-      requestIndex: this.pendingRequestIndex,
-      trigger: 'recorded',
-      promptTokensBefore: before.promptTokens,
-      promptTokensAfter: after.promptTokens,
-      estimateTokensBefore: result.tokenCountBefore,
-      estimateTokensAfter: result.tokenCountAfter,
-      messagesBefore,
-      messagesAfter: this.store.getMessages().length,
-      summaryTokens,
-      hookBlocked: false,
-      compacted: true,
-    });
-  }
-
   // ── requests ─────────────────────────────────────────────────────────────────────────────
-
-  /** The provider-facing copy, pruned as the scenario prunes, rendered as segments. */
-  private render(): RenderedPrompt {
-    let messages: readonly ReplayMessage[] = this.store.getMessages();
-    if (this.params.legacyMicrocompact) messages = applyMicrocompact(messages, this.microcompact);
-    const pruned = applyPruningPolicy(messages, this.params.pruning, this.prune, this.params.toolResultBudgetChars);
-    return renderPrompt(`static:${this.currentModel}`, this.summary, pruned.messages, this.calibration);
-  }
 
   private send(request: Request): void {
     if (request.agentId !== null) {
-      this.pushSideRequest(request);
+      this.rows.side(request, this.nowMs);
       return;
     }
     this.currentModel = request.model;
@@ -584,134 +320,34 @@ class Replay {
       const outcome = runTurnSends(
         this.overflowRecovery,
         () => {
-          const prompt = this.render();
+          const prompt = this.context.render(this.currentModel);
           if (prompt.promptTokens > windowTokens) {
             this.overflows += 1;
-            this.pushRejected(prompt);
+            this.rows.rejected(prompt, this.at());
             return { ok: false, error: overflowError(prompt.promptTokens, windowTokens) };
           }
           finalPrompt = prompt;
           return { ok: true };
         },
-        () => this.compactNow('overflow'),
+        () => this.context.compact('overflow', this.at(), this.time()),
       );
       if (outcome.kind === 'failed' || finalPrompt === null) {
         this.failedTurns += 1;
         return;
       }
-      this.pushPriced(request, finalPrompt, facts);
+      this.sendPriced(request, finalPrompt, facts);
       return;
     }
-    const prompt = this.render();
+    const prompt = this.context.render(this.currentModel);
     if (windowTokens !== null && prompt.promptTokens > windowTokens && this.mode === 'never') this.overflows += 1;
-    this.pushPriced(request, prompt, facts);
+    this.sendPriced(request, prompt, facts);
   }
 
-  /**
-   * A side request (a subagent's, a memory job's, a cache warm-up) does not carry the session's
-   * context, so no policy changes it: every scenario bills it as measured (first-order assumption).
-   */
-  private pushSideRequest(request: Request): void {
-    const usage = request.usage;
-    if (usage === null) return;
-    const write1h = usage.cacheWrite1hTokens ?? 0;
-    this.rows.push({
-      rowIndex: this.rows.length,
-      sourceRequestIndex: request.index,
-      requestIndex: request.index,
-      kind: 'request',
-      model: request.model,
-      timestampMs: request.timestampMs ?? this.nowMs,
-      promptTokens: usage.promptTokens,
-      cacheReadTokens: usage.cacheReadTokens,
-      cacheWrite5mTokens: usage.cacheWrite5mTokens ?? usage.cacheWriteTokens - write1h,
-      cacheWrite1hTokens: write1h,
-      uncachedInputTokens: usage.uncachedInputTokens,
-      outputTokens: usage.outputTokens,
-      contextTokensAfter: usage.promptTokens + usage.outputTokens,
-      compactionBefore: false,
-      overflowRetries: 0,
-      visibleChars: 0,
-      visibleUnits: 0,
-      fixedTokens: 0,
-    });
-  }
-
-  private pushRejected(prompt: RenderedPrompt): void {
-    this.retriesBeforeNextRow += 1;
-    this.rows.push({
-      rowIndex: this.rows.length,
-      sourceRequestIndex: null,
-      requestIndex: this.pendingRequestIndex,
-      kind: 'rejected_overflow',
-      model: this.currentModel,
-      timestampMs: this.nowMs,
-      promptTokens: prompt.promptTokens,
-      cacheReadTokens: 0,
-      cacheWrite5mTokens: 0,
-      cacheWrite1hTokens: 0,
-      uncachedInputTokens: 0,
-      outputTokens: 0,
-      contextTokensAfter: prompt.promptTokens,
-      compactionBefore: this.takeCompactionBefore(),
-      overflowRetries: 0,
-      visibleChars: prompt.visibleChars,
-      visibleUnits: prompt.visibleUnits,
-      fixedTokens: prompt.fixedTokens,
-    });
-  }
-
-  private pushPriced(request: Request, prompt: RenderedPrompt, facts: ModelFacts): void {
-    const priced: PricedPrompt = { rowIndex: this.rows.length, segments: prompt.segments, atMs: this.nowMs ?? 0, model: request.model, rules: facts.rules };
-    if (this.input.keepPrompts === true) this.pricedPrompts.push(priced);
-    const outcome = priceThroughCache(this.cache, priced, this.scenario.params.ttl, this.input.warmStaticBlock === true);
-    const outputTokens = request.usage?.outputTokens ?? this.estimatedOutputTokens(request);
-    this.rows.push({
-      rowIndex: this.rows.length,
-      sourceRequestIndex: request.index,
-      requestIndex: request.index,
-      kind: 'request',
-      model: request.model,
-      timestampMs: this.nowMs,
-      promptTokens: outcome.promptTokens,
-      cacheReadTokens: outcome.cacheReadTokens,
-      cacheWrite5mTokens: outcome.cacheWrite5mTokens,
-      cacheWrite1hTokens: outcome.cacheWrite1hTokens,
-      uncachedInputTokens: outcome.uncachedInputTokens,
-      outputTokens,
-      contextTokensAfter: outcome.promptTokens + outputTokens,
-      compactionBefore: this.takeCompactionBefore(),
-      overflowRetries: this.retriesBeforeNextRow,
-      visibleChars: prompt.visibleChars,
-      visibleUnits: prompt.visibleUnits,
-      fixedTokens: prompt.fixedTokens,
-    });
-    this.retriesBeforeNextRow = 0;
+  private sendPriced(request: Request, prompt: RenderedPrompt, facts: ModelFacts): void {
+    const promptTokens = this.rows.priced(request, prompt, facts, this.nowMs);
     this.unrecoveredOverflow = false;
     // FreeCode's `lastMeasuredContextTokens` = the inclusive prompt of the last response (§1.5).
-    this.lastMeasuredTokens = outcome.promptTokens;
-  }
-
-  private takeCompactionBefore(): boolean {
-    const value = this.compactionBefore;
-    this.compactionBefore = false;
-    return value;
-  }
-
-  /** Output of a request the log did not measure: its response's characters at the calibrated ratio. */
-  private estimatedOutputTokens(request: Request): number {
-    let chars = 0;
-    const end = this.session.requests[request.index + 1]?.itemIndex ?? this.session.items.length;
-    for (let i = request.itemIndex; i < end; i++) {
-      const item = this.session.items[i];
-      if (item === undefined || item.kind === 'user') break;
-      if (item.kind === 'assistant') chars += item.chars;
-    }
-    return tokensForChars(chars, this.calibration);
-  }
-
-  private time(): number {
-    return this.nowMs ?? 0;
+    this.context.measured(promptTokens);
   }
 }
 
@@ -721,39 +357,4 @@ function parseArgs(argsJson: string): unknown {
   } catch {
     return argsJson;
   }
-}
-
-/**
- * One priced prompt through the cache. A session that starts warm finds its static block already
- * cached at its first request: the environment, not the policy (another session left it there).
- */
-function priceThroughCache(cache: CacheState, priced: PricedPrompt, ttl: CacheTtl, warmStaticBlock: boolean): CacheOutcome {
-  if (warmStaticBlock && cache.model === null) {
-    applyCacheRequest(cache, { prompt: priced.segments.slice(0, 1), atMs: priced.atMs, model: priced.model, rules: priced.rules, ttl });
-  }
-  return applyCacheRequest(cache, { prompt: priced.segments, atMs: priced.atMs, model: priced.model, rules: priced.rules, ttl });
-}
-
-/**
- * The same replay priced under another cache TTL. The engine's decisions never read the cache
- * (the measured count is the prompt size, whatever was cached), so only the cache classes of
- * the priced rows change; a sweep over TTLs replays once. Needs a result made with `keepPrompts`.
- */
-export function repriceReplay(result: ReplayResult, ttl: CacheTtl, warmStaticBlock: boolean): ReplayResult {
-  if (result.pricedPrompts === undefined) throw new Error('invariant: repriceReplay needs a replay made with keepPrompts');
-  const cache = createCacheState();
-  const rows = [...result.rows];
-  for (const priced of result.pricedPrompts) {
-    const row = rows[priced.rowIndex];
-    if (row === undefined) throw new Error('invariant: a priced prompt names a row of its replay');
-    const outcome = priceThroughCache(cache, priced, ttl, warmStaticBlock);
-    rows[priced.rowIndex] = {
-      ...row,
-      cacheReadTokens: outcome.cacheReadTokens,
-      cacheWrite5mTokens: outcome.cacheWrite5mTokens,
-      cacheWrite1hTokens: outcome.cacheWrite1hTokens,
-      uncachedInputTokens: outcome.uncachedInputTokens,
-    };
-  }
-  return { ...result, rows };
 }

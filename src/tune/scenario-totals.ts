@@ -4,6 +4,7 @@
  * pico-dollar), plus what a compaction target trades away. Money is exact integer pico-dollars
  * (`src/cost/money.ts`); a row without a price is counted in `unpricedRequests`, never priced $0.
  */
+import type { CacheClassTokens } from '../session/cache-class-tokens.js';
 import type { PriceTable } from '../cost/price-table.js';
 import { priceUsage } from '../cost/price-request.js';
 import type { ReplayCompaction, ReplayRow } from '../simulate/replay.js';
@@ -22,7 +23,8 @@ export type CostParts = {
   readonly summarizerPicoUsd: bigint;
 };
 
-export type ScenarioTotals = {
+/** Billed tokens (`CacheClassTokens`: requests and summarizer calls; rejected sends excluded) and counts. */
+export type ScenarioTotals = CacheClassTokens & {
   readonly sessions: number;
   /** Rows of kind `request` (the agent's own calls). */
   readonly requests: number;
@@ -30,13 +32,6 @@ export type ScenarioTotals = {
   /** Sends refused for their size: counted, never billed. */
   readonly rejectedOverflows: number;
   readonly failedTurns: number;
-  /** Billed tokens (requests and summarizer calls; rejected sends excluded). */
-  readonly promptTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWrite5mTokens: number;
-  readonly cacheWrite1hTokens: number;
-  readonly uncachedInputTokens: number;
-  readonly outputTokens: number;
   /** Largest context after an agent request (its prompt plus its output), over sessions. */
   readonly peakContextTokens: number;
   /** Completed compactions. */

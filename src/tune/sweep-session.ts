@@ -13,7 +13,7 @@ import type { Scenario } from '../simulate/scenario.js';
 import { isReplayable, preCompactHookBlocks, simulateSession } from '../simulate/simulate-session.js';
 import { measuredRows } from '../simulate/to-rows.js';
 import { EquivalentReplays } from './equivalent-replays.js';
-import { modelFactsFor } from '../simulate/model-facts.js';
+import { modelFactsForSession } from '../simulate/model-facts.js';
 import type { ScenarioTotals, TotalsRow } from './scenario-totals.js';
 import { sessionTotals } from './scenario-totals.js';
 
@@ -97,8 +97,7 @@ export function sweepSession(session: Session, scenarios: readonly Scenario[], o
   const recordedScenario = scenarios[0];
   if (recordedScenario?.family !== 'recorded') throw new Error('invariant: a sweep starts with the recorded scenario');
   const { prices } = options;
-  const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
-  const modelFacts = modelFactsFor(prices, provider);
+  const modelFacts = modelFactsForSession(prices, session);
   const fit = simulateSession(session, [recordedScenario], { modelFacts });
   const recorded = fit.results[0]?.result;
   if (recorded === undefined) throw new Error('invariant: simulateSession returns the recorded result');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { billWindow, parseUtcDate } from '../../src/cli/commands/report.js';
+import { billWindow, parseUtcDate } from '../../src/usecases/bill-window.js';
 import type { BillReport } from '../../src/report/bill-report.js';
 import { cli } from './run.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/app.js';
-import { parseFamilies, parseTokenCount } from '../../src/cli/commands/simulate.js';
+import { parseFamilies, parseTokenCount } from '../../src/cli/scenario-options.js';
 import type { SimulateReport } from '../../src/report/simulate-report.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'freecode');

@@ -3,7 +3,7 @@ import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
 import { modelFacts, priceForModel, resolveCacheRules, resolveModelName } from '../../src/cost/model-resolution.js';
 import { buildPriceTable, normalizePrice, priceAt } from '../../src/cost/price-table.js';
 import type { ModelPrice, PriceDraft } from '../../src/cost/price-table.js';
-import { cacheFamilyForProvider } from '../../src/simulate/cache-rules.js';
+import { cacheFamilyForProvider } from '../../src/provider/cache-rules.js';
 
 const table = loadBundledPriceTable();
 const MTOK = 1_000_000;

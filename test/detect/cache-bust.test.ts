@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cacheBust } from '../../src/detect/cache-bust.js';
 import type { RequestSpec } from './trace-fixture.js';
-import { CACHE_RULES } from '../../src/simulate/cache-rules.js';
+import { CACHE_RULES } from '../../src/provider/cache-rules.js';
 import { input, requests, trace } from './trace-fixture.js';
 
 const STATIC = 12_000;

@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { forEachSession } from '../../src/cli/load-sessions.js';
-import { modelFactsLookup } from '../../src/cli/simulate-pipeline.js';
+import { forEachSession } from '../../src/usecases/for-each-session.js';
+import { modelFactsFor } from '../../src/simulate/model-facts.js';
 import { BASELINE_SCENARIO, detectSessionFlags } from '../../src/detect/detect-session.js';
 import type { Flag, FlagKind } from '../../src/detect/flag.js';
 import { DEFAULT_THRESHOLDS } from '../../src/detect/thresholds.js';
@@ -42,7 +42,7 @@ describe.skipIf(!existsSync(DATASETS))('flags on datasets/freecode', () => {
   beforeAll(async () => {
     await forEachSession([DATASETS], { content: 'text' }, (session) => {
       const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
-      const modelFacts = modelFactsLookup(PRICES, provider);
+      const modelFacts = modelFactsFor(PRICES, provider);
       const simulation = simulateSession(session, [RECORDED, BASELINE_SCENARIO], { modelFacts });
       const flags = detectSessionFlags(simulation, { prices: PRICES, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline: BASELINE_SCENARIO, examined: [BASELINE_SCENARIO.name] });
       flagsByScenario.set(session.title?.split(':')[0] ?? session.id, flags);

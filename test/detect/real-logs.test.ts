@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { forEachSession } from '../../src/cli/load-sessions.js';
-import { modelFactsLookup } from '../../src/cli/simulate-pipeline.js';
+import { forEachSession } from '../../src/usecases/for-each-session.js';
+import { modelFactsFor } from '../../src/simulate/model-facts.js';
 import { BASELINE_SCENARIO, detectSessionFlags } from '../../src/detect/detect-session.js';
 import type { Flag } from '../../src/detect/flag.js';
 import { DEFAULT_THRESHOLDS } from '../../src/detect/thresholds.js';
@@ -59,7 +59,7 @@ describe.skipIf(!existsSync(REAL_LOGS))('flags on ../shared/real-logs', () => {
     await forEachSession([REAL_LOGS], { content: 'text' }, (session) => {
       if (!isReplayable(session)) return;
       const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
-      const modelFacts = modelFactsLookup(PRICES, provider);
+      const modelFacts = modelFactsFor(PRICES, provider);
       const simulation = simulateSession(session, [RECORDED, BASELINE_SCENARIO], { modelFacts });
       flags.push(...detectSessionFlags(simulation, { prices: PRICES, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline: BASELINE_SCENARIO, examined: [] }));
     });

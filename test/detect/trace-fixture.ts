@@ -9,8 +9,8 @@ import type { FlagThresholds } from '../../src/detect/thresholds.js';
 import { DEFAULT_THRESHOLDS } from '../../src/detect/thresholds.js';
 import type { Trace, TraceCompaction, TraceRequest } from '../../src/detect/trace.js';
 import type { Session } from '../../src/session/model.js';
-import { CACHE_RULES } from '../../src/simulate/cache-rules.js';
-import type { CacheRules } from '../../src/simulate/cache-rules.js';
+import { CACHE_RULES } from '../../src/provider/cache-rules.js';
+import type { CacheRules } from '../../src/provider/cache-rules.js';
 import type { ModelFacts, ReplayRow } from '../../src/simulate/replay.js';
 
 export const PRICES = loadBundledPriceTable();

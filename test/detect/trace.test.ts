@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordedTrace, scenarioTrace } from '../../src/detect/trace.js';
-import { CACHE_RULES } from '../../src/simulate/cache-rules.js';
+import { CACHE_RULES } from '../../src/provider/cache-rules.js';
 import type { ModelFacts, ReplayResult } from '../../src/simulate/replay.js';
 import { familyDefaults } from '../../src/simulate/scenario.js';
 import { SessionFixture, usage } from './session-fixture.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ttlMismatch } from '../../src/detect/ttl-mismatch.js';
-import { CACHE_RULES } from '../../src/simulate/cache-rules.js';
+import { CACHE_RULES } from '../../src/provider/cache-rules.js';
 import type { RequestSpec } from './trace-fixture.js';
 import { input, pico, requests, trace } from './trace-fixture.js';
 

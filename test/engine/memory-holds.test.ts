@@ -1,7 +1,7 @@
 /** The two 5,000-token holds of `MemoryService.shouldCompact` (engine.md §4.4), and property (h). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryService, engineParams } from '../../src/engine/index.js';
+import { MemoryService, engineParams, shouldCompact } from '../../src/engine/index.js';
 import type { CompactionHooks, EngineParams } from '../../src/engine/index.js';
 
 /** Trigger at any count, so only the holds decide. */
@@ -132,6 +132,34 @@ describe('property (h): a blocking hook is not run again until the count has gro
           if (ran) lastBlockedAt = effective;
         }
       }),
+    );
+  });
+});
+
+describe('the threshold itself (§1.2 through §4.4 step 4)', () => {
+  it('fires at exactly min(window, target) − buffer, not one token below', () => {
+    const service = new MemoryService('s', { params: engineParams({ targetTokens: 120_000, bufferTokens: 13_000 }) });
+    expect(service.checkCompaction(200_000, 106_999)).toEqual({ kind: 'below-threshold', effectiveTokens: 106_999, thresholdTokens: 107_000 });
+    expect(service.checkCompaction(200_000, 107_000)).toEqual({ kind: 'compact', effectiveTokens: 107_000, thresholdTokens: 107_000 });
+    // A window below the target: the window minus the buffer.
+    expect(service.shouldCompact(100_000, 86_999)).toBe(false);
+    expect(service.shouldCompact(100_000, 87_000)).toBe(true);
+  });
+
+  it('agrees with the pure shouldCompact on any count, window and parameters when no hold applies', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 400_000 }),
+        fc.option(fc.integer({ min: 1, max: 400_000 }), { nil: undefined }),
+        fc.integer({ min: 1, max: 300_000 }),
+        fc.integer({ min: 0, max: 50_000 }),
+        fc.option(fc.integer({ min: 1, max: 300_000 }), { nil: null }),
+        (measured, window, targetTokens, bufferTokens, autoCompactOverrideTokens) => {
+          const params = engineParams({ targetTokens, bufferTokens, autoCompactOverrideTokens });
+          const service = new MemoryService('s', { params });
+          expect(service.shouldCompact(window, measured)).toBe(shouldCompact(measured, window, params));
+        },
+      ),
     );
   });
 });

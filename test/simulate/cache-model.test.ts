@@ -6,8 +6,8 @@ import { normalizePrice } from '../../src/cost/price-table.js';
 import type { ModelPrice } from '../../src/cost/price-table.js';
 import { applyCacheRequest, cloneCacheState, createCacheState } from '../../src/simulate/cache-model.js';
 import type { CacheOutcome, CacheState, Segment } from '../../src/simulate/cache-model.js';
-import { CACHE_RULES, cacheRulesFor } from '../../src/simulate/cache-rules.js';
-import type { CacheRules, CacheTtl } from '../../src/simulate/cache-rules.js';
+import { CACHE_RULES, cacheRulesFor } from '../../src/provider/cache-rules.js';
+import type { CacheRules, CacheTtl } from '../../src/provider/cache-rules.js';
 
 const S = 1000;
 

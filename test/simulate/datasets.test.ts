@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { forEachSession } from '../../src/cli/load-sessions.js';
-import { modelFactsLookup } from '../../src/cli/simulate-pipeline.js';
+import { forEachSession } from '../../src/usecases/for-each-session.js';
+import { modelFactsFor } from '../../src/simulate/model-facts.js';
 import { loadBundledPriceTable, priceUsage } from '../../src/cost/index.js';
 import type { Session } from '../../src/session/model.js';
 import type { ReplayResult } from '../../src/simulate/replay.js';
@@ -46,7 +46,7 @@ function costPico(sim: SessionSimulation, r: ReplayResult): bigint {
 beforeAll(async () => {
   await forEachSession([DATASETS], { content: 'text' }, (session) => {
     const provider = session.requests[0]?.provider ?? null;
-    simulations.set(scenarioName(session), simulateSession(session, scenarios, { modelFacts: modelFactsLookup(prices, provider) }));
+    simulations.set(scenarioName(session), simulateSession(session, scenarios, { modelFacts: modelFactsFor(prices, provider) }));
   });
 }, 120_000);
 

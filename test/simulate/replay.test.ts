@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CACHE_RULES } from '../../src/simulate/cache-rules.js';
+import { CACHE_RULES } from '../../src/provider/cache-rules.js';
 import type { TokenCalibration } from '../../src/simulate/calibrate.js';
 import { NO_PRUNING_POLICY, PREFIX_STABLE_NEWEST_POLICY } from '../../src/simulate/recorded-policy.js';
 import type { ModelFacts, ReplayInput } from '../../src/simulate/replay.js';

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSimulation } from '../../src/cli/simulate-pipeline.js';
+import { simulateSessions } from '../../src/usecases/simulate.js';
 import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
 import { picoUsdToUsd } from '../../src/cost/money.js';
 import { sweepScenarios } from '../../src/tune/grid.js';
@@ -18,7 +18,7 @@ describe('tune against simulate', () => {
   it('costs and counts every scenario as the DuckDB reports do', async () => {
     const scenarios = sweepScenarios({ families: ['freecode', 'window-only', 'none'], targetTokens: [6_000, 10_000, 30_000], bufferTokens: [1_000], preserveRecentTurns: null, ttls: ['1h'], fixed: {} });
     const [simulated, tuned] = await Promise.all([
-      runSimulation({ paths: PATHS, scenarios, pricingFile: null, dbPath: null, csvDir: null }),
+      simulateSessions({ paths: PATHS, scenarios, pricingFile: null, dbPath: null, csvDir: null }),
       runTune({ paths: PATHS, scenarios, prices: loadBundledPriceTable(), tolerancePct: 2, workers: 1 }),
     ]);
     const expected = simulated.report.totals.results.map((r) => ({

@@ -1,20 +1,20 @@
 /**
  * `cachecost flags [paths..]`: pathological sessions (replay.md §9) with evidence and the dollars
- * at stake, on the recorded data and on any scenario chosen as in `simulate`. The handler loads,
- * replays, detects and renders; the detectors live in `detect/`, the rendering in `report/`.
+ * at stake, on the recorded data and on any scenario chosen as in `simulate`. The handler parses
+ * the options, calls the use case (`usecases/flags.ts`) and renders (`report/flags-report.ts`).
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { Argv } from 'yargs';
-import type { Flag, Severity } from '../../detect/flag.js';
+import type { Severity } from '../../detect/flag.js';
 import { SEVERITIES } from '../../detect/flag.js';
 import type { FlagThresholds } from '../../detect/thresholds.js';
-import { CachecostError } from '../../session/errors.js';
-import type { Scenario, ScenarioFamily } from '../../simulate/scenario.js';
+import { CachecostError, errorMessage } from '../../session/errors.js';
+import type { ScenarioFamily } from '../../simulate/scenario.js';
 import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
+import { parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
-import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
 
 /** Exit code when `--fail-on` finds a flag of that severity or worse in the recorded data (1 and 2 are errors and `--strict`). */
 export const FLAGS_RAISED_EXIT = 3;
@@ -72,12 +72,12 @@ async function readConfig(path: string): Promise<unknown> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if (error instanceof CachecostError) throw error;
-    throw new CachecostError('PATH_NOT_FOUND', `cannot read --config ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CachecostError('PATH_NOT_FOUND', `cannot read --config ${path}: ${errorMessage(error)}`);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new CachecostError('BAD_ARGUMENT', `--config ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CachecostError('BAD_ARGUMENT', `--config ${path} is not JSON: ${errorMessage(error)}`);
   }
 }
 
@@ -92,60 +92,29 @@ async function thresholdsFrom(args: FlagsArgs): Promise<FlagThresholds> {
   return resolved.thresholds;
 }
 
-/** `recorded`, the baseline, then the examined scenarios (the baseline once even when asked for). */
-async function scenariosFor(args: FlagsArgs): Promise<{ readonly all: Scenario[]; readonly examined: string[]; readonly baseline: Scenario }> {
-  const [{ buildScenarios, familyDefaults }, { BASELINE_SCENARIO }] = await Promise.all([import('../../simulate/scenario.js'), import('../../detect/detect-session.js')]);
-  const overrides = parseOverrides({ ...args, db: undefined, csv: undefined });
-  const families = examinedFamilies(args);
-  const asked = families.length === 0 ? [] : buildScenarios(families, overrides).filter((scenario) => scenario.family !== 'recorded');
-  const recorded: Scenario = { name: 'recorded', family: 'recorded', params: familyDefaults('recorded') };
-  const all = [recorded, BASELINE_SCENARIO, ...asked.filter((scenario) => scenario.name !== BASELINE_SCENARIO.name)];
-  return { all, examined: asked.map((scenario) => scenario.name), baseline: BASELINE_SCENARIO };
-}
-
 async function run(args: FlagsArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
   const thresholds = await thresholdsFrom(args);
-  const scenarios = await scenariosFor(args);
-  const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, pipeline, simulate, { detectSessionFlags }, report] = await Promise.all([
+  const families = examinedFamilies(args);
+  const overrides = parseOverrides(args);
+  const [{ pathsOrDefault }, { checkIssues, reportIssueSummary }, { flagSessions }, report, { progressBar }] = await Promise.all([
     import('../default-paths.js'),
-    import('../load-sessions.js'),
     import('../ingest-report.js'),
-    import('../simulate-pipeline.js'),
-    import('../../simulate/simulate-session.js'),
-    import('../../detect/detect-session.js'),
+    import('../../usecases/flags.js'),
     import('../../report/flags-report.js'),
+    import('../progress.js'),
   ]);
-  const prices = await pipeline.resolvePrices(args.pricing ?? null);
   const paths = pathsOrDefault(args.paths, io);
-  const flags: Flag[] = [];
-  const skipped: string[] = [];
-  let sessions = 0;
-  const { progressBar } = await import('../progress.js');
   const progress = await progressBar('flags', 'sessions');
-  const issues = await forEachSession(paths, { content: 'text' }, (session) => {
-    progress?.increment();
-    if (!simulate.isReplayable(session)) {
-      skipped.push(session.id);
-      return;
-    }
-    const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
-    const modelFacts = pipeline.modelFactsLookup(prices, provider);
-    const simulation = simulate.simulateSession(session, scenarios.all, { modelFacts });
-    flags.push(...detectSessionFlags(simulation, { prices, modelFacts, thresholds, baseline: scenarios.baseline, examined: scenarios.examined }));
-    sessions += 1;
-  }, (total) => progress?.start(total));
-  progress?.stop();
+  let outcome: Awaited<ReturnType<typeof flagSessions>>;
+  try {
+    outcome = await flagSessions({ paths, families, overrides, thresholds, pricingFile: args.pricing ?? null, progress });
+  } finally {
+    progress?.stop();
+  }
+  const { report: built, flags, skipped, issues } = outcome;
   checkIssues(issues, args, io);
 
-  const built = report.buildFlagsReport({
-    flags,
-    scenarios: ['recorded', ...scenarios.examined],
-    baseline: scenarios.baseline.name,
-    thresholds,
-    sessions,
-    ingestIssues: issues.length,
-  });
   if (args.csv !== undefined) {
     const [{ csvChunks }, { writeFileAtomic }] = await Promise.all([import('../../report/csv.js'), import('../../report/atomic-write.js')]);
     if (args.csv === '-') for (const chunk of csvChunks(report.FLAG_CSV_COLUMNS, built.flags)) io.stdout(chunk);
@@ -153,7 +122,7 @@ async function run(args: FlagsArgs, io: CliIo): Promise<number> {
   }
   if (args.json) io.stdout(`${JSON.stringify(built, null, 2)}\n`);
   else if (args.csv !== '-') {
-    if (sessions === 0) io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
+    if (built.sessions === 0) io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
     else io.stdout(`${report.renderFlagsReport(built)}\n`);
   }
   if (skipped.length > 0) io.stderr(`cachecost: ${skipped.length} session(s) without per-request data were not examined: ${skipped.join(', ')}\n`);

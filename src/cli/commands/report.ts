@@ -1,13 +1,12 @@
 /**
  * `cachecost report [paths..]`: the recorded cost (the bill) by day, session, model or project
- * (issue 5). No simulation: every request's measured usage becomes a `measured` row, priced in
- * DuckDB by the same SQL as `simulate`, and grouped there; this handler loads, inserts, renders.
+ * (replay.md §3, the measured usage). The use case (`usecases/bill.ts`) loads and prices; this
+ * handler parses the options, calls it and renders.
  */
-import type { BillGrouping, BillWindow } from '../../cost/bill.js';
+import type { BillGrouping } from '../../cost/bill.js';
 import { BILL_GROUPINGS } from '../../cost/bill.js';
-import type { BillExclusions, BillReport } from '../../report/bill-report.js';
 import { CachecostError } from '../../session/errors.js';
-import type { IngestIssue, Session } from '../../session/model.js';
+import { billWindow } from '../../usecases/bill-window.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { withPaths, withPricing } from '../shared-options.js';
@@ -22,91 +21,18 @@ type ReportArgs = GlobalArgs & {
   readonly csv: string | undefined;
 };
 
-const DAY_MS = 86_400_000;
-
-/** A `YYYY-MM-DD` date as the UTC epoch ms of its midnight; anything else is `BAD_ARGUMENT`. */
-export function parseUtcDate(raw: string, option: string): number {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw.trim());
-  if (match !== null) {
-    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    const ms = Date.UTC(year, month - 1, day);
-    const back = new Date(ms);
-    // Date.UTC rolls 2026-02-30 over to March: a date that does not round-trip does not exist.
-    if (back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === day) return ms;
-  }
-  throw new CachecostError('BAD_ARGUMENT', `--${option} expects a date as YYYY-MM-DD (UTC), got "${raw}"`);
-}
-
-/** The half-open window `[since 00:00Z, until + 1 day 00:00Z)` of inclusive UTC dates. */
-export function billWindow(since: string | undefined, until: string | undefined): BillWindow {
-  const sinceMs = since === undefined ? null : parseUtcDate(since, 'since');
-  const untilMs = until === undefined ? null : parseUtcDate(until, 'until') + DAY_MS;
-  if (sinceMs !== null && untilMs !== null && sinceMs >= untilMs) {
-    throw new CachecostError('BAD_ARGUMENT', `--since ${since ?? ''} is after --until ${until ?? ''}`);
-  }
-  return { sinceMs, untilMs };
-}
-
-type Collected = { readonly excluded: BillExclusions; readonly issues: readonly IngestIssue[] };
-
 async function run(args: ReportArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
-  const window = billWindow(args.since, args.until);
-  const [{ CostDb }, bill, { measuredRows, unknownTtlWriteTokens }, { resolvePrices }, { pathsOrDefault }, { forEachSession }, ingestReport, { buildBillReport }] =
-    await Promise.all([
-      import('../../cost/db.js'),
-      import('../../cost/bill.js'),
-      import('../../simulate/to-rows.js'),
-      import('../simulate-pipeline.js'),
-      import('../default-paths.js'),
-      import('../load-sessions.js'),
-      import('../ingest-report.js'),
-      import('../../report/bill-report.js'),
-    ]);
+  // Dates are checked before any file is read.
+  billWindow(args.since, args.until);
+  const [{ billSessions }, { pathsOrDefault }, ingestReport] = await Promise.all([
+    import('../../usecases/bill.js'),
+    import('../default-paths.js'),
+    import('../ingest-report.js'),
+  ]);
   const paths = pathsOrDefault(args.paths, io);
-  const db = await CostDb.open({ prices: await resolvePrices(args.pricing ?? null), path: null });
-  let report: BillReport;
-  try {
-    await bill.openBill(db);
-    const seen = new Set<string>();
-    let totalsOnlySessions = 0;
-    let requestsWithoutUsage = 0;
-    let undatedRequestsOutsideWindow = 0;
-    const bounded = window.sinceMs !== null || window.untilMs !== null;
-    const issues = await forEachSession(paths, { content: 'sizes' }, async (session: Session) => {
-      if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
-        totalsOnlySessions += 1;
-        return;
-      }
-      const measured = session.requests.filter((request) => request.usage !== null);
-      requestsWithoutUsage += session.requests.length - measured.length;
-      if (bounded) undatedRequestsOutsideWindow += measured.filter((request) => request.timestampMs === null).length;
-      await db.insertRequests(measuredRows(session));
-      if (!seen.has(session.id)) await bill.insertBillSessions(db, [{ session_id: session.id, project: session.project }]);
-      seen.add(session.id);
-      await bill.insertUnknownTtl(
-        db,
-        measured.map((request) => ({
-          session_id: session.id,
-          request_index: request.index,
-          write_unknown_ttl_tokens: request.usage === null ? 0 : unknownTtlWriteTokens(request.usage),
-        })),
-      );
-    });
-    const collected: Collected = { excluded: { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow }, issues };
-    ingestReport.checkIssues(collected.issues, args, io);
-    report = buildBillReport({
-      by: args.by,
-      since: args.since ?? null,
-      until: args.until ?? null,
-      table: await bill.billTable(db, args.by, window),
-      unpricedModels: await bill.billUnpricedModels(db, window),
-      excluded: collected.excluded,
-      issues: collected.issues,
-    });
-  } finally {
-    db.close();
-  }
+  const report = await billSessions({ paths, by: args.by, since: args.since ?? null, until: args.until ?? null, pricingFile: args.pricing ?? null });
+  ingestReport.checkIssues(report.issues, args, io);
 
   if (args.csv !== undefined) {
     const [{ csvChunks }, { billCsvColumns, billCsvRows }, { writeFileAtomic }] = await Promise.all([

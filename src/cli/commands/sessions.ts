@@ -12,7 +12,7 @@ async function run(args: SessionsArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
   const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, { summarizeSession }] = await Promise.all([
     import('../default-paths.js'),
-    import('../load-sessions.js'),
+    import('../../usecases/for-each-session.js'),
     import('../ingest-report.js'),
     import('../../session/summary.js'),
   ]);

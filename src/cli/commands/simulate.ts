@@ -1,15 +1,14 @@
 /**
  * `cachecost simulate [paths..]`: replay sessions through the engine under scenarios, price every
  * request in DuckDB, and report costs, savings against `recorded`, and the recorded replay's
- * fidelity (replay.md §3–§8). The handler loads, replays, prices and renders; the work lives in
- * `simulate/`, `cost/` and `report/`.
+ * fidelity (replay.md §3–§8). The handler parses the options, calls the use case
+ * (`usecases/simulate.ts`) and renders.
  */
 import type { Argv } from 'yargs';
-import { CachecostError } from '../../session/errors.js';
-import type { ScenarioFamily, ScenarioOverrides } from '../../simulate/scenario.js';
 import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
+import { parseFamilies, parseOverrides } from '../scenario-options.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
 import { terminalSafe } from '../../format/terminal-safe.js';
 
@@ -32,69 +31,17 @@ type SimulateArgs = GlobalArgs & {
   readonly json: boolean;
 };
 
-/** A token count as typed: `120000`, `120k`, `1m` (K = 1,000, M = 1,000,000). */
-export function parseTokenCount(raw: string, option: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([kKmM]?)\s*$/.exec(raw);
-  const scale = match?.[2]?.toLowerCase() === 'k' ? 1_000 : match?.[2]?.toLowerCase() === 'm' ? 1_000_000 : 1;
-  const value = match === null ? Number.NaN : Math.round(Number(match[1]) * scale);
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new CachecostError('BAD_ARGUMENT', `--${option} expects a token count such as 120000 or 120k, got "${raw}"`);
-  }
-  return value;
-}
-
-function positiveList(raw: string, option: string): number[] {
-  const values = raw.split(',').map((part) => parseTokenCount(part, option));
-  if (values.some((value) => value === 0)) throw new CachecostError('BAD_ARGUMENT', `--${option} values must be positive`);
-  return values;
-}
-
-function oneOf<T extends string>(raw: string | undefined, allowed: readonly T[], option: string): T | undefined {
-  if (raw === undefined) return undefined;
-  if ((allowed as readonly string[]).includes(raw)) return raw as T;
-  throw new CachecostError('BAD_ARGUMENT', `--${option} must be one of ${allowed.join(', ')}; got "${raw}"`);
-}
-
-/** The families asked for (`--scenario a,b` or repeated); the default is FreeCode and the no-compaction baseline. */
-export function parseFamilies(raw: readonly string[]): ScenarioFamily[] {
-  const names = raw.flatMap((entry) => entry.split(',')).map((name) => name.trim()).filter((name) => name !== '');
-  if (names.length === 0) return ['freecode', 'none'];
-  return names.map((name) => {
-    const family = oneOf(name, SCENARIO_FAMILIES, 'scenario');
-    if (family === undefined) throw new CachecostError('BAD_ARGUMENT', '--scenario is empty');
-    return family;
-  });
-}
-
-/** Scenario overrides from the options (only those given). */
-export function parseOverrides(args: SimulateArgs): ScenarioOverrides {
-  const pruning = oneOf(args.pruning, ['prefix-stable', 'sliding-legacy', 'none', 'recorded'] as const, 'pruning');
-  const summarizer = oneOf(args.summarizer, ['llm', 'heuristic'] as const, 'summarizer');
-  const selector = oneOf(args.selector, ['freecode', 'strict'] as const, 'selector');
-  return {
-    ...(args.target !== undefined ? { targetTokens: positiveList(args.target, 'target') } : {}),
-    ...(args.window !== undefined ? { windowTokens: positiveList(args.window, 'window')[0] ?? 0 } : {}),
-    ...(args.buffer !== undefined ? { bufferTokens: parseTokenCount(args.buffer, 'buffer') } : {}),
-    ...(args.preserveTurns !== undefined ? { preserveRecentTurns: parseTokenCount(args.preserveTurns, 'preserve-turns') } : {}),
-    ...(args.preserveTokens !== undefined ? { maxPreserveRecentTokens: parseTokenCount(args.preserveTokens, 'preserve-tokens') } : {}),
-    ...(args.ttl !== undefined ? { ttl: args.ttl } : {}),
-    ...(pruning !== undefined ? { pruning } : {}),
-    ...(summarizer !== undefined ? { summarizer } : {}),
-    ...(selector !== undefined ? { selector } : {}),
-  };
-}
-
 async function run(args: SimulateArgs, io: CliIo): Promise<number> {
   const { buildScenarios } = await import('../../simulate/scenario.js');
   const scenarios = buildScenarios(parseFamilies(args.scenario), parseOverrides(args));
-  const { runSimulation } = await import('../simulate-pipeline.js');
+  const { simulateSessions } = await import('../../usecases/simulate.js');
   const { pathsOrDefault } = await import('../default-paths.js');
   const { checkIssues, reportIssueSummary } = await import('../ingest-report.js');
   const { progressBar } = await import('../progress.js');
   const progress = await progressBar('simulate', 'sessions');
-  let outcome: Awaited<ReturnType<typeof runSimulation>>;
+  let outcome: Awaited<ReturnType<typeof simulateSessions>>;
   try {
-    outcome = await runSimulation({
+    outcome = await simulateSessions({
       paths: pathsOrDefault(args.paths, io),
       scenarios,
       pricingFile: args.pricing ?? null,

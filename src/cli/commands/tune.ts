@@ -2,7 +2,7 @@
  * `cachecost tune [paths..]`: sweep a grid of scenarios (target × buffer × preserve-turns × TTL ×
  * family), replay every session once per scenario, and report per model and overall the cost
  * curve, its knee and the recommended target (replay.md §7, §10). The handler parses the grid,
- * runs the sweep (`src/tune`) and renders (`src/report/tune-*`).
+ * calls the use case (`usecases/tune.ts`) and renders (`src/report/tune-*`).
  */
 import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
@@ -15,8 +15,8 @@ import { MAX_SWEEP_SCENARIOS } from '../../tune/grid.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { progressBar } from '../progress.js';
+import { parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
 import { withEngineOptions, withPaths } from '../shared-options.js';
-import { parseFamilies, parseOverrides, parseTokenCount } from './simulate.js';
 import { terminalSafe } from '../../format/terminal-safe.js';
 
 /** The default grid: the issue's example, 40K to 400K in steps of 20K. */
@@ -91,24 +91,13 @@ export function parseTtls(raw: string): Ttl[] {
 
 /** The sweep grid from the options. */
 export function parseGrid(args: TuneArgs): SweepGrid {
+  // Target, buffer, preserve-turns and TTL are axes of the grid; the other options hold for every scenario.
   const fixed = parseOverrides({
-    verbose: args.verbose,
-    strict: args.strict,
-    paths: args.paths,
-    target: undefined,
     window: args.window,
-    buffer: undefined,
-    preserveTurns: undefined,
     preserveTokens: args.preserveTokens,
-    scenario: args.scenario,
-    ttl: undefined,
     pruning: args.pruning,
     summarizer: args.summarizer,
     selector: args.selector,
-    pricing: args.pricing,
-    db: undefined,
-    csv: undefined,
-    json: args.json,
   });
   return {
     families: parseFamilies(args.scenario),
@@ -139,28 +128,14 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
   checkOutputs(args);
   const grid = parseGrid(args);
   const workers = workerCount(args.workers);
-  const { sweepScenarios, sweepSize } = await import('../../tune/grid.js');
-  const size = sweepSize(grid);
-  if (size > MAX_SWEEP_SCENARIOS) throw new CachecostError('BAD_ARGUMENT', `the grid has ${size} scenarios; at most ${MAX_SWEEP_SCENARIOS}`);
-  const scenarios = sweepScenarios(grid);
-  const { resolvePrices } = await import('../simulate-pipeline.js');
+  const { tuneSessions } = await import('../../usecases/tune.js');
   const { pathsOrDefault } = await import('../default-paths.js');
   const { checkIssues, reportIssueSummary } = await import('../ingest-report.js');
-  const { runTune } = await import('../../tune/run-tune.js');
   const paths = pathsOrDefault(args.paths, io);
   const progress = await progressBar('tune', 'scenario replays');
-  const prices = await resolvePrices(args.pricing ?? null);
   let outcome: TuneOutcome;
   try {
-    outcome = await runTune({
-      paths,
-      scenarios,
-      prices,
-      tolerancePct: args.tolerance,
-      workers,
-      onStart: (steps) => progress?.start(steps),
-      onProgress: () => progress?.increment(),
-    });
+    outcome = await tuneSessions({ paths, grid, pricingFile: args.pricing ?? null, tolerancePct: args.tolerance, workers, progress });
   } finally {
     progress?.stop();
   }

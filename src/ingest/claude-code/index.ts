@@ -2,6 +2,7 @@
  * The Claude Code adapter: group the detected transcripts by session → read each file line by
  * line (streamed) → build. Bad content never throws: it becomes ingest issues on the session.
  */
+import { errorMessage } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
 import { readLines } from '../lines.js';
@@ -26,7 +27,7 @@ async function readTranscript(file: string, agentId: string | null, content: Con
       }
     }
   } catch (error) {
-    issues.push({ file, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` });
+    issues.push({ file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
   return { file, agentId, records };
 }

@@ -2,6 +2,7 @@
  * The Codex adapter: one rollout per session → read line by line (streamed) → build. Bad content
  * never throws: it becomes ingest issues on the session.
  */
+import { errorMessage } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
 import { readLines } from '../lines.js';
@@ -27,7 +28,7 @@ export async function loadCodexSession(files: CodexSessionFiles, options: { read
       }
     }
   } catch (error) {
-    issues.push({ file: files.file, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` });
+    issues.push({ file: files.file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
   return buildCodexSession({ sessionId: files.sessionId, file: files.file, records, issues });
 }

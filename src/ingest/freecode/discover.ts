@@ -9,7 +9,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { IngestIssue } from '../../session/model.js';
-import { CachecostError } from '../../session/errors.js';
+import { CachecostError, errorMessage } from '../../session/errors.js';
 import { entryKind } from '../dir-entry.js';
 
 /** The files of one FreeCode session; any of them may be missing. */
@@ -94,7 +94,7 @@ async function walk(dir: string, depth: number, collector: Collector): Promise<v
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    collector.issues.push({ file: dir, line: 0, reason: `cannot list directory: ${error instanceof Error ? error.message : String(error)}` });
+    collector.issues.push({ file: dir, line: 0, reason: `cannot list directory: ${errorMessage(error)}` });
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -192,7 +192,7 @@ export async function discoverFreecode(paths: readonly string[]): Promise<Discov
       isDirectory = (await stat(path)).isDirectory();
     } catch (error) {
       if (isMissing(error)) throw new CachecostError('PATH_NOT_FOUND', `no such file or directory: ${path}`, { cause: error });
-      throw new CachecostError('IO_ERROR', `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new CachecostError('IO_ERROR', `cannot read ${path}: ${errorMessage(error)}`, { cause: error });
     }
     if (isDirectory) {
       collector.visitedDirs.add(await realpath(path));

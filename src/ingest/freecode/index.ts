@@ -2,6 +2,7 @@
  * The FreeCode adapter: discover → read (streamed line by line; only the small JSON files are
  * read whole) → build. Bad content never throws: it becomes ingest issues on the session.
  */
+import { errorMessage } from '../../session/errors.js';
 import { readFile } from 'node:fs/promises';
 import type { IngestIssue, Session } from '../../session/model.js';
 import { readLines } from '../lines.js';
@@ -17,7 +18,7 @@ export { discoverFreecode, type Discovery, type FreecodeSessionFiles } from './d
 export type { ContentMode } from '../content-mode.js';
 
 function unreadable(file: string, error: unknown): IngestIssue {
-  return { file, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` };
+  return { file, line: 0, reason: `cannot read: ${errorMessage(error)}` };
 }
 
 async function readRollout(file: string, content: ContentMode, issues: IngestIssue[]): Promise<RolloutSource> {

@@ -3,6 +3,7 @@
  * JSON file read whole. Its `summaries` (oldest first, with content) are the summary items of
  * compactions; its `messages` hold the prompt text of user messages the store may have lost.
  */
+import { errorMessage } from '../../session/errors.js';
 import { z } from 'zod';
 import { describeSchemaError } from '../json-line.js';
 import { MAX_TIMESTAMP_MS } from '../json-value.js';
@@ -46,7 +47,7 @@ export function parseMemory(content: string): MemoryResult {
   try {
     value = JSON.parse(content);
   } catch (error) {
-    return { kind: 'invalid', reason: `memory.json: malformed JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { kind: 'invalid', reason: `memory.json: malformed JSON (${errorMessage(error)})` };
   }
   const file = FileSchema.safeParse(value);
   if (!file.success) return { kind: 'invalid', reason: describeSchemaError('memory.json', file.error) };

@@ -3,6 +3,7 @@
  * `meta.json` → the few metadata fields read. Both format generations: writes read as
  * `cacheWriteInputTokens ?? cacheCreationInputTokens` (§7.5), usage absent before 2026-08-05.
  */
+import { errorMessage } from '../../session/errors.js';
 import { z } from 'zod';
 import type { MeasuredUsage } from '../../session/model.js';
 import { type ContentMode, kept } from '../content-mode.js';
@@ -209,7 +210,7 @@ export function parseMeta(content: string): MetaResult {
   try {
     value = JSON.parse(content);
   } catch (error) {
-    return { kind: 'invalid', reason: `meta.json: malformed JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { kind: 'invalid', reason: `meta.json: malformed JSON (${errorMessage(error)})` };
   }
   const parsed = MetaSchema.safeParse(value);
   if (!parsed.success) return { kind: 'invalid', reason: describeSchemaError('meta.json', parsed.error) };

@@ -3,6 +3,7 @@
  * part files are small JSON documents read whole, then built into a session. The SQLite storage
  * of later releases (`opencode.db`) is not read yet. Bad content becomes ingest issues.
  */
+import { errorMessage } from '../../session/errors.js';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IngestIssue, Session } from '../../session/model.js';
@@ -29,7 +30,7 @@ async function readObject(file: string, issues: IngestIssue[]): Promise<JsonObje
     if (object === undefined) issues.push({ file, line: 0, reason: 'not a JSON object' });
     return object ?? null;
   } catch (error) {
-    const reason = error instanceof SyntaxError ? `malformed JSON (${error.message})` : `cannot read: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = error instanceof SyntaxError ? `malformed JSON (${error.message})` : `cannot read: ${errorMessage(error)}`;
     issues.push({ file, line: 0, reason });
     return null;
   }

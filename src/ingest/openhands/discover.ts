@@ -4,6 +4,7 @@
  * each a session named by its `instance_id` (else by its line); a line that is not an instance is an
  * ingest issue here and no session.
  */
+import { errorMessage } from '../../session/errors.js';
 import { basename, extname } from 'node:path';
 import type { IngestIssue } from '../../session/model.js';
 import { parseJsonLine } from '../json-line.js';
@@ -43,7 +44,7 @@ export async function groupOpenhandsFiles(found: readonly FoundLog[]): Promise<{
         sessions.push({ kind: 'output-line', sessionId: id ?? `${basename(log.path, '.jsonl')}-${line.number}`, file: log.path, line: line.number });
       }
     } catch (error) {
-      issues.push({ file: log.path, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` });
+      issues.push({ file: log.path, line: 0, reason: `cannot read: ${errorMessage(error)}` });
     }
   }
   return { sessions, issues };

@@ -2,6 +2,7 @@
  * The OpenHands adapter: a trajectory file or one `output.jsonl` line → events → a session.
  * Bad content never throws: it becomes ingest issues on the session.
  */
+import { errorMessage } from '../../session/errors.js';
 import { readFile } from 'node:fs/promises';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
@@ -56,11 +57,11 @@ export async function loadOpenhandsSession(files: OpenhandsSessionFiles, options
       try {
         value = parseJsonDocument(await readFile(files.file, 'utf8'));
       } catch (error) {
-        issues.push({ file: files.file, line: 0, reason: `malformed JSON (${error instanceof Error ? error.message : String(error)})` });
+        issues.push({ file: files.file, line: 0, reason: `malformed JSON (${errorMessage(error)})` });
       }
     }
   } catch (error) {
-    issues.push({ file: files.file, line, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` });
+    issues.push({ file: files.file, line, reason: `cannot read: ${errorMessage(error)}` });
   }
   const instance = value === null ? null : instanceOf(value, files, line);
   if (value !== null && instance === null) issues.push({ file: files.file, line, reason: 'neither an event array nor an instance with "history"' });

@@ -2,6 +2,7 @@
  * The SWE-agent adapter: a `.traj` becomes a totals-only session (`Session.totalsOnly`, no
  * requests): it is counted in reports and never replayed. Bad content becomes ingest issues.
  */
+import { errorMessage } from '../../session/errors.js';
 import { readFile } from 'node:fs/promises';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
@@ -23,7 +24,7 @@ export async function loadSweAgentSession(files: SweAgentSessionFiles, _options:
       for (const problem of reading.problems) issues.push({ file: files.file, line: 0, reason: problem });
     }
   } catch (error) {
-    issues.push({ file: files.file, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}` });
+    issues.push({ file: files.file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
   return {
     id: files.sessionId,

@@ -2,6 +2,7 @@
  * A SWE-agent `.traj` → its totals (formats.md §5): `info.model_stats` holds `tokens_sent`,
  * `tokens_received` and `api_calls` per instance, with no cache fields and no per-call usage.
  */
+import { errorMessage } from '../../session/errors.js';
 import type { z } from 'zod';
 import type { SessionSchema } from '../../session/model.js';
 import { parseJsonDocument } from '../json-line.js';
@@ -36,7 +37,7 @@ export function parseTrajectory(text: string): TrajectoryReading {
   try {
     value = parseJsonDocument(text);
   } catch (error) {
-    return { kind: 'invalid', reason: `malformed JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { kind: 'invalid', reason: `malformed JSON (${errorMessage(error)})` };
   }
   const info = asObject(asObject(value)?.['info']);
   if (info === undefined) return { kind: 'invalid', reason: 'missing field "info"' };

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { forEachSession } from '../../../src/cli/load-sessions.js';
+import { forEachSession } from '../../../src/usecases/for-each-session.js';
 import type { IngestIssue, Session } from '../../../src/session/model.js';
 import { summarizeSession } from '../../../src/session/summary.js';
 

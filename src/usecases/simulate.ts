@@ -1,54 +1,49 @@
 /**
- * The `simulate` pipeline: load each session, replay it under every scenario, insert its rows in
- * DuckDB, then read the reports back with SQL. Sessions stream through one at a time, so memory
- * holds one session's content plus the tables.
+ * The simulate use case (`cachecost simulate`): load each session, replay it under every
+ * scenario, insert its rows in DuckDB, then read the reports back with SQL. Sessions stream
+ * through one at a time, so memory holds one session's content plus the tables.
  */
 import { join } from 'node:path';
-import type { PriceTable } from '../cost/index.js';
-import { CSV_EXPORTS, CostDb, loadBundledPriceTable, loadPricingFile } from '../cost/index.js';
+import type { PriceTable } from '../cost/price-table.js';
+import { CSV_EXPORTS, CostDb } from '../cost/db.js';
 import { ensureDirectory } from '../cost/output-path.js';
 import { writeFileAtomic } from '../report/atomic-write.js';
 import type { CsvColumn } from '../report/csv.js';
 import { csvChunks } from '../report/csv.js';
 import type { SessionFacts, SimulateReport } from '../report/simulate-report.js';
 import { buildSimulateReport } from '../report/simulate-report.js';
-import { CachecostError } from '../session/errors.js';
+import { CachecostError, errorMessage } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
-import { modelFactsFor } from '../simulate/model-facts.js';
+import type { ModelFacts } from '../simulate/replay.js';
 import type { Scenario } from '../simulate/scenario.js';
 import type { SessionSimulation } from '../simulate/simulate-session.js';
-import { isReplayable, simulateSession } from '../simulate/simulate-session.js';
-import type { ModelFacts } from '../simulate/replay.js';
 import { BASELINE_SCENARIO, detectSessionFlags } from '../detect/detect-session.js';
 import { DEFAULT_THRESHOLDS } from '../detect/thresholds.js';
 import { fidelityNote, scenarioRows, simulationRows } from '../simulate/to-rows.js';
-import { forEachSession } from './load-sessions.js';
+import { forEachSession } from './for-each-session.js';
+import { resolvePrices } from './prices.js';
+import type { Progress } from './progress.js';
+import { replayWithPrices } from './replay-session.js';
 
-export type SimulationRequest = {
+export type SimulateSessionsOptions = {
+  /** Log files or directories of any supported agent. */
   readonly paths: readonly string[];
+  /** The scenarios to replay (`buildScenarios`); `recorded` among them. */
   readonly scenarios: readonly Scenario[];
-  readonly pricingFile: string | null;
-  readonly dbPath: string | null;
-  readonly csvDir: string | null;
-  /** Told the number of sessions once discovered, then once per session done (a progress bar). */
-  readonly progress?: { start(total: number): void; increment(): void } | null;
+  /** A price file overlaying the bundled table; null or absent = the bundled table. */
+  readonly pricingFile?: string | null;
+  /** Keep the DuckDB tables in this file; null or absent = in memory. */
+  readonly dbPath?: string | null;
+  /** Also write requests.csv, sessions.csv, scenarios.csv and compactions.csv here. */
+  readonly csvDir?: string | null;
+  readonly progress?: Progress | null;
 };
 
-export type SimulationOutcome = {
+export type SimulateSessionsOutcome = {
   readonly report: SimulateReport;
   /** One-line notes for stderr (unpriced models, sessions that cannot be replayed). */
   readonly notices: readonly string[];
 };
-
-/** Model facts for the replay, resolved once per model name from the price table. */
-export const modelFactsLookup = modelFactsFor;
-
-/** The price table: the bundled one, overlaid by `--pricing` when given. */
-export async function resolvePrices(pricingFile: string | null): Promise<PriceTable> {
-  const bundled = loadBundledPriceTable();
-  if (pricingFile === null) return bundled;
-  return (await loadPricingFile(pricingFile, bundled)).table;
-}
 
 /** The kinds of flag each scenario raises (default thresholds), for the sessions table. */
 function flagsByScenario(simulation: SessionSimulation, baseline: Scenario, prices: PriceTable, modelFacts: (model: string) => ModelFacts): Map<string, string[]> {
@@ -63,11 +58,11 @@ function flagsByScenario(simulation: SessionSimulation, baseline: Scenario, pric
 }
 
 /** Runs the whole simulation and returns the report (and writes CSV files when asked). */
-export async function runSimulation(request: SimulationRequest): Promise<SimulationOutcome> {
+export async function simulateSessions(request: SimulateSessionsOptions): Promise<SimulateSessionsOutcome> {
   const prices = await resolvePrices(request.pricingFile);
   // The flags column needs the default-target scenario their dollars are measured against.
   const baseline = request.scenarios.find((s) => s.name === BASELINE_SCENARIO.name && JSON.stringify(s.params) === JSON.stringify(BASELINE_SCENARIO.params));
-  const db = await CostDb.open({ prices, path: request.dbPath });
+  const db = await CostDb.open({ prices, path: request.dbPath ?? null });
   // A `--db` file is replaced only when the run completes (CostDb.close); a failure keeps the old one.
   let completed = false;
   try {
@@ -76,13 +71,12 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
     const skipped: string[] = [];
     const issues: IngestIssue[] = [...(await forEachSession(request.paths, { content: 'text' }, async (session: Session) => {
       request.progress?.increment();
-      if (!isReplayable(session)) {
+      const replayed = replayWithPrices(session, request.scenarios, prices);
+      if (replayed === null) {
         skipped.push(session.id);
         return;
       }
-      const provider = session.requests.find((r) => r.provider !== null)?.provider ?? null;
-      const modelFacts = modelFactsLookup(prices, provider);
-      const simulation = simulateSession(session, request.scenarios, { modelFacts });
+      const { simulation, modelFacts } = replayed;
       const rows = simulationRows(simulation, baseline === undefined ? undefined : flagsByScenario(simulation, baseline, prices, modelFacts));
       await db.insertRequests(rows.requests);
       await db.insertCompactions(rows.compactions);
@@ -111,7 +105,7 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
     for (const unpriced of await db.unpricedModels()) {
       notices.push(`model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`);
     }
-    if (request.csvDir !== null) await writeCsvTables(db, request.csvDir);
+    if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
     completed = true;
     return { report, notices };
   } finally {
@@ -124,7 +118,7 @@ async function writeCsvTables(db: CostDb, dir: string): Promise<void> {
   try {
     await ensureDirectory(dir);
   } catch (error) {
-    throw new CachecostError('IO_ERROR', `cannot create directory ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CachecostError('IO_ERROR', `cannot create directory ${dir}: ${errorMessage(error)}`);
   }
   for (const name of CSV_EXPORTS) {
     const table = await db.exportCsv(name);

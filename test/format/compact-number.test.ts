@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCompactCount } from '../../src/report/compact-number.js';
+import { formatCompactCount } from '../../src/format/compact-number.js';
 
 describe('formatCompactCount', () => {
   it.each([

@@ -1,0 +1,211 @@
+/**
+ * Provider prompt-cache rules as data (pricing.md §1, replay.md §5): one rule set per provider
+ * family, plus per-model minimum cacheable prefixes. The cache model (`cache-model.ts`) reads only
+ * these fields; adding a provider is adding a row here, not a branch there.
+ */
+
+/** Provider cache families the cache model knows. */
+export const CACHE_FAMILIES = [
+  'anthropic',
+  'minimax-anthropic',
+  'openai',
+  'openai-5.6+',
+  'deepseek',
+  'gemini-implicit',
+  'no-cache',
+] as const;
+export type CacheFamily = (typeof CACHE_FAMILIES)[number];
+
+/**
+ * Where a provider lets cache entries start:
+ * - `anthropic-breakpoints`: entries are written only at the request's breakpoints (after the
+ *   static block and after the last segment) and read only when an entry is exactly a prefix;
+ * - `automatic-prefix`: every request leaves its whole prompt as an entry and any common prefix
+ *   with an alive entry is read, in steps of `granularityTokens`.
+ */
+export type CacheBreakpointKind = 'anthropic-breakpoints' | 'automatic-prefix';
+
+/** The TTL a caller asks for on breakpoint caches (FreeCode's `FREECODE_CACHE_TTL`, `--ttl`). */
+export type CacheTtl = '5m' | '1h';
+
+export type CacheRules = {
+  readonly family: CacheFamily;
+  readonly kind: CacheBreakpointKind;
+  /** Entries (and prompts) shorter than this are never cached; both counters stay 0. */
+  readonly minCacheableTokens: number;
+  /** Reads are rounded down to a multiple of this (1 = token-exact). */
+  readonly granularityTokens: number;
+  /** Lifetime of an entry after its last write or hit at the default TTL. */
+  readonly ttlMs: number;
+  /** Lifetime when the caller asks for `1h`; null when the provider has no 1-hour cache (the marker is ignored: 5m). */
+  readonly ttl1hMs: number | null;
+  /** Whether the tokens after the read prefix are billed as cache writes (else as uncached input). */
+  readonly writesBilled: boolean;
+  /** Provider maximum of explicit breakpoints per request (FreeCode places at most 4, engine.md §5.8). */
+  readonly maxBreakpoints: number;
+  readonly source: string;
+};
+
+const FIVE_MINUTES_MS = 5 * 60 * 1000;
+const ONE_HOUR_MS = 60 * 60 * 1000;
+
+/** A minimum larger than any prompt: the family never caches. */
+const NEVER_CACHED_TOKENS = Number.MAX_SAFE_INTEGER;
+
+/** Family defaults; `cacheRulesFor` applies the per-model minimum on top. */
+export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
+  anthropic: {
+    family: 'anthropic',
+    kind: 'anthropic-breakpoints',
+    minCacheableTokens: 1024,
+    granularityTokens: 1,
+    ttlMs: FIVE_MINUTES_MS,
+    ttl1hMs: ONE_HOUR_MS,
+    writesBilled: true,
+    maxBreakpoints: 4,
+    source: 'pricing.md §1.1 (Anthropic prompt caching: 5m/1h, refresh on hit, 4 breakpoints)',
+  },
+  'minimax-anthropic': {
+    family: 'minimax-anthropic',
+    kind: 'anthropic-breakpoints',
+    minCacheableTokens: 512,
+    granularityTokens: 1,
+    ttlMs: FIVE_MINUTES_MS,
+    // pricing.md §1.5 gives no 1-hour cache for MiniMax: a `1h` marker is treated as 5m.
+    ttl1hMs: null,
+    writesBilled: true,
+    maxBreakpoints: 4,
+    source: 'pricing.md §1.5 (MiniMax Anthropic endpoint, 512-token minimum) and the project cache rules',
+  },
+  openai: {
+    family: 'openai',
+    kind: 'automatic-prefix',
+    minCacheableTokens: 1024,
+    granularityTokens: 128,
+    ttlMs: FIVE_MINUTES_MS,
+    ttl1hMs: null,
+    writesBilled: false,
+    maxBreakpoints: 0,
+    source: 'pricing.md §1.2 (OpenAI before GPT-5.6: automatic, ≥1,024 tokens, 128-token steps, free writes)',
+  },
+  'openai-5.6+': {
+    family: 'openai-5.6+',
+    kind: 'anthropic-breakpoints',
+    minCacheableTokens: 1024,
+    // Assumption: explicit breakpoints read whole entries, so no 128-token rounding (pricing.md gives none).
+    granularityTokens: 1,
+    ttlMs: FIVE_MINUTES_MS,
+    ttl1hMs: null,
+    writesBilled: true,
+    maxBreakpoints: 4,
+    source: 'pricing.md §1.2 (GPT-5.6+: explicit breakpoints, writes 1.25x); granularity 1 and 5m TTL assumed',
+  },
+  deepseek: {
+    family: 'deepseek',
+    kind: 'automatic-prefix',
+    minCacheableTokens: 64,
+    granularityTokens: 64,
+    ttlMs: ONE_HOUR_MS,
+    ttl1hMs: null,
+    writesBilled: false,
+    maxBreakpoints: 0,
+    source: 'pricing.md §1.4 and the project cache rules (disk cache, 64-token units, 1 h, misses at input price)',
+  },
+  'gemini-implicit': {
+    family: 'gemini-implicit',
+    kind: 'automatic-prefix',
+    minCacheableTokens: 1024,
+    // pricing.md §1.3 gives no step size for implicit hits: token-exact assumed.
+    granularityTokens: 1,
+    // "implicit: short" (pricing.md §1.6): 5 minutes assumed.
+    ttlMs: FIVE_MINUTES_MS,
+    ttl1hMs: null,
+    writesBilled: false,
+    maxBreakpoints: 0,
+    source: 'pricing.md §1.3 (Gemini implicit caching, no storage fee); step 1 token and 5m TTL assumed',
+  },
+  'no-cache': {
+    family: 'no-cache',
+    kind: 'automatic-prefix',
+    minCacheableTokens: NEVER_CACHED_TOKENS,
+    granularityTokens: 1,
+    ttlMs: 0,
+    ttl1hMs: null,
+    writesBilled: false,
+    maxBreakpoints: 0,
+    source: 'models without prompt caching (e.g. GPT-4, GPT-4 Turbo): every token is uncached input',
+  },
+};
+
+/** Per-model minimum cacheable prefix, keyed by canonical model id (pricing.md §1.1, §1.3). */
+export const MIN_CACHEABLE_TOKENS_BY_MODEL: Readonly<Record<string, number>> = {
+  // Anthropic (LiteLLM prompt-caching doc, 2026-10, quoted in pricing.md §1.1).
+  'claude-opus-5': 512,
+  'claude-fable-5': 512,
+  'claude-mythos-5': 512,
+  'claude-opus-4-8': 1024,
+  'claude-sonnet-5': 1024,
+  'claude-sonnet-4-6': 1024,
+  'claude-sonnet-4-5': 1024,
+  'claude-sonnet-4': 1024,
+  'claude-opus-4-1': 1024,
+  'claude-opus-4': 1024,
+  'claude-3-7-sonnet': 1024,
+  'claude-3-5-sonnet': 1024,
+  'claude-3-opus': 1024,
+  'claude-opus-4-7': 2048,
+  'claude-3-haiku': 2048,
+  'claude-3-5-haiku': 2048,
+  'claude-opus-4-5': 4096,
+  'claude-opus-4-6': 4096,
+  'claude-haiku-4-5': 4096,
+  // Gemini (ai.google.dev at crawl, pricing.md §1.3).
+  'gemini-2.5-flash': 1024,
+  'gemini-2.5-pro': 4096,
+  'gemini-3-pro-preview': 4096,
+  'gemini-3-flash-preview': 1024,
+};
+
+/** The rules for a model: its family's defaults with the model's own minimum when one is known. */
+export function cacheRulesFor(family: CacheFamily, canonicalModelId: string | null): CacheRules {
+  const base = CACHE_RULES[family];
+  if (canonicalModelId === null || family === 'no-cache') return base;
+  const minCacheableTokens = MIN_CACHEABLE_TOKENS_BY_MODEL[canonicalModelId];
+  return minCacheableTokens === undefined ? base : { ...base, minCacheableTokens };
+}
+
+const OPENAI_VERSION = /^(?:[a-z0-9_-]+\/)?gpt-(\d+)(?:\.(\d+))?/i;
+
+/**
+ * The cache family of a provider name, for models the price table does not know (null when the
+ * provider is unknown). OpenAI models from GPT-5.6 on use breakpoints and billed writes (pricing.md §1.2).
+ */
+export function cacheFamilyForProvider(provider: string, modelName: string): CacheFamily | null {
+  switch (provider.toLowerCase()) {
+    case 'anthropic':
+      return 'anthropic';
+    case 'minimax':
+      return 'minimax-anthropic';
+    case 'openai':
+    case 'azure':
+    case 'codex': {
+      const match = OPENAI_VERSION.exec(modelName);
+      if (match !== null) {
+        const major = Number(match[1]);
+        const minor = match[2] === undefined ? 0 : Number(match[2]);
+        if (major > 5 || (major === 5 && minor >= 6)) return 'openai-5.6+';
+      }
+      return 'openai';
+    }
+    case 'deepseek':
+      return 'deepseek';
+    case 'google':
+    case 'gemini':
+    case 'vertex':
+    case 'vertex_ai':
+    case 'google-vertex':
+      return 'gemini-implicit';
+    default:
+      return null;
+  }
+}

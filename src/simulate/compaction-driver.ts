@@ -1,0 +1,242 @@
+/**
+ * The compaction driver of the replay: the session's context as FreeCode holds it (the stored
+ * provider history, the memory transcript, the summary block, the pruning state) and every
+ * compaction of it, whether the engine decides it (threshold, overflow) or the log shows it
+ * (`recorded`). Both kinds end in the same bookkeeping (`settle`), written once.
+ */
+import type {
+  ApplyCompactionResult,
+  CompactionHooks,
+  EngineParams,
+  LlmSummarizer,
+  LlmSummaryRequest,
+  MicrocompactDecision,
+} from '../engine/index.js';
+import {
+  ArraySessionStore,
+  MemoryService,
+  NO_COMPACTION_HOOKS,
+  PruneState,
+  applyMicrocompact,
+  applyPruningPolicy,
+  keepLastNUserTurns,
+  pruneStateResetsEachUserMessage,
+  runCompaction,
+  timeBasedMicrocompact,
+} from '../engine/index.js';
+import type { TokenCalibration } from './calibrate.js';
+import { tokensForChars } from './calibrate.js';
+import type { RenderedPrompt, ReplayMessage, SummaryBlock } from './provider-view.js';
+import { SUMMARY_BLOCK_PREFIX, renderPrompt, withToolResult } from './provider-view.js';
+import type { ReplayCompaction, ReplayCompactionTrigger } from './replay-types.js';
+import type { RowContext, RowEmitter } from './row-emitter.js';
+import type { Scenario } from './scenario.js';
+
+type ModelledSummarizer = { readonly llm: LlmSummarizer | undefined; readonly request: () => LlmSummaryRequest | null };
+
+export class CompactionDriver {
+  readonly store = new ArraySessionStore<ReplayMessage>();
+  readonly memory: MemoryService;
+  private readonly prune = new PruneState();
+  private microcompact: MicrocompactDecision = { kind: 'not-idle' };
+  private summary: SummaryBlock | null = null;
+  private summaryCount = 0;
+  /** FreeCode's `lastMeasuredContextTokens` (engine.md §1.5): 0 after a compaction until the next response. */
+  private lastMeasuredTokens = 0;
+  private readonly compactionList: ReplayCompaction[] = [];
+
+  constructor(
+    sessionId: string,
+    private readonly params: EngineParams,
+    private readonly scenario: Scenario,
+    private readonly calibration: TokenCalibration,
+    private readonly rows: RowEmitter,
+    preCompactHookBlocks: boolean,
+  ) {
+    const hooks: CompactionHooks = preCompactHookBlocks
+      ? { preCompact: () => ({ allowed: false, reason: 'PreCompact hook (as recorded)' }), postCompact: () => undefined }
+      : NO_COMPACTION_HOOKS;
+    this.memory = new MemoryService(sessionId, { params, hooks });
+  }
+
+  get compactions(): readonly ReplayCompaction[] {
+    return this.compactionList;
+  }
+
+  /** The inclusive prompt of the last response was measured (engine.md §1.5). */
+  measured(promptTokens: number): void {
+    this.lastMeasuredTokens = promptTokens;
+  }
+
+  /** Whether the loop's `maybeCompact` fires after a response (engine.md §5.2 step 8). */
+  wantsCompaction(triggerWindowTokens: number | undefined): boolean {
+    return this.memory.checkCompaction(triggerWindowTokens, this.lastMeasuredTokens).kind === 'compact';
+  }
+
+  /** A new user message (engine.md §5.1): fresh holds, the Aug prune state reset, legacy microcompact. */
+  startUserMessage(timestampMs: number | null, nowMs: number): void {
+    this.memory.startUserMessage();
+    if (pruneStateResetsEachUserMessage(this.params.version)) this.prune.reset();
+    if (this.params.legacyMicrocompact) {
+      const history = this.store.getMessages();
+      const last = history[history.length - 1];
+      this.microcompact = timeBasedMicrocompact(history, last?.timestampMs ?? null, timestampMs ?? nowMs);
+    }
+  }
+
+  /** A tool result joins the newest assistant message that made the call. */
+  attachToolResult(callId: string, text: string, failed: boolean): void {
+    const messages = this.store.getMessages();
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const message = messages[i];
+      if (message === undefined || message.role !== 'assistant') continue;
+      const updated = withToolResult(message, callId, text, failed);
+      if (updated === null) continue;
+      const next = [...messages];
+      next[i] = updated;
+      this.store.replaceMessages(next);
+      return;
+    }
+  }
+
+  /**
+   * The provider-facing copy, pruned as the scenario prunes, rendered as segments. Not pure:
+   * prefix-stable pruning records its decisions, so every render is a send or a measurement.
+   */
+  render(model: string): RenderedPrompt {
+    let messages: readonly ReplayMessage[] = this.store.getMessages();
+    if (this.params.legacyMicrocompact) messages = applyMicrocompact(messages, this.microcompact);
+    const pruned = applyPruningPolicy(messages, this.params.pruning, this.prune, this.params.toolResultBudgetChars);
+    return renderPrompt(`static:${model}`, this.summary, pruned.messages, this.calibration);
+  }
+
+  /** A compaction the engine decides (`runCompaction`, engine.md §2.4); a hook may block it. */
+  compact(trigger: 'threshold' | 'overflow', at: RowContext, nowMs: number): ApplyCompactionResult {
+    const before = this.render(at.model);
+    const messagesBefore = this.store.getMessages().length;
+    const summarizer = this.modelledSummarizer(at.model);
+    const outcome = runCompaction({
+      memory: this.memory,
+      store: this.store,
+      compactOptions: { nowMs, llm: summarizer.llm },
+      preserveRecentTurns: this.params.preserveRecentTurns,
+      version: this.params.version,
+      trigger: 'auto',
+    });
+    const result = outcome.result;
+    let summaryChars: number | null = null;
+    const llmRequest = summarizer.request();
+    if (outcome.kind === 'compacted') {
+      const content = result.compaction.kind === 'compacted' ? result.compaction.summary.content : '';
+      const capChars = llmRequest === null ? Number.POSITIVE_INFINITY : Math.ceil(llmRequest.maxTokens / this.calibration.tokensPerChar);
+      summaryChars = Math.min(content.length, capChars);
+    }
+    this.settle({
+      trigger,
+      before,
+      messagesBefore,
+      summaryChars,
+      llmRequest,
+      estimateTokensBefore: result.tokensBefore,
+      estimateTokensAfter: result.tokensAfter,
+      hookBlocked: result.compaction.kind === 'blocked',
+      at,
+    });
+    return result;
+  }
+
+  /**
+   * A compaction where the log shows one: the store trimmed as FreeCode trims it
+   * (`keepLastNUserTurns`, engine.md §2.3), the summary of the recorded size when the log kept
+   * it (`recordedSummaryChars`, from memory.json), else the engine's own summary; the memory
+   * transcript follows the engine. It always happens: the log says it did.
+   */
+  compactAsRecorded(recordedSummaryChars: number | undefined, at: RowContext, nowMs: number): void {
+    const before = this.render(at.model);
+    const stored = this.store.getMessages();
+    const summarizer = this.modelledSummarizer(at.model);
+    const result = this.memory.compact({ nowMs, llm: summarizer.llm });
+    const kept = keepLastNUserTurns(stored, this.params.preserveRecentTurns, this.params.version);
+    if (kept.length < stored.length) this.store.replaceMessages(kept);
+    const engineChars =
+      result.kind === 'compacted'
+        ? result.summary.content.length
+        : this.summary === null
+          ? 0
+          : this.summary.chars - SUMMARY_BLOCK_PREFIX.length;
+    this.settle({
+      trigger: 'recorded',
+      before,
+      messagesBefore: stored.length,
+      summaryChars: recordedSummaryChars ?? engineChars,
+      llmRequest: summarizer.request(),
+      estimateTokensBefore: result.tokenCountBefore,
+      estimateTokensAfter: result.tokenCountAfter,
+      hookBlocked: false,
+      at,
+    });
+  }
+
+  /**
+   * What every compaction attempt ends with. When it compacted (`summaryChars` not null): the
+   * new summary block, the measured count reset (engine.md §1.5), the next row marked, and the
+   * modelled summarizer call as a row. Then the attempt is recorded, blocked or not.
+   */
+  private settle(attempt: {
+    readonly trigger: ReplayCompactionTrigger;
+    readonly before: RenderedPrompt;
+    readonly messagesBefore: number;
+    readonly summaryChars: number | null;
+    readonly llmRequest: LlmSummaryRequest | null;
+    readonly estimateTokensBefore: number;
+    readonly estimateTokensAfter: number;
+    readonly hookBlocked: boolean;
+    readonly at: RowContext;
+  }): void {
+    const compacted = attempt.summaryChars !== null;
+    let summaryTokens = 0;
+    if (attempt.summaryChars !== null) {
+      this.summaryCount += 1;
+      this.summary = { id: `summary#${this.summaryCount}`, chars: SUMMARY_BLOCK_PREFIX.length + attempt.summaryChars };
+      summaryTokens = tokensForChars(this.summary.chars, this.calibration);
+      this.lastMeasuredTokens = 0;
+      this.rows.markCompaction();
+      if (attempt.llmRequest !== null) this.rows.summarize(attempt.llmRequest, summaryTokens, attempt.at);
+    }
+    const after = this.render(attempt.at.model);
+    this.compactionList.push({
+      rowIndex: this.rows.rowCount,
+      requestIndex: attempt.at.requestIndex,
+      trigger: attempt.trigger,
+      promptTokensBefore: attempt.before.promptTokens,
+      promptTokensAfter: compacted ? after.promptTokens : attempt.before.promptTokens,
+      estimateTokensBefore: attempt.estimateTokensBefore,
+      estimateTokensAfter: attempt.estimateTokensAfter,
+      messagesBefore: attempt.messagesBefore,
+      messagesAfter: this.store.getMessages().length,
+      summaryTokens,
+      hookBlocked: attempt.hookBlocked,
+      compacted,
+    });
+  }
+
+  /**
+   * The LLM summarizer as the replay models it: the call is not made. The engine builds its
+   * request (priced as a row of its own) and, told "no", keeps the heuristic summary, whose size
+   * stands for the LLM's, capped at its 1,024 output tokens (engine.md §3.3, §3.4).
+   */
+  private modelledSummarizer(model: string): ModelledSummarizer {
+    if (this.scenario.params.summarizer !== 'llm') return { llm: undefined, request: () => null };
+    let captured: LlmSummaryRequest | null = null;
+    return {
+      llm: {
+        model,
+        summarize: (request: LlmSummaryRequest) => {
+          captured = request;
+          return { ok: false, error: 'modelled by the replay' };
+        },
+      },
+      request: () => captured,
+    };
+  }
+}
