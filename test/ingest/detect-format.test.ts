@@ -10,7 +10,7 @@ describe('format detection and dispatch', () => {
   it('finds every format under one directory', async () => {
     const { sources } = await discoverSessions(['test/fixtures']);
     const formats = new Set(sources.map((s) => s.format));
-    expect([...formats].sort()).toEqual(['claude-code', 'codex', 'freecode', 'opencode', 'swe-agent']);
+    expect([...formats].sort()).toEqual(['claude-code', 'codex', 'freecode', 'opencode', 'openhands', 'swe-agent']);
   });
 
   it('rejects a file given by name that no format claims', async () => {
