@@ -59,34 +59,53 @@ async function walk(dir: string, depth: number, state: WalkState): Promise<void>
 const BINARY_PROBE_BYTES = 8192;
 
 /**
- * True when the start of the file cannot be a text log: a NUL byte, or bytes that are not UTF-8.
- * A log name on such a file is reported, not passed over as "some other JSON file".
+ * What the start of a file no format claimed says about it: binary (a NUL byte, or bytes that are
+ * not UTF-8), or text with no JSON object on any of its first lines. A log name on such a file is
+ * reported, not passed over as "some other JSON file" (which is valid JSON of another shape).
  */
-async function looksBinary(path: string): Promise<boolean> {
+async function probe(path: string): Promise<{ readonly binary: boolean; readonly noJsonObject: boolean }> {
   const handle = await open(path, 'r');
+  let head: Buffer;
   try {
     const buffer = Buffer.alloc(BINARY_PROBE_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, BINARY_PROBE_BYTES, 0);
-    const head = buffer.subarray(0, bytesRead);
-    if (head.includes(0)) return true;
-    try {
-      // `stream`: a multi-byte character cut at the probe's end is not an error.
-      new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: bytesRead === BINARY_PROBE_BYTES });
-      return false;
-    } catch {
-      return true;
-    }
+    head = buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
+  if (head.includes(0)) return { binary: true, noJsonObject: true };
+  let text: string;
+  try {
+    // `stream`: a multi-byte character cut at the probe's end is not an error.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: head.length === BINARY_PROBE_BYTES });
+  } catch {
+    return { binary: true, noJsonObject: true };
+  }
+  const lines = text.split('\n');
+  // Only whole lines are judged: a long first line cut by the probe proves nothing.
+  const whole = head.length === BINARY_PROBE_BYTES ? lines.slice(0, -1) : lines;
+  const nonBlank = whole.filter((line) => line.trim() !== '').slice(0, 8);
+  const isObject = (line: string): boolean => {
+    try {
+      const value: unknown = JSON.parse(line.replace(/^\uFEFF/, ''));
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    } catch {
+      return false;
+    }
+  };
+  return { binary: false, noJsonObject: nonBlank.length > 0 && !nonBlank.some(isObject) };
 }
 
 async function classify(path: string, found: FoundLog[], issues: IngestIssue[]): Promise<void> {
   try {
     const detection = await detectFormat(path);
     if (detection !== null && detection.format !== 'freecode') found.push({ ...detection, path });
-    else if (detection === null && (await looksBinary(path))) {
-      issues.push({ file: path, line: 0, reason: 'binary content (not UTF-8 text) in a file named like a log; not read' });
+    else if (detection === null) {
+      const head = await probe(path);
+      if (head.binary) issues.push({ file: path, line: 0, reason: 'binary content (not UTF-8 text) in a file named like a log; not read' });
+      else if (path.endsWith('.jsonl') && head.noJsonObject) {
+        issues.push({ file: path, line: 0, reason: 'none of its first lines is a JSON object; not read as a log' });
+      }
     }
   } catch (error) {
     issues.push({ file: path, line: 0, reason: `cannot read: ${errorMessage(error)}` });

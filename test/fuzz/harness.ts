@@ -150,8 +150,9 @@ const BAD_COUNTS: readonly (number | string | unknown[] | Record<string, unknown
   -1,
   -123456,
   1.5,
-  MAX_TOKENS_PER_REQUEST + 1,
-  1e12,
+  // Above the bound for one request, and for a SWE-agent run's totals (calls × the bound).
+  MAX_TOKENS_PER_REQUEST * 1000 + 1,
+  1e15,
   '1000',
   [12],
   { tokens: 12 },
@@ -320,10 +321,30 @@ function withTree<T>(tree: Tree, use: (root: string) => Promise<T>): Promise<T> 
   return use(root).finally(() => rmSync(root, { recursive: true, force: true }));
 }
 
-function expectIssues(actual: readonly string[], oracle: readonly string[], corrupted: readonly Unit[], seed: FormatSeed): void {
+/** True when every non-blank line of `file` is one of the seed's records. */
+function onlyRecords(tree: Tree, file: string, units: readonly Unit[]): boolean {
+  const lines = (tree.get(file)?.toString('utf8') ?? '').split('\n');
+  return lines.every((line, index) => line.trim() === '' || units.some((unit) => unit.file === file && unit.line === index + 1));
+}
+
+function expectIssues(
+  actual: readonly string[],
+  oracle: readonly string[],
+  corrupted: readonly Unit[],
+  seed: FormatSeed,
+  tree: Tree,
+  units: readonly Unit[] | null,
+): void {
   // A corrupted record only read through another corrupted one is never read: it has no issue.
   const read = corrupted.filter((unit) => !corrupted.some((other) => other !== unit && seed.readThrough?.(unit.file, other.file) === true));
-  const expected = [...oracle, ...read.map((unit) => `${unit.file}:${unit.line}`)].sort();
+  // A JSONL file with every record corrupted is no longer recognisable as a log: one issue for the file.
+  const whole = new Set(
+    [...new Set(read.map((unit) => unit.file))].filter(
+      (file) => units !== null && !isDocument(file) && units.filter((unit) => unit.file === file).every((unit) => read.includes(unit)) && onlyRecords(tree, file, units),
+    ),
+  );
+  const keys = [...read.filter((unit) => !whole.has(unit.file)).map((unit) => `${unit.file}:${unit.line}`), ...[...whole].map((file) => `${file}:0`)];
+  const expected = [...oracle, ...keys].sort();
   expect(actual).toEqual(expected);
 }
 
@@ -371,7 +392,7 @@ export function fuzzSeed(seed: FormatSeed): {
         const expected = await oracleFor(hit, oracle);
         await withTree(corrupted, async (root) => {
           const actual = await ingest(root);
-          expectIssues(actual.issues, expected.issues, hit, seed);
+          expectIssues(actual.issues, expected.issues, hit, seed, tree, units);
           casesRun.set(`${seed.format} breaking`, (casesRun.get(`${seed.format} breaking`) ?? 0) + 1);
           expect(actual.totals).toEqual(expected.totals);
           await checkCli(root, actual.issues.length);
@@ -405,7 +426,7 @@ export function fuzzSeed(seed: FormatSeed): {
           }
           await withTree(corrupted, async (root) => {
             const actual = await ingest(root);
-            expectIssues(actual.issues, original.issues, hit, seed);
+            expectIssues(actual.issues, original.issues, hit, seed, tree, null);
             casesRun.set(`${seed.format} usage`, (casesRun.get(`${seed.format} usage`) ?? 0) + 1);
             expect([...actual.usages.keys()]).toEqual([...original.usages.keys()]);
             for (const [id, list] of actual.usages) {
