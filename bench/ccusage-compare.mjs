@@ -10,16 +10,19 @@
 // 3. Runs `cachecost report <logs> --by session --json` (from dist/: `npm run build` first).
 // 4. Compares per session: input, output, cache creation (= cachecost 5m + 1h + unknown TTL) and
 //    cache read tokens, and the cost. Every difference must be one of the named, deliberate ones:
-//      - dedupe: cachecost keeps the LAST line of a response; ccusage 20.x keeps its largest line
-//        (its TypeScript releases the first), which can undercount output on 2.1.x transcripts;
+//      - dedupe: cachecost keeps the line with the LARGEST output of a response across every file
+//        of the session (acompact / aside_question copies included); ccusage 20.x keeps the line
+//        with the largest token total (its TypeScript releases the first), which can undercount
+//        output on 2.1.x transcripts;
 //      - long context: above a tier's threshold cachecost bills the WHOLE request at the tier
 //        (Anthropic's rule); ccusage tiers each token class separately above 200K;
 //      - 1h writes: ccusage reports one cache-creation column; cachecost splits it 5m / 1h /
 //        unknown TTL (20.0.24 prices 1h writes at 2x like cachecost, so the cost agrees).
 //    Anything else (a missing session, different input or cache tokens) is reported as
 //    UNEXPLAINED and the script exits 1.
-// 5. Does the same on a tiny invented transcript (a streamed response, a 1h write and a request
-//    above 200K) to show each difference once.
+// 5. Does the same on a tiny invented transcript (a streamed response, a 1h write, a request
+//    above 200K, a response whose final line is only in an acompact copy, an all-zero stream) to
+//    show each difference once.
 //
 // Usage: node bench/ccusage-compare.mjs [claude-config-dir]   (default ../shared/real-logs/claude-code)
 import { execFile } from 'node:child_process';
@@ -58,7 +61,7 @@ try {
   const real = await compare(ccusageBin, logs);
   printComparison(real);
 
-  console.log('\nInvented transcript (one streamed response with a 1h write, one request above 200K):');
+  console.log('\nInvented transcript (a streamed response with a 1h write, a request above 200K, a final line only in an acompact copy, an all-zero stream):');
   const invented = join(work, 'invented');
   await writeInventedTranscript(invented);
   printComparison(await compare(ccusageBin, invented));
@@ -96,7 +99,7 @@ async function compare(ccusageBin, configDir) {
     if (mine.uncachedInputTokens !== session.inputTokens || mine.cacheReadTokens !== session.cacheReadTokens || creation !== session.cacheCreationTokens) {
       reasons.push(`UNEXPLAINED: input/cache tokens differ (ours ${mine.uncachedInputTokens}/${mine.cacheReadTokens}/${creation}, ccusage ${session.inputTokens}/${session.cacheReadTokens}/${session.cacheCreationTokens})`);
     }
-    if (mine.outputTokens !== session.outputTokens) reasons.push(`dedupe: output ${mine.outputTokens} (last line) vs ${session.outputTokens}`);
+    if (mine.outputTokens !== session.outputTokens) reasons.push(`dedupe: output ${mine.outputTokens} (largest line) vs ${session.outputTokens}`);
     if (!(Math.abs(costDiff) <= COST_TOLERANCE_USD)) {
       if (mine.longContextRequests > 0) reasons.push(`long context: ${mine.longContextRequests} request(s) billed whole at the tier`);
       else if (mine.outputTokens === session.outputTokens) reasons.push('UNEXPLAINED: cost differs with equal tokens and no long-context request');
@@ -141,5 +144,15 @@ async function writeInventedTranscript(root) {
     assistant('a2', '2026-01-01T00:00:02.000Z', '1', { input_tokens: 3, cache_read_input_tokens: 20_000, ...split(0, 500), output_tokens: 180 }),
     assistant('a3', '2026-01-01T00:01:00.000Z', '2', { input_tokens: 10, cache_read_input_tokens: 195_000, ...split(10_000, 0), output_tokens: 1_000 }),
   ];
+  // A response whose main-transcript line is partial (output 5) while its final line (output 900)
+  // exists only in the compaction summariser's copy; and a stream that never finished (all zero).
+  lines.push(
+    assistant('a4', '2026-01-01T00:02:00.000Z', '3', { input_tokens: 4, cache_read_input_tokens: 20_500, ...split(0, 0), output_tokens: 5 }),
+    assistant('a5', '2026-01-01T00:03:00.000Z', '4', { input_tokens: 0, cache_read_input_tokens: 0, ...split(0, 0), output_tokens: 0 }),
+  );
   await writeFile(join(dir, `${session}.jsonl`), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+  const copy = join(dir, session, 'subagents');
+  await mkdir(copy, { recursive: true });
+  const final = { ...assistant('c1', '2026-01-01T00:02:00.000Z', '3', { input_tokens: 4, cache_read_input_tokens: 20_500, ...split(0, 0), output_tokens: 900 }), isSidechain: true, agentId: 'acompact-1' };
+  await writeFile(join(copy, 'agent-acompact-1.jsonl'), `${JSON.stringify(final)}\n`);
 }

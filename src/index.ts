@@ -8,7 +8,7 @@
 export * from './session/model.js';
 export { CachecostError, type CachecostErrorCode } from './session/errors.js';
 export { summarizeSession, type SessionSummary } from './session/summary.js';
-export { discoverSessions, loadSession, type IngestOptions, type SessionSource } from './ingest/index.js';
+export { discoverSessions, loadSession, newIngestRun, type IngestOptions, type IngestRun, type SessionSource } from './ingest/index.js';
 export { buildScenarios, familyDefaults, type Scenario, type ScenarioFamily, type ScenarioOverrides } from './simulate/scenario.js';
 export { simulateSession, type SessionSimulation } from './simulate/simulate-session.js';
 export { replaySession, repriceReplay, type ReplayInput, type ReplayResult, type ReplayRow } from './simulate/replay.js';

@@ -1,15 +1,17 @@
 /**
  * How ingest issues reach the user: one summary line on stderr by default, every issue with
- * `--verbose`, and with `--strict` any issue is fatal (exit 2, nothing printed on stdout).
+ * `--verbose`, and with `--strict` any issue that is not a note is fatal (exit 2, nothing printed
+ * on stdout). Notes (`isIngestNote`) say what was counted differently and why; they are listed and
+ * counted, never fatal.
  */
-import type { IngestIssue } from '../session/model.js';
+import { type IngestIssue, isIngestNote } from '../session/model.js';
 import { CachecostError } from '../session/errors.js';
 import type { GlobalArgs } from './command.js';
 import type { CliIo } from './io.js';
 import { terminalSafe } from '../format/terminal-safe.js';
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`;
 }
 
 /** `file:line: reason` (line 0 means the whole file, so it is left out), one terminal-safe line: paths and reasons quote logs. */
@@ -19,25 +21,89 @@ export function formatIssue(issue: IngestIssue): string {
   return issue.line > 0 ? `${file}:${issue.line}: ${reason}` : `${file}: ${reason}`;
 }
 
-/** "12 lines skipped in 3 files" — every issue is a line (or file) not taken as written. */
-export function issueCounts(issues: readonly IngestIssue[]): string {
-  const files = new Set(issues.map((issue) => issue.file)).size;
-  return `${plural(issues.length, 'line')} skipped in ${plural(files, 'file')}`;
+/** The same issue reported twice (one file read for two purposes) is one issue. */
+function distinct(issues: readonly IngestIssue[]): IngestIssue[] {
+  const seen = new Set<string>();
+  const out: IngestIssue[] = [];
+  for (const issue of issues) {
+    const key = `${issue.file}\u0000${issue.line}\u0000${issue.effect ?? ''}\u0000${issue.reason}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(issue);
+  }
+  return out;
+}
+
+/** Issues that are problems with the input (not notes), each counted once. */
+export function problemIssues(issues: readonly IngestIssue[]): IngestIssue[] {
+  return distinct(issues).filter((issue) => !isIngestNote(issue));
 }
 
 /**
- * Lists issues on stderr when `--verbose`; throws `STRICT_INGEST` when `--strict` and there are
- * any. Call before printing results, so that `--strict` prints none.
+ * What the issues did, counted by what happened to the input: "1 line skipped, 2 lines repaired,
+ * 1 file not read in 3 files". Lines are distinct `file:line` pairs (two reasons for one line are one
+ * line); a line-0 issue is about a whole file. Notes are counted apart (`noteCounts`).
+ */
+export function issueCounts(issues: readonly IngestIssue[]): string {
+  const problems = problemIssues(issues);
+  const skipped = new Set<string>();
+  const repaired = new Set<string>();
+  const wholeFiles = new Set<string>();
+  for (const issue of problems) {
+    if (issue.line === 0) wholeFiles.add(issue.file);
+    else (issue.effect === 'repaired' ? repaired : skipped).add(`${issue.file}\u0000${issue.line}`);
+  }
+  // A line both skipped and repaired (two reasons) was skipped.
+  for (const key of skipped) repaired.delete(key);
+  const parts: string[] = [];
+  if (skipped.size > 0) parts.push(`${plural(skipped.size, 'line')} skipped`);
+  if (repaired.size > 0) parts.push(`${plural(repaired.size, 'line')} repaired`);
+  if (wholeFiles.size > 0) parts.push(`${plural(wholeFiles.size, 'file')} with a whole-file issue`);
+  const files = new Set(problems.map((issue) => issue.file)).size;
+  return parts.length === 0 ? 'no ingest issues' : `${parts.join(', ')} in ${plural(files, 'file')}`;
+}
+
+/** The notes, by kind: "981 requests without reported usage (counted apart, not priced); 2 files holding …". */
+export function noteCounts(issues: readonly IngestIssue[]): string | null {
+  const notes = distinct(issues).filter(isIngestNote);
+  let noUsage = 0;
+  let elsewhere = 0;
+  let replays = 0;
+  for (const note of notes) {
+    if (note.effect === 'usage-not-reported') noUsage += 1;
+    else if (note.effect === 'counted-elsewhere') elsewhere += 1;
+    else if (note.effect === 'fork-replay') replays += 1;
+  }
+  const parts: string[] = [];
+  if (noUsage > 0) parts.push(`${plural(noUsage, 'request')} without reported usage (counted apart, not priced)`);
+  if (elsewhere > 0)
+    parts.push(
+      `${plural(elsewhere, 'file')} holding responses another session counted (resumed copies, not counted twice)`,
+    );
+  if (replays > 0)
+    parts.push(`${plural(replays, 'forked rollout')} whose copy of the parent's history was not counted again`);
+  return parts.length === 0 ? null : parts.join('; ');
+}
+
+/**
+ * Lists issues and notes on stderr when `--verbose`; throws `STRICT_INGEST` when `--strict` and
+ * there are problem issues. Call before printing results, so that `--strict` prints none.
  */
 export function checkIssues(issues: readonly IngestIssue[], global: GlobalArgs, io: CliIo): void {
-  if (global.verbose) for (const issue of issues) io.stderr(`${formatIssue(issue)}\n`);
-  if (global.strict && issues.length > 0) {
-    throw new CachecostError('STRICT_INGEST', `${issueCounts(issues)} and --strict is set${global.verbose ? '' : '; --verbose lists them'}`);
+  if (global.verbose)
+    for (const issue of distinct(issues)) io.stderr(`${isIngestNote(issue) ? 'note: ' : ''}${formatIssue(issue)}\n`);
+  if (global.strict && problemIssues(issues).length > 0) {
+    throw new CachecostError(
+      'STRICT_INGEST',
+      `${issueCounts(issues)} and --strict is set${global.verbose ? '' : '; --verbose lists them'}`,
+    );
   }
 }
 
-/** The one summary line after the results (nothing when there were no issues). */
+/** The summary line(s) after the results: problems, then notes (nothing when there are neither). */
 export function reportIssueSummary(issues: readonly IngestIssue[], global: GlobalArgs, io: CliIo): void {
-  if (issues.length === 0) return;
-  io.stderr(`cachecost: ${issueCounts(issues)}; ${global.verbose ? 'listed above' : '--verbose lists them'}\n`);
+  const tail = global.verbose ? 'listed above' : '--verbose lists them';
+  if (problemIssues(issues).length > 0) io.stderr(`cachecost: ${issueCounts(issues)}; ${tail}\n`);
+  const notes = noteCounts(issues);
+  if (notes !== null) io.stderr(`cachecost: note: ${notes}; ${tail}\n`);
 }

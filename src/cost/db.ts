@@ -33,6 +33,7 @@ const VIEW_FILES = [
   'request_costs',
   'session_costs',
   'scenario_costs',
+  'savings',
   'session_savings',
   'scenario_savings',
   'compaction_summary',

@@ -7,7 +7,13 @@
 import { stat } from 'node:fs/promises';
 import { CachecostError, errorMessage } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
-import { type ClaudeSessionFiles, groupClaudeFiles, loadClaudeSession } from './claude-code/index.js';
+import {
+  claudeCompanionFiles,
+  type ClaudeSessionFiles,
+  groupClaudeFiles,
+  loadClaudeSession,
+  type ResponseClaims,
+} from './claude-code/index.js';
 import { type CodexSessionFiles, groupCodexFiles, loadCodexSession } from './codex/index.js';
 import type { ContentMode } from './content-mode.js';
 import { detectFormat } from './detect-format.js';
@@ -29,7 +35,23 @@ export type SessionSource =
   | { readonly format: 'openhands'; readonly sessionId: string; readonly files: OpenhandsSessionFiles }
   | { readonly format: 'swe-agent'; readonly sessionId: string; readonly files: SweAgentSessionFiles };
 
-export type IngestOptions = { readonly content: ContentMode };
+export type IngestOptions = {
+  readonly content: ContentMode;
+  /**
+   * Shared by the sessions of one run (`newIngestRun`): a response a session loaded earlier already
+   * counted is not counted again (Claude Code resumed copies, formats.md §1.5). Without it each
+   * session is read on its own.
+   */
+  readonly run?: IngestRun;
+};
+
+/** State shared by the sessions of one run, loaded one after another. */
+export type IngestRun = { readonly claudeClaims: ResponseClaims };
+
+/** A fresh run: load its sessions in discovery order so that the first claim is deterministic. */
+export function newIngestRun(): IngestRun {
+  return { claudeClaims: new Map() };
+}
 
 function isMissing(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
@@ -74,6 +96,14 @@ export async function discoverSessions(paths: readonly string[]): Promise<{ read
     }
     if (detection.format === 'freecode') freecodePaths.push(path);
     else found.push({ ...detection, path });
+    // A Claude Code transcript named alone brings its subagents' files: their requests are billed.
+    if (detection.format === 'claude-code') {
+      try {
+        found.push(...(await claudeCompanionFiles(path)));
+      } catch (error) {
+        issues.push({ file: path, line: 0, reason: `cannot read its subagent files: ${errorMessage(error)}` });
+      }
+    }
   }
   const sources: SessionSource[] = [];
   if (freecodePaths.length > 0) {
@@ -103,7 +133,7 @@ export async function loadSession(source: SessionSource, options: IngestOptions)
     case 'freecode':
       return loadFreecodeSession(source.files, options);
     case 'claude-code':
-      return loadClaudeSession(source.files, options);
+      return loadClaudeSession(source.files, { content: options.content, claims: options.run?.claudeClaims });
     case 'codex':
       return loadCodexSession(source.files, options);
     case 'opencode':

@@ -14,6 +14,7 @@ export const SESSION_SUMMARY_COLUMNS: readonly CsvColumn<SessionSummary>[] = [
   { header: 'models', value: (row) => row.models.join(';') },
   { header: 'userMessages', value: (row) => row.userMessages },
   { header: 'requests', value: (row) => row.requests },
+  { header: 'requestsWithoutUsage', value: (row) => row.requestsWithoutUsage },
   { header: 'promptTokens', value: (row) => row.promptTokens },
   { header: 'cacheReadTokens', value: (row) => row.cacheReadTokens },
   { header: 'cacheWriteTokens', value: (row) => row.cacheWriteTokens },
@@ -57,6 +58,11 @@ function sumOrNull(values: readonly (number | null)[]): number | null {
   return known.length === 0 ? null : known.reduce((a, b) => a + b, 0);
 }
 
+/** Requests with measured usage, and apart those whose log reports none (never priced): `9 (+2 no usage)`. */
+function requestsCell(measured: number | null, withoutUsage: number): string {
+  return withoutUsage === 0 ? count(measured) : `${count(measured)} (+${formatCompactCount(withoutUsage)} no usage)`;
+}
+
 /** The `sessions` table: one row per session, plus a total row when there is more than one. */
 export function renderSessionSummaryTable(rows: readonly SessionSummary[]): string {
   const body = rows.map((row) => [
@@ -64,7 +70,7 @@ export function renderSessionSummaryTable(rows: readonly SessionSummary[]): stri
     row.source,
     row.models.join(', '),
     count(row.userMessages),
-    count(row.requests),
+    requestsCell(row.requests, row.requestsWithoutUsage),
     count(row.promptTokens),
     count(row.cacheReadTokens),
     count(row.cacheWriteTokens),
@@ -83,7 +89,7 @@ export function renderSessionSummaryTable(rows: readonly SessionSummary[]): stri
             '',
             '',
             count(sumOrNull(rows.map((r) => r.userMessages))),
-            count(sumOrNull(rows.map((r) => r.requests))),
+            requestsCell(sumOrNull(rows.map((r) => r.requests)), rows.reduce((n, r) => n + r.requestsWithoutUsage, 0)),
             count(sumOrNull(rows.map((r) => r.promptTokens))),
             count(sumOrNull(rows.map((r) => r.cacheReadTokens))),
             count(sumOrNull(rows.map((r) => r.cacheWriteTokens))),

@@ -184,12 +184,36 @@ export const HarnessEventSchema = z.discriminatedUnion('kind', [
 export type HarnessEvent = z.infer<typeof HarnessEventSchema>;
 export type HarnessEventKind = HarnessEvent['kind'];
 
+/**
+ * What an ingest issue did to the input. Absent: the line was skipped (line 0: the whole file was
+ * not read as written). `repaired`: the line was used with the repair the reason names. The others
+ * are notes, not errors (listed by `--verbose`, counted in the summary, never fatal under
+ * `--strict`): `usage-not-reported` — a request whose usage is all zero, counted but not priced;
+ * `counted-elsewhere` — responses another session already counted (a resumed copy);
+ * `fork-replay` — a forked rollout's copy of its parent's history, whose requests are the parent's.
+ */
+export const IssueEffectSchema = z.enum(['repaired', 'usage-not-reported', 'counted-elsewhere', 'fork-replay']);
+export type IssueEffect = z.infer<typeof IssueEffectSchema>;
+
+/** Effects that are notes rather than problems with the input. */
+export const NOTE_EFFECTS: ReadonlySet<IssueEffect> = new Set([
+  'usage-not-reported',
+  'counted-elsewhere',
+  'fork-replay',
+]);
+
 /** A skipped or invalid input line, counted in every report (replay.md §2). Line 0 = the whole file. */
 export const IngestIssueSchema = z.object({
   file: z.string(),
   line: nonNegInt,
   reason: z.string(),
+  effect: IssueEffectSchema.optional(),
 });
+
+/** True for an issue that is a note (see `IssueEffectSchema`), not a problem with the input. */
+export function isIngestNote(issue: IngestIssue): boolean {
+  return issue.effect !== undefined && NOTE_EFFECTS.has(issue.effect);
+}
 export type IngestIssue = z.infer<typeof IngestIssueSchema>;
 
 /** Per-session totals for formats that record nothing finer (SWE-agent); such a session is not replayed. */

@@ -3,7 +3,7 @@
  * straight from the normalized session, no simulation. Token totals are sums of measured usage;
  * they are null when no request of the session has measured usage (unknown, not zero).
  */
-import type { Session, SourceFormat } from './model.js';
+import { isIngestNote, type Session, type SourceFormat } from './model.js';
 
 export type SessionSummary = {
   readonly sessionId: string;
@@ -12,8 +12,13 @@ export type SessionSummary = {
   readonly models: readonly string[];
   /** Real user prompts (`synthetic === null`). */
   readonly userMessages: number;
-  /** Provider requests, side traffic (`agentId` set) included: every one is billed. */
+  /** Provider requests with measured usage, side traffic (`agentId` set) included: every one is billed. */
   readonly requests: number;
+  /**
+   * Requests whose log reports no usage (none, or every count 0: an unfinished stream, an endpoint
+   * that logs none). Counted apart from `requests`, never priced, never in the token totals.
+   */
+  readonly requestsWithoutUsage: number;
   /** Σ inclusive measured input tokens (uncached + cache read + cache write). */
   readonly promptTokens: number | null;
   readonly cacheReadTokens: number | null;
@@ -23,7 +28,7 @@ export type SessionSummary = {
   readonly peakContextTokens: number | null;
   readonly compactions: number;
   readonly overflows: number;
-  /** Ingest issues attributed to the session's files. */
+  /** Ingest issues attributed to the session's files (notes, such as requests without usage, are not issues). */
   readonly issues: number;
 };
 
@@ -63,7 +68,8 @@ export function summarizeSession(session: Session): SessionSummary {
     source: session.source,
     models,
     userMessages,
-    requests: totals?.requests ?? session.requests.length,
+    requests: totals?.requests ?? measured,
+    requestsWithoutUsage: totals === null ? session.requests.length - measured : 0,
     promptTokens: totals?.promptTokens ?? (hasMeasured ? promptTokens : null),
     cacheReadTokens: hasMeasured ? cacheReadTokens : null,
     cacheWriteTokens: hasMeasured ? cacheWriteTokens : null,
@@ -71,6 +77,6 @@ export function summarizeSession(session: Session): SessionSummary {
     peakContextTokens,
     compactions,
     overflows,
-    issues: session.issues.length,
+    issues: session.issues.filter((issue) => !isIngestNote(issue)).length,
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { EngineVersion, PruningPolicy } from '../engine/index.js';
 import type { Session } from '../session/model.js';
-import type { CacheRules } from './cache-rules.js';
+import type { CacheRules } from '../provider/cache-rules.js';
 import type { Segment } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
 import type { Scenario } from './scenario.js';

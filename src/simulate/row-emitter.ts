@@ -5,7 +5,7 @@
  */
 import type { LlmSummaryRequest } from '../engine/index.js';
 import type { Request, Session } from '../session/model.js';
-import type { CacheTtl } from './cache-rules.js';
+import type { CacheTtl } from '../provider/cache-rules.js';
 import type { CacheOutcome, CacheState } from './cache-model.js';
 import { applyCacheRequest, createCacheState } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';

@@ -8,7 +8,7 @@ import type { Flag } from '../detect/flag.js';
 import { BASELINE_SCENARIO, detectSessionFlags } from '../detect/detect-session.js';
 import type { FlagsReport } from '../report/flags-report.js';
 import { buildFlagsReport } from '../report/flags-report.js';
-import type { IngestIssue } from '../session/model.js';
+import { type IngestIssue, isIngestNote } from '../session/model.js';
 import type { Scenario, ScenarioFamily, ScenarioOverrides } from '../simulate/scenario.js';
 import { buildScenarios, familyDefaults } from '../simulate/scenario.js';
 import { forEachSession } from './for-each-session.js';
@@ -79,7 +79,8 @@ export async function flagSessions(options: FlagSessionsOptions): Promise<FlagSe
     baseline: scenarios.baseline.name,
     thresholds,
     sessions,
-    ingestIssues: issues.length,
+    // Notes (requests without usage, resumed copies, fork replays) are not problems with the input.
+    ingestIssues: issues.filter((issue) => !isIngestNote(issue)).length,
   });
   return { report, flags, skipped, issues };
 }

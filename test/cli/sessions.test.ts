@@ -15,6 +15,7 @@ const SPEC12_ROW = {
   models: ['claude-sonnet-4-5'],
   userMessages: 3,
   requests: 4,
+  requestsWithoutUsage: 0,
   promptTokens: 51480,
   cacheReadTokens: 37440,
   cacheWriteTokens: 13400,
@@ -32,7 +33,7 @@ describe('cachecost sessions', () => {
     const rows = z.array(z.record(z.string(), z.unknown())).parse(JSON.parse(stdout));
     expect(rows).toEqual([SPEC12_ROW]);
     expect(Object.keys(rows[0] ?? {})).toEqual([
-      'sessionId', 'source', 'models', 'userMessages', 'requests', 'promptTokens', 'cacheReadTokens',
+      'sessionId', 'source', 'models', 'userMessages', 'requests', 'requestsWithoutUsage', 'promptTokens', 'cacheReadTokens',
       'cacheWriteTokens', 'outputTokens', 'peakContextTokens', 'compactions', 'overflows', 'issues',
     ]);
   });
@@ -56,13 +57,13 @@ describe('cachecost sessions', () => {
     const [header, ...rows] = Papa.parse<string[]>(csv.trimEnd()).data;
     expect(header).toEqual(Object.keys(SPEC12_ROW));
     expect(rows.map((r) => r[0])).toEqual(['7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34', `'${evilId}`]);
-    expect(rows[0]).toEqual(['7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34', 'freecode', 'claude-sonnet-4-5', '3', '4', '51480', '37440', '13400', '536', '13400', '1', '0', '0']);
+    expect(rows[0]).toEqual(['7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34', 'freecode', 'claude-sonnet-4-5', '3', '4', '0', '51480', '37440', '13400', '536', '13400', '1', '0', '0']);
   });
 
   it('--csv - writes the CSV to stdout; with --json as well it is a usage error', async () => {
     const { code, stdout } = await cli(['sessions', SPEC12, '--csv', '-']);
     expect(code).toBe(0);
-    expect(stdout.split('\n')[1]).toBe('7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34,freecode,claude-sonnet-4-5,3,4,51480,37440,13400,536,13400,1,0,0');
+    expect(stdout.split('\n')[1]).toBe('7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34,freecode,claude-sonnet-4-5,3,4,0,51480,37440,13400,536,13400,1,0,0');
     expect(await cli(['sessions', SPEC12, '--csv', '-', '--json'])).toEqual({
       code: 1,
       stdout: '',
@@ -70,11 +71,13 @@ describe('cachecost sessions', () => {
     });
   });
 
+  // Counted by what happened to the input: a repaired line is not a skipped one, and an issue about a
+  // whole file (line 0) is not a line at all (11 issues: 7 lines skipped, 2 repaired, 2 whole files).
   it('prints one summary line on stderr when lines were skipped, and still the results', async () => {
     const { code, stdout, stderr } = await cli(['sessions', `${FIXTURES}/bad-input`, '--json']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toHaveLength(2);
-    expect(stderr).toBe('cachecost: 11 lines skipped in 4 files; --verbose lists them\n');
+    expect(stderr).toBe('cachecost: 7 lines skipped, 2 lines repaired, 2 files with a whole-file issue in 4 files; --verbose lists them\n');
   });
 
   it('--verbose lists every issue as file:line: reason before the summary line', async () => {
@@ -83,14 +86,14 @@ describe('cachecost sessions', () => {
     expect(lines).toHaveLength(12);
     expect(lines).toContain(`${FIXTURES}/bad-input/rollout/sessions/d4e5f6a7-0000-4000-8000-000000000004/events.jsonl:5: unknown event type "model.teleport"`);
     expect(lines).toContain(`${FIXTURES}/bad-input/rollout/sessions/d4e5f6a7-0000-4000-8000-000000000004/events.jsonl:11: truncated last line`);
-    expect(lines.at(-1)).toBe('cachecost: 11 lines skipped in 4 files; listed above');
+    expect(lines.at(-1)).toBe('cachecost: 7 lines skipped, 2 lines repaired, 2 files with a whole-file issue in 4 files; listed above');
   });
 
   it('--strict turns any ingest issue into exit 2 with one line and no results', async () => {
     expect(await cli(['sessions', `${FIXTURES}/bad-input`, '--strict'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'cachecost: 11 lines skipped in 4 files and --strict is set; --verbose lists them\n',
+      stderr: 'cachecost: 7 lines skipped, 2 lines repaired, 2 files with a whole-file issue in 4 files and --strict is set; --verbose lists them\n',
     });
     expect((await cli(['sessions', SPEC12, '--strict', '--json'])).code).toBe(0);
   });

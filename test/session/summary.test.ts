@@ -13,6 +13,7 @@ describe('summarizeSession', () => {
       models: ['claude-sonnet-4-5'],
       userMessages: 3,
       requests: 4,
+      requestsWithoutUsage: 0,
       promptTokens: 51480,
       cacheReadTokens: 37440,
       cacheWriteTokens: 13400,
@@ -26,7 +27,7 @@ describe('summarizeSession', () => {
 
   it('leaves token totals unknown (null), not zero, when no request has measured usage', async () => {
     const row = summarizeSession(await loadOne('test/fixtures/freecode/old-store'));
-    expect(row).toMatchObject({ requests: 5, userMessages: 2, promptTokens: null, cacheReadTokens: null, outputTokens: null, peakContextTokens: null, models: ['MiniMax-M3'] });
+    expect(row).toMatchObject({ requests: 0, requestsWithoutUsage: 5, userMessages: 2, promptTokens: null, cacheReadTokens: null, outputTokens: null, peakContextTokens: null, models: ['MiniMax-M3'] });
   });
 
   it('counts side traffic in requests and tokens but not in the peak context, and pokes not as user messages', async () => {
@@ -66,7 +67,8 @@ describe('summarizeSession', () => {
         const row = summarizeSession(session);
         const measured = requests.flatMap((r) => (r.usage === null ? [] : [r.usage]));
         const main = requests.flatMap((r) => (r.usage === null || r.agentId !== null ? [] : [r.usage.promptTokens]));
-        expect(row.requests).toBe(requests.length);
+        expect(row.requests).toBe(measured.length);
+        expect(row.requestsWithoutUsage).toBe(requests.length - measured.length);
         expect(row.userMessages).toBe(synthetics.filter((s) => s === null).length);
         expect(row.peakContextTokens).toBe(main.length === 0 ? null : Math.max(...main));
         if (measured.length === 0) {

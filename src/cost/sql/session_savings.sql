@@ -1,30 +1,3 @@
--- Per session and scenario: saving against the simulated `recorded` policy (so modelling error
--- cancels, replay.md §3) and against `none` (never compact). Positive = cheaper than the baseline.
--- Savings are NULL when a side has no priced request; `measured_cost_pusd` is the bill.
+-- Per session and scenario: the session level of `savings.sql`; `measured_cost_pusd` is the bill.
 CREATE OR REPLACE VIEW session_savings AS
-WITH base AS (
-  SELECT session_id, scenario, prompt_tokens, cost_pusd, unpriced_requests FROM session_costs
-)
-SELECT
-  c.session_id,
-  c.scenario,
-  c.prompt_tokens,
-  c.cost_pusd,
-  c.unpriced_requests,
-  mea.cost_pusd AS measured_cost_pusd,
-  rec.prompt_tokens AS recorded_prompt_tokens,
-  rec.cost_pusd AS recorded_cost_pusd,
-  rec.prompt_tokens - c.prompt_tokens AS saving_vs_recorded_prompt_tokens,
-  rec.cost_pusd - c.cost_pusd AS saving_vs_recorded_pusd,
-  CASE WHEN rec.cost_pusd > 0 THEN 100.0 * (rec.cost_pusd - c.cost_pusd)::DOUBLE / rec.cost_pusd::DOUBLE END
-    AS saving_vs_recorded_pct,
-  non.prompt_tokens AS none_prompt_tokens,
-  non.cost_pusd AS none_cost_pusd,
-  non.prompt_tokens - c.prompt_tokens AS saving_vs_none_prompt_tokens,
-  non.cost_pusd - c.cost_pusd AS saving_vs_none_pusd,
-  CASE WHEN non.cost_pusd > 0 THEN 100.0 * (non.cost_pusd - c.cost_pusd)::DOUBLE / non.cost_pusd::DOUBLE END
-    AS saving_vs_none_pct
-FROM base c
-LEFT JOIN base mea ON mea.session_id = c.session_id AND mea.scenario = 'measured'
-LEFT JOIN base rec ON rec.session_id = c.session_id AND rec.scenario = 'recorded'
-LEFT JOIN base non ON non.session_id = c.session_id AND non.scenario = 'none';
+SELECT * EXCLUDE (level, family) FROM savings WHERE level = 'session';

@@ -2,29 +2,40 @@
  * Claude Code records → one normalized session (pure). The main transcript gives the items and the
  * main-agent requests in file order; inline sidechains (1.0.x) and subagent files (2.x) give
  * requests attributed through `agentId`, never items (formats.md §1.6). One request per response:
- * lines are grouped by (message.id, requestId), falling back to message.id, and the LAST line of a
- * group gives its usage (output grows across lines, §1.4). A group belongs to the first file that
- * holds it; its copies in other files (acompact / aside_question replays, §1.5) are not counted.
+ * lines are grouped by (message.id, requestId), falling back to message.id, across EVERY file of
+ * the session (§1.5, §6 item 1). A group's usage is its line with the largest output, wherever that
+ * line is (§1.4: earlier lines hold placeholders; the final line may exist only in an acompact or
+ * aside_question copy); the group is counted once, in the first file that holds it. A response
+ * whose usage is all zero reports no usage (an unfinished stream, or an endpoint that logs none):
+ * it is a request with `usage: null`, named by a note, never a request of 0 tokens.
  */
-import type { HarnessEvent, IngestIssue, Item, Request, Session } from '../../session/model.js';
+import type { HarnessEvent, IngestIssue, Item, MeasuredUsage, Request, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
 import type { AssistantRecord, ClaudeRecord, UserRecord } from './record.js';
 
 export type ClaudeFileRecords = {
   readonly file: string;
-  /** Subagent id from the file name (`agent-<id>.jsonl`); null for the main transcript. */
+  /** Subagent id from the file name (`agent-<id>.jsonl`); null for a main transcript. */
   readonly agentId: string | null;
   readonly records: readonly { readonly line: number; readonly record: ClaudeRecord }[];
 };
 
+/**
+ * Responses already counted by a session loaded earlier, shared across the sessions of one run:
+ * a resumed session can copy another's history with its request ids (§1.5); the first session to
+ * claim a response counts it (ccusage's rule).
+ */
+export type ResponseClaims = Map<string, string>;
+
 export type ClaudeSessionInput = {
   readonly sessionId: string;
-  /** Main transcript first, then subagent files. */
+  /** Main transcripts (a session id may have several: two project folders, a copy) and subagent files, any order. */
   readonly files: readonly ClaudeFileRecords[];
   readonly issues: readonly IngestIssue[];
   /** Session this one belongs to when only a subagent file was found (no main transcript). */
   readonly parentSessionId: string | null;
   readonly projectDir: string | null;
+  readonly claims?: ResponseClaims;
 };
 
 export const CLAUDE_PROVIDER = 'anthropic';
@@ -37,13 +48,53 @@ export function claudeRequestKey(record: Pick<AssistantRecord, 'messageId' | 're
   return record.requestId === null ? record.messageId : `${record.messageId}:${record.requestId}`;
 }
 
+/** True when a usage reports anything: an all-zero usage is "not reported", not a measurement of 0. */
+export function usageReported(usage: MeasuredUsage | null): usage is MeasuredUsage {
+  return usage !== null && (usage.promptTokens > 0 || usage.outputTokens > 0);
+}
+
+/**
+ * Which of two lines of one response gives its usage: a reported usage over none, then the larger
+ * output (§1.4), then the larger prompt; on a tie the line seen first stays. The choice depends on
+ * the lines only, never on the order files are read in.
+ */
+function betterUsage(candidate: MeasuredUsage | null, current: MeasuredUsage | null): boolean {
+  if (!usageReported(candidate)) return false;
+  if (!usageReported(current)) return true;
+  if (candidate.outputTokens !== current.outputTokens) return candidate.outputTokens > current.outputTokens;
+  return candidate.promptTokens > current.promptTokens;
+}
+
+/** The usage of every response of the session: its best line over all files (§1.4, §1.5). */
+function bestUsages(files: readonly ClaudeFileRecords[]): { best: Map<string, MeasuredUsage | null>; invalid: Set<string> } {
+  const best = new Map<string, MeasuredUsage | null>();
+  // A response with a line whose counts are invalid has no usage we can trust: never an earlier partial line's.
+  const invalid = new Set<string>();
+  for (const file of files) {
+    for (const { line, record } of file.records) {
+      if (record.kind !== 'assistant' || record.apiError !== null) continue;
+      const key = claudeRequestKey(record) ?? `${file.file}:${line}`;
+      if (record.usageInvalid) invalid.add(key);
+      const current = best.get(key);
+      if (current === undefined) best.set(key, record.usage);
+      else if (betterUsage(record.usage, current)) best.set(key, record.usage);
+    }
+  }
+  return { best, invalid };
+}
+
+/** Responses of one file that another session already counted: first line, how many, by which sessions. */
+type ClaimedElsewhere = { readonly line: number; count: number; readonly sessions: Set<string> };
+
 class Builder {
   readonly items: Item[] = [];
   readonly requests: MutableRequest[] = [];
   readonly events: HarnessEvent[] = [];
   readonly issues: IngestIssue[];
-  /** Request key → owning file and request index. */
-  private readonly byKey = new Map<string, { readonly file: string; readonly index: number }>();
+  /** Request key → the file that counts it (the first that holds it). */
+  private readonly owners = new Map<string, string>();
+  /** Keys another session counted, per file of this one: reported once per file. */
+  readonly claimedElsewhere = new Map<string, ClaimedElsewhere>();
   private readonly toolNames = new Map<string, string>();
   /** Inline sidechain uuid → the uuid of its sidechain's root (the agent's identity in 1.0.x). */
   private readonly sidechainRoot = new Map<string, string>();
@@ -55,7 +106,14 @@ class Builder {
   private readonly summaries: { readonly leafUuid: string | null; readonly title: string }[] = [];
   project: string | null = null;
 
-  constructor(issues: readonly IngestIssue[]) {
+  constructor(
+    issues: readonly IngestIssue[],
+    private readonly sessionId: string,
+    private readonly usages: ReadonlyMap<string, MeasuredUsage | null>,
+    private readonly claims: ResponseClaims | undefined,
+    /** Keys whose usage is invalid (a `usage invalid` issue is already on the line): usage null, no second issue. */
+    private readonly invalidUsage: ReadonlySet<string> = new Set(),
+  ) {
     this.issues = [...issues];
   }
 
@@ -68,6 +126,24 @@ class Builder {
     return `sidechain:${root}`;
   }
 
+  /** False when another session already counted this response (a resumed copy, §1.5); claims it otherwise. */
+  private claim(key: string, file: string, line: number): boolean {
+    if (this.claims === undefined) return true;
+    const holder = this.claims.get(key);
+    if (holder === undefined) {
+      this.claims.set(key, this.sessionId);
+      return true;
+    }
+    if (holder === this.sessionId) return true;
+    const seen = this.claimedElsewhere.get(file);
+    if (seen === undefined) this.claimedElsewhere.set(file, { line, count: 1, sessions: new Set([holder]) });
+    else {
+      seen.count += 1;
+      seen.sessions.add(holder);
+    }
+    return false;
+  }
+
   assistant(record: AssistantRecord, file: string, line: number, agentId: string | null): void {
     if (record.apiError !== null) {
       if (agentId === null) {
@@ -75,25 +151,36 @@ class Builder {
       }
       return;
     }
-    const key = claudeRequestKey(record) ?? `${file}:${line}`;
-    const owner = this.byKey.get(key);
-    if (owner !== undefined && owner.file !== file) return; // a replayed copy (§1.5)
+    const ids = claudeRequestKey(record);
+    const key = ids ?? `${file}:${line}`;
+    const owner = this.owners.get(key);
+    if (owner !== undefined && owner !== file) return; // a replayed copy (§1.5): its usage was weighed in bestUsages
     if (owner === undefined) {
-      this.byKey.set(key, { file, index: this.requests.length });
-      this.requests.push({
-        index: this.requests.length,
-        itemIndex: this.items.length,
-        model: record.model,
-        provider: CLAUDE_PROVIDER,
-        timestampMs: record.timestampMs,
-        usage: record.usage,
-        agentId,
-      });
-    } else {
-      const request = this.requests[owner.index];
-      // Later lines of a response hold the final output count (§1.4): the last line wins.
-      // The last line with usage wins; an invalid one leaves the request without usage, never an earlier partial one.
-      if (request !== undefined && (record.usage !== null || record.usageInvalid)) request.usage = record.usage;
+      this.owners.set(key, file);
+      if (ids === null || this.claim(key, file, line)) {
+        const usage = this.usages.get(key) ?? null;
+        const invalid = this.invalidUsage.has(key);
+        const reported = !invalid && usageReported(usage);
+        if (!reported && !invalid) {
+          this.issues.push({
+            file,
+            line,
+            reason:
+              `response ${ids ?? 'without ids'} (${record.model}) reports no usage (every count 0 or absent); ` +
+              'counted as a request without usage, not priced',
+            effect: 'usage-not-reported',
+          });
+        }
+        this.requests.push({
+          index: this.requests.length,
+          itemIndex: this.items.length,
+          model: record.model,
+          provider: CLAUDE_PROVIDER,
+          timestampMs: record.timestampMs,
+          usage: reported ? usage : null,
+          agentId,
+        });
+      }
     }
     for (const call of record.toolCalls) this.toolNames.set(call.callId, call.name);
     if (agentId !== null) return;
@@ -108,7 +195,7 @@ class Builder {
       chars,
       imageParts: 0,
       imageChars: 0,
-      responseId: claudeRequestKey(record),
+      responseId: ids,
       toolCalls: [...record.toolCalls],
       thinkingChars: record.thinkingChars,
     });
@@ -149,7 +236,24 @@ class Builder {
     }
   }
 
+  /** Main-transcript uuid → the file holding it first: a second main file of a session repeats what the first has. */
+  private readonly mainUuids = new Map<string, string>();
+
+  /** True for a record of a main transcript already read from another main transcript of the session. */
+  private isMainCopy(record: { readonly uuid: string | null }, input: ClaudeFileRecords): boolean {
+    if (input.agentId !== null || record.uuid === null) return false;
+    const holder = this.mainUuids.get(record.uuid);
+    if (holder === undefined) {
+      this.mainUuids.set(record.uuid, input.file);
+      return false;
+    }
+    return holder !== input.file;
+  }
+
   record(record: ClaudeRecord, input: ClaudeFileRecords, line: number, unknownTypes: Map<string, { line: number; count: number }>): void {
+    const kind = record.kind;
+    const placed = kind === 'assistant' || kind === 'user' || kind === 'compact_boundary' || kind === 'api_error';
+    if (placed && this.isMainCopy(record, input)) return;
     switch (record.kind) {
       case 'assistant':
       case 'user': {
@@ -209,22 +313,60 @@ class Builder {
   }
 }
 
-/** Builds the session from its files' records (main transcript first); bad content is already in `issues`. */
+function firstTimestamp(file: ClaudeFileRecords): number {
+  for (const { record } of file.records) {
+    if ('timestampMs' in record && record.timestampMs !== null) return record.timestampMs;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The order files are read in, whatever order they were found in: main transcripts first, by their
+ * first timestamp (a session split across files reads in time order), then subagent files by agent
+ * id; the path breaks ties.
+ */
+function readingOrder(files: readonly ClaudeFileRecords[]): ClaudeFileRecords[] {
+  const keyed = files.map((file) => ({ file, main: file.agentId === null ? 0 : 1, at: firstTimestamp(file) }));
+  keyed.sort((a, b) => {
+    if (a.main !== b.main) return a.main - b.main;
+    if (a.main === 1 && a.file.agentId !== b.file.agentId) {
+      return (a.file.agentId ?? '') < (b.file.agentId ?? '') ? -1 : 1;
+    }
+    if (a.at !== b.at) return a.at < b.at ? -1 : 1;
+    return a.file.file < b.file.file ? -1 : a.file.file > b.file.file ? 1 : 0;
+  });
+  return keyed.map((k) => k.file);
+}
+
+/** Builds the session from its files' records (any order); bad content is already in `issues`. */
 export function buildClaudeSession(input: ClaudeSessionInput, _options: { readonly content: ContentMode }): Session {
-  const builder = new Builder(input.issues);
-  for (const file of input.files) {
+  const files = readingOrder(input.files);
+  const usages = bestUsages(files);
+  const builder = new Builder(input.issues, input.sessionId, usages.best, input.claims, usages.invalid);
+  for (const file of files) {
     const unknownTypes = new Map<string, { line: number; count: number }>();
     for (const { line, record } of file.records) builder.record(record, file, line, unknownTypes);
     for (const [type, seen] of unknownTypes) {
       builder.issues.push({ file: file.file, line: seen.line, reason: `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored` });
     }
   }
+  for (const [file, seen] of builder.claimedElsewhere) {
+    const sessions = [...seen.sessions].sort().join(', ');
+    builder.issues.push({
+      file,
+      line: seen.line,
+      reason:
+        `${seen.count} response${seen.count === 1 ? '' : 's'} already counted in session ${sessions} ` +
+        '(a resumed copy, formats.md §1.5); not counted again here',
+      effect: 'counted-elsewhere',
+    });
+  }
   return {
     id: input.sessionId,
     source: 'claude-code',
     title: builder.resolveTitle(),
     project: builder.project ?? input.projectDir,
-    files: input.files.map((f) => f.file),
+    files: files.map((f) => f.file),
     items: builder.items,
     requests: builder.requests,
     events: builder.events,

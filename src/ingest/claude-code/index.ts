@@ -6,12 +6,20 @@ import { errorMessage } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
 import { readLines } from '../lines.js';
-import { buildClaudeSession, type ClaudeFileRecords } from './build.js';
+import { buildClaudeSession, type ClaudeFileRecords, type ResponseClaims } from './build.js';
 import type { ClaudeSessionFiles } from './discover.js';
 import { type ClaudeRecord, parseClaudeLine } from './record.js';
 
-export { buildClaudeSession, claudeRequestKey, CLAUDE_PROVIDER, type ClaudeFileRecords, type ClaudeSessionInput } from './build.js';
-export { groupClaudeFiles, type ClaudeAgentFile, type ClaudeSessionFiles } from './discover.js';
+export {
+  buildClaudeSession,
+  claudeRequestKey,
+  CLAUDE_PROVIDER,
+  type ClaudeFileRecords,
+  type ClaudeSessionInput,
+  type ResponseClaims,
+  usageReported,
+} from './build.js';
+export { claudeCompanionFiles, groupClaudeFiles, type ClaudeAgentFile, type ClaudeSessionFiles } from './discover.js';
 export { parseClaudeLine, type ClaudeRecord } from './record.js';
 
 async function readTranscript(file: string, agentId: string | null, content: ContentMode, issues: IngestIssue[]): Promise<ClaudeFileRecords> {
@@ -21,7 +29,9 @@ async function readTranscript(file: string, agentId: string | null, content: Con
       const result = parseClaudeLine(line, content);
       if (result.kind === 'record') {
         if (result.record.kind !== 'ignored') records.push({ line: line.number, record: result.record });
-        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem });
+        if (result.problem !== null) {
+          issues.push({ file, line: line.number, reason: result.problem, effect: 'repaired' });
+        }
       } else if (result.kind === 'invalid') {
         issues.push({ file, line: line.number, reason: result.reason });
       }
@@ -32,14 +42,27 @@ async function readTranscript(file: string, agentId: string | null, content: Con
   return { file, agentId, records };
 }
 
-/** Reads one Claude Code session (main transcript, then its subagent files). */
-export async function loadClaudeSession(files: ClaudeSessionFiles, options: { readonly content: ContentMode }): Promise<Session> {
+/**
+ * Reads one Claude Code session (its main transcripts and subagent files). With `claims`, responses
+ * a session read earlier in the run already counted are not counted again (resumed copies, §1.5).
+ */
+export async function loadClaudeSession(
+  files: ClaudeSessionFiles,
+  options: { readonly content: ContentMode; readonly claims?: ResponseClaims | undefined },
+): Promise<Session> {
   const issues: IngestIssue[] = [];
   const read: ClaudeFileRecords[] = [];
-  if (files.mainFile !== null) read.push(await readTranscript(files.mainFile, null, options.content, issues));
+  for (const main of files.mainFiles) read.push(await readTranscript(main, null, options.content, issues));
   for (const agent of files.agentFiles) read.push(await readTranscript(agent.file, agent.agentId, options.content, issues));
   return buildClaudeSession(
-    { sessionId: files.sessionId, files: read, issues, parentSessionId: files.parentSessionId, projectDir: files.projectDir },
+    {
+      sessionId: files.sessionId,
+      files: read,
+      issues,
+      parentSessionId: files.parentSessionId,
+      projectDir: files.projectDir,
+      ...(options.claims === undefined ? {} : { claims: options.claims }),
+    },
     options,
   );
 }

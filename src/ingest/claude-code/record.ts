@@ -255,6 +255,44 @@ function countOrNull(value: unknown): number | null {
   return tokenCountOf(value) ?? null;
 }
 
+function describeJson(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/**
+ * Why an assistant record's `message` is not an Anthropic Messages API object (§1.3), or null when
+ * it is one. Such a record is not a request: read as one, it would be a request of model "unknown"
+ * (seen: a string spread into an object, `{"0":"H","1":"i",…}`).
+ */
+function assistantMessageProblem(raw: unknown): string | null {
+  const message = asObject(raw);
+  if (message === undefined) {
+    return `assistant record whose "message" is ${describeJson(raw)}, not a message object; not counted`;
+  }
+  if (!['id', 'model', 'content', 'usage', 'role'].some((key) => key in message)) {
+    const keys = Object.keys(message).slice(0, 3).map((key) => JSON.stringify(key)).join(', ');
+    const listed = keys === '' ? 'none' : keys;
+    return `assistant record whose "message" has none of id, model, content, usage, role (keys ${listed}); not counted`;
+  }
+  const wrong: string[] = [];
+  if ('id' in message && typeof message['id'] !== 'string') wrong.push(`"id" is ${describeJson(message['id'])}`);
+  if ('model' in message && typeof message['model'] !== 'string') {
+    wrong.push(`"model" is ${describeJson(message['model'])}`);
+  }
+  const usage = message['usage'];
+  if (usage !== undefined && usage !== null && asObject(usage) === undefined) {
+    wrong.push(`"usage" is ${describeJson(usage)}`);
+  }
+  const content = message['content'];
+  if (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content)) {
+    wrong.push(`"content" is ${describeJson(content)}`);
+  }
+  return wrong.length === 0 ? null : `assistant record whose message is malformed (${wrong.join(', ')}); not counted`;
+}
+
 /** Parses one transcript line; never throws (bad JSON and non-object lines are `invalid`). */
 export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineResult {
   try {
@@ -276,6 +314,8 @@ function parseClaudeLineUnguarded(line: Line, content: ContentMode): ClaudeLineR
   const message = asObject(object['message']);
   switch (type) {
     case 'assistant': {
+      const malformed = assistantMessageProblem(object['message']);
+      if (malformed !== null) return { kind: 'invalid', reason: malformed };
       const { record, problem } = assistantRecord(object, message, content);
       return { kind: 'record', record, problem };
     }

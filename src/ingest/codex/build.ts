@@ -5,17 +5,40 @@
  * process's counter, §2.4) and still counts its `last_token_usage`, so no request is lost or
  * counted twice. Usage follows the OpenAI convention: input includes cached (read), output
  * includes reasoning. The model is the latest `turn_context.model` (or `info.model`).
+ *
+ * Forks (§2.2): a rollout whose first `session_meta` has `forked_from_id` or a sub-agent `source`
+ * continues with a copy of the parent's `session_meta` and a replay of the parent's history,
+ * written in one burst at the fork, `token_count` events included. Those events are the parent's
+ * requests: they set the cumulative total the child starts from and are never the child's. The
+ * replay is the block from the second `session_meta` to the first gap of more than
+ * `REPLAY_GAP_MS` between line timestamps (the child's own first response is a model call away).
+ * A sub-agent rollout found with its parent is read into the parent's session, its requests
+ * attributed through `agentId` (as Claude Code subagents are); alone, it is its own session that
+ * names its parent.
  */
 import type { HarnessEvent, IngestIssue, Item, Request, Session } from '../../session/model.js';
 import { normalizeUsage, type UsageReading } from '../usage.js';
 import type { CodexRecord, CodexTokenUsage } from './record.js';
+
+export type CodexRolloutRecords = {
+  readonly file: string;
+  readonly records: readonly { readonly line: number; readonly record: CodexRecord }[];
+};
 
 export type CodexSessionInput = {
   readonly sessionId: string;
   readonly file: string;
   readonly records: readonly { readonly line: number; readonly record: CodexRecord }[];
   readonly issues: readonly IngestIssue[];
+  /** Sub-agent rollouts of this session (any depth), each with the agent id its requests carry. */
+  readonly subagents?: readonly (CodexRolloutRecords & { readonly agentId: string })[];
 };
+
+/**
+ * Longest pause between two lines of a fork's replayed history. The replay is written at once
+ * (milliseconds apart); the child's first own `token_count` follows a model call, which takes longer.
+ */
+export const REPLAY_GAP_MS = 1000;
 
 const UNKNOWN_MODEL = 'unknown';
 /** User messages Codex injects as context rather than typed by the user. */
@@ -62,17 +85,59 @@ function usageOf(raw: CodexTokenUsage): UsageReading {
   });
 }
 
-/** Builds the session from one rollout's records; bad content is already in `issues`. */
-export function buildCodexSession(input: CodexSessionInput): Session {
+type RolloutRead = {
+  readonly items: Item[];
+  readonly requests: Request[];
+  readonly events: HarnessEvent[];
+  readonly issues: IngestIssue[];
+  readonly project: string | null;
+  readonly parentSessionId: string | null;
+};
+
+function recordTimestamp(record: CodexRecord): number | null {
+  return 'timestampMs' in record ? record.timestampMs : null;
+}
+
+/**
+ * The records of a fork's replay of its parent's history, as `[start, end)` indexes: from the
+ * second `session_meta` to the first pause longer than `REPLAY_GAP_MS`. Null when the rollout is
+ * not a fork or holds no copy of its parent's meta.
+ */
+export function forkReplay(
+  records: readonly { readonly record: CodexRecord }[],
+): { readonly start: number; readonly end: number } | null {
+  const first = records[0]?.record;
+  if (first?.kind !== 'session_meta' || (first.forkedFromId === null && !first.subagent)) return null;
+  const start = records.findIndex((entry, i) => i > 0 && entry.record.kind === 'session_meta');
+  if (start === -1) return null;
+  let previous = recordTimestamp(records[start]?.record ?? first) ?? first.timestampMs;
+  let end = start + 1;
+  for (; end < records.length; end += 1) {
+    const at = recordTimestamp(records[end]?.record ?? first);
+    if (at === null) continue;
+    if (previous !== null && at - previous > REPLAY_GAP_MS) break;
+    previous = at;
+  }
+  return { start, end };
+}
+
+/** One rollout's items, requests and events; `agentId` is set on every request of a sub-agent's rollout. */
+function readRollout(
+  input: CodexRolloutRecords & { readonly sessionId: string; readonly issues: readonly IngestIssue[] },
+  agentId: string | null,
+): RolloutRead {
   const items: Item[] = [];
   const requests: Request[] = [];
   const events: HarnessEvent[] = [];
   const issues: IngestIssue[] = [...input.issues];
+  const replay = forkReplay(input.records);
+  let replayedRequests = 0;
   const unknownTypes = new Map<string, { line: number; count: number }>();
   let metaSeen = false;
   let project: string | null = null;
   let provider: string | null = null;
   let parentSessionId: string | null = null;
+  let forkedFrom: string | null = null;
   let model: string | null = null;
   let previousTotal: CodexTokenUsage | null = null;
   let previousKey: string | null = null;
@@ -92,7 +157,8 @@ export function buildCodexSession(input: CodexSessionInput): Session {
     items.push(item);
   };
 
-  for (const { line, record } of input.records) {
+  for (const [i, { line, record }] of input.records.entries()) {
+    const replayed = replay !== null && i >= replay.start && i < replay.end;
     switch (record.kind) {
       case 'session_meta':
         // Forked or resumed rollouts copy the parent's meta after their own (§2.2): the first one is this session's.
@@ -100,7 +166,8 @@ export function buildCodexSession(input: CodexSessionInput): Session {
         metaSeen = true;
         project = record.cwd;
         provider = record.provider;
-        parentSessionId = record.parentThreadId;
+        parentSessionId = record.parentThreadId ?? record.forkedFromId;
+        forkedFrom = record.forkedFromId ?? record.parentThreadId;
         if (record.instructions !== null && record.instructions.chars > 0) {
           items.push({ kind: 'system', id: `${input.sessionId}:instructions`, timestampMs: null, ...record.instructions, imageParts: 0, imageChars: 0 });
         }
@@ -126,14 +193,36 @@ export function buildCodexSession(input: CodexSessionInput): Session {
           previousKey = key;
         }
         if (raw === null) break;
+        if (replayed) {
+          // The parent's request, replayed at the fork: it only sets the total the child starts from.
+          replayedRequests += 1;
+          openRequest = firstUnclaimedOutput === null;
+          firstUnclaimedOutput = null;
+          break;
+        }
         const { usage, problem, invalid } = usageOf(raw);
-        if (problem !== null) issues.push({ file: input.file, line, reason: problem });
+        // An invalid count is not a repair: the line's usage is not used (a `usage invalid` issue).
+        if (problem !== null) issues.push({ file: input.file, line, reason: problem, ...(invalid === true ? {} : { effect: 'repaired' as const }) });
         // A request whose usage is invalid still happened: it is kept, unpriced, with usage null.
         if (usage === null && invalid !== true) break;
+        if (usage !== null && usage.promptTokens === 0 && usage.outputTokens === 0) {
+          // Every count 0: the event reports no usage; not a request of 0 tokens (a $0 bill).
+          const reason = 'token_count whose usage is all zero; counted as a request without usage, not priced';
+          issues.push({ file: input.file, line, reason, effect: 'usage-not-reported' });
+        }
         const itemIndex = firstUnclaimedOutput ?? items.length;
         openRequest = firstUnclaimedOutput === null;
         firstUnclaimedOutput = null;
-        requests.push({ index: requests.length, itemIndex, model: record.model ?? model ?? UNKNOWN_MODEL, provider, timestampMs: record.timestampMs, usage, agentId: null });
+        const reported = usage !== null && (usage.promptTokens > 0 || usage.outputTokens > 0);
+        requests.push({
+          index: requests.length,
+          itemIndex,
+          model: record.model ?? model ?? UNKNOWN_MODEL,
+          provider,
+          timestampMs: record.timestampMs,
+          usage: reported ? usage : null,
+          agentId,
+        });
         break;
       }
       case 'message': {
@@ -219,17 +308,49 @@ export function buildCodexSession(input: CodexSessionInput): Session {
   for (const [type, seen] of unknownTypes) {
     issues.push({ file: input.file, line: seen.line, reason: `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored` });
   }
+  if (replay !== null) {
+    const first = input.records[replay.start]?.line ?? 0;
+    const last = input.records[replay.end - 1]?.line ?? first;
+    issues.push({
+      file: input.file,
+      line: first,
+      reason:
+        `forked from ${forkedFrom ?? 'another rollout'}: lines ${first}–${last} replay the parent's history; ` +
+        `its ${replayedRequests} request${replayedRequests === 1 ? '' : 's'} there are the parent's ` +
+        'and are not counted here',
+      effect: 'fork-replay',
+    });
+  }
+  return { items, requests, events, issues, project, parentSessionId };
+}
+
+/** Builds the session from its rollout (and its sub-agents' rollouts); bad content is already in `issues`. */
+export function buildCodexSession(input: CodexSessionInput): Session {
+  const main = readRollout(input, null);
+  const requests = [...main.requests];
+  const issues = [...main.issues];
+  const files = [input.file];
+  for (const child of input.subagents ?? []) {
+    const read = readRollout({ ...child, sessionId: child.agentId, issues: [] }, child.agentId);
+    // A sub-agent's context is its own: its requests are billed here, its items are not the session's
+    // (as Claude Code subagents).
+    for (const request of read.requests) {
+      requests.push({ ...request, index: requests.length, itemIndex: main.items.length });
+    }
+    issues.push(...read.issues);
+    files.push(child.file);
+  }
   return {
     id: input.sessionId,
     source: 'codex',
     title: null,
-    project,
-    files: [input.file],
-    items,
+    project: main.project,
+    files,
+    items: main.items,
     requests,
-    events,
+    events: main.events,
     issues,
-    parentSessionId,
+    parentSessionId: main.parentSessionId,
     totalsOnly: null,
   };
 }

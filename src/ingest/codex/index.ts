@@ -10,25 +10,42 @@ import { buildCodexSession } from './build.js';
 import type { CodexSessionFiles } from './discover.js';
 import { type CodexRecord, parseCodexLine } from './record.js';
 
-export { buildCodexSession, type CodexSessionInput } from './build.js';
-export { groupCodexFiles, type CodexSessionFiles } from './discover.js';
+export { buildCodexSession, type CodexSessionInput, forkReplay, REPLAY_GAP_MS } from './build.js';
+export { groupCodexFiles, type CodexSessionFiles, type CodexSubagentFile } from './discover.js';
 export { parseCodexLine, type CodexRecord } from './record.js';
 
-/** Reads one Codex rollout into a session. */
-export async function loadCodexSession(files: CodexSessionFiles, options: { readonly content: ContentMode }): Promise<Session> {
-  const issues: IngestIssue[] = [];
+async function readRollout(
+  file: string,
+  content: ContentMode,
+  issues: IngestIssue[],
+): Promise<{ line: number; record: CodexRecord }[]> {
   const records: { line: number; record: CodexRecord }[] = [];
   try {
-    for await (const line of readLines(files.file)) {
-      const result = parseCodexLine(line, options.content);
+    for await (const line of readLines(file)) {
+      const result = parseCodexLine(line, content);
       if (result.kind === 'record') {
         if (result.record.kind !== 'ignored') records.push({ line: line.number, record: result.record });
       } else if (result.kind === 'invalid') {
-        issues.push({ file: files.file, line: line.number, reason: result.reason });
+        issues.push({ file, line: line.number, reason: result.reason });
       }
     }
   } catch (error) {
-    issues.push({ file: files.file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
+    issues.push({ file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
-  return buildCodexSession({ sessionId: files.sessionId, file: files.file, records, issues });
+  return records;
+}
+
+/** Reads one Codex rollout (and its sub-agents' rollouts) into a session. */
+export async function loadCodexSession(
+  files: CodexSessionFiles,
+  options: { readonly content: ContentMode },
+): Promise<Session> {
+  const issues: IngestIssue[] = [];
+  const records = await readRollout(files.file, options.content, issues);
+  const subagents = [];
+  for (const child of files.subagents ?? []) {
+    const childRecords = await readRollout(child.file, options.content, issues);
+    subagents.push({ file: child.file, agentId: child.agentId, records: childRecords });
+  }
+  return buildCodexSession({ sessionId: files.sessionId, file: files.file, records, issues, subagents });
 }

@@ -25,13 +25,18 @@ export type CodexText = { readonly text: string | null; readonly chars: number }
 export type CodexRecord =
   | {
       readonly kind: 'session_meta';
+      readonly timestampMs: number | null;
       readonly id: string | null;
+      /** The rollout this one was forked from (`forked_from_id`): its history is replayed first (§2.2). */
+      readonly forkedFromId: string | null;
+      /** True when `source` is `{subagent: {thread_spawn: …}}`: a sub-agent of `parentThreadId`. */
+      readonly subagent: boolean;
       readonly cwd: string | null;
       readonly provider: string | null;
       readonly parentThreadId: string | null;
       readonly instructions: CodexText | null;
     }
-  | { readonly kind: 'turn_context'; readonly model: string | null }
+  | { readonly kind: 'turn_context'; readonly timestampMs: number | null; readonly model: string | null }
   | {
       readonly kind: 'token_count';
       readonly timestampMs: number | null;
@@ -172,7 +177,10 @@ function parseCodexLineUnguarded(line: Line, content: ContentMode): CodexLineRes
         kind: 'record',
         record: {
           kind: 'session_meta',
+          timestampMs,
           id: asString(payload['id']) ?? null,
+          forkedFromId: asString(payload['forked_from_id']) ?? null,
+          subagent: spawn !== undefined,
           cwd: asString(payload['cwd']) ?? null,
           provider: asString(payload['model_provider']) ?? null,
           parentThreadId: asString(spawn?.['parent_thread_id']) ?? null,
@@ -181,7 +189,10 @@ function parseCodexLineUnguarded(line: Line, content: ContentMode): CodexLineRes
       };
     }
     case 'turn_context':
-      return { kind: 'record', record: { kind: 'turn_context', model: asString(payload['model']) ?? null } };
+      return {
+        kind: 'record',
+        record: { kind: 'turn_context', timestampMs, model: asString(payload['model']) ?? null },
+      };
     case 'response_item':
       return { kind: 'record', record: responseItem(payload, timestampMs, content) };
     case 'compacted':

@@ -28,7 +28,7 @@ async function readRollout(file: string, content: ContentMode, issues: IngestIss
       const result = parseRolloutLine(line, content);
       if (result.kind === 'record') {
         records.push(result.record);
-        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem });
+        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem, effect: 'repaired' });
       } else if (result.kind === 'invalid') {
         issues.push({ file, line: line.number, reason: result.reason });
       }
@@ -46,7 +46,7 @@ async function readMessages(file: string, content: ContentMode, issues: IngestIs
       const result = parseStoreLine(line, content);
       if (result.kind === 'message') {
         messages.push(result.message);
-        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem });
+        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem, effect: 'repaired' });
       } else if (result.kind === 'invalid') {
         issues.push({ file, line: line.number, reason: result.reason });
       }

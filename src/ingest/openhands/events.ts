@@ -75,7 +75,7 @@ export function openhandsParts(instance: OpenhandsInstance, content: ContentMode
   const seenResponses = new Set<string>();
   const addRequest = (id: string, model: string | null, timestampMs: number | null, raw: JsonObject | undefined): void => {
     const reading = raw === undefined ? { usage: null, problem: `response ${id} has no usage` } : usageOf(raw);
-    if (reading.problem !== null) issues.push({ file: instance.file, line: instance.line, reason: reading.problem });
+    if (reading.problem !== null) issues.push({ file: instance.file, line: instance.line, reason: reading.problem, effect: 'repaired' });
     requests.push({ index: requests.length, itemIndex: items.length, model: model ?? instance.defaultModel ?? 'unknown', provider: null, timestampMs, usage: reading.usage, agentId: null });
   };
   for (const [position, value] of instance.events.entries()) {

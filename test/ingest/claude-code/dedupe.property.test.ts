@@ -16,9 +16,10 @@ function line(r: Response, output: number, n: number): string {
 }
 
 describe('Claude Code response dedupe (property)', () => {
-  // Checked against a deliberate bug: keeping the first line of a group (ccusage's TypeScript
-  // rule) instead of the last makes this property fail on any response with two lines.
-  it('one request per (message.id, requestId) group, whose output is that of the group\'s last line, however lines interleave', () => {
+  // Checked against deliberate bugs: keeping the first line of a group (ccusage's TypeScript
+  // rule), or the last one in file order, instead of the largest makes this property fail on a
+  // response whose lines do not grow.
+  it('one request per (message.id, requestId) group, whose output is the group\'s largest, however lines interleave', () => {
     const responses = fc.uniqueArray(
       fc.record({
         messageId: fc.constantFrom('msg_a', 'msg_b', 'msg_c', 'msg_d'),
@@ -49,7 +50,8 @@ describe('Claude Code response dedupe (property)', () => {
         const session = buildClaudeSession({ sessionId: 'S', files: [{ file: 'S.jsonl', agentId: null, records }], issues: [], parentSessionId: null, projectDir: null }, { content: 'sizes' });
         // A missing requestId falls back to message.id: (msg_a, null) is its own group.
         expect(session.requests).toHaveLength(rs.length);
-        const expected = new Map(rs.map((r) => [`${r.messageId}|${r.requestId ?? ''}`, r.outputs.at(-1)]));
+        // Every line has a prompt of 6, so a group's usage is reported; its largest output wins (§1.4).
+        const expected = new Map(rs.map((r) => [`${r.messageId}|${r.requestId ?? ''}`, Math.max(...r.outputs)]));
         const firstSeen = [...new Set(order.map(({ r }) => `${r.messageId}|${r.requestId ?? ''}`))];
         expect(session.requests.map((q) => q.usage?.outputTokens)).toEqual(firstSeen.map((k) => expected.get(k)));
         expect(session.requests.every((q) => q.usage?.promptTokens === 6)).toBe(true);
