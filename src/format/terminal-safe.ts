@@ -4,13 +4,13 @@
  * character (C0, DEL, C1) and the bidirectional overrides that can reorder what is shown are
  * replaced by a visible `\u{…}`-style escape. `terminalSafe` is for one value (a table cell, a
  * path, a reason: newlines are escaped too); `terminalSafeOutput` is the last guard on whole
- * output text, which keeps its own newlines and tabs and SGR colour sequences (`ESC [ … m`),
+ * output text, which keeps its own newlines and SGR colour sequences (`ESC [ … m`),
  * and escapes everything else.
  */
 
 // C0 controls, DEL, C1 controls, and the Unicode bidi embedding/override/isolate marks.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_OUTPUT = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_OUTPUT = /\u001b\[[0-9;]*m|[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 function escape(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
@@ -21,7 +21,7 @@ export function terminalSafe(text: string): string {
   return text.replace(UNSAFE, escape);
 }
 
-/** Whole output text: newlines, tabs and colour (SGR) sequences stay; every other control is escaped. */
+/** Whole output text: newlines and colour (SGR) sequences stay; every other control is escaped. */
 export function terminalSafeOutput(text: string): string {
   return text.replace(UNSAFE_OUTPUT, (match) => (match.length > 1 ? match : escape(match)));
 }
