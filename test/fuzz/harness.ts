@@ -334,13 +334,15 @@ function expectIssues(
   seed: FormatSeed,
   tree: Tree,
   units: readonly Unit[] | null,
+  stillObjects: readonly Unit[] = [],
 ): void {
   // A corrupted record only read through another corrupted one is never read: it has no issue.
   const read = corrupted.filter((unit) => !corrupted.some((other) => other !== unit && seed.readThrough?.(unit.file, other.file) === true));
   // A JSONL file with every record corrupted is no longer recognisable as a log: one issue for the file.
   const whole = new Set(
     [...new Set(read.map((unit) => unit.file))].filter(
-      (file) => units !== null && !isDocument(file) && units.filter((unit) => unit.file === file).every((unit) => read.includes(unit)) && onlyRecords(tree, file, units),
+      // A corrupted line that is still a JSON object (too deep inside) keeps the file recognisable.
+      (file) => units !== null && !isDocument(file) && !stillObjects.some((unit) => unit.file === file) && units.filter((unit) => unit.file === file).every((unit) => read.includes(unit)) && onlyRecords(tree, file, units),
     ),
   );
   const keys = [...read.filter((unit) => !whole.has(unit.file)).map((unit) => `${unit.file}:${unit.line}`), ...[...whole].map((file) => `${file}:0`)];
@@ -379,9 +381,11 @@ export function fuzzSeed(seed: FormatSeed): {
         let corrupted = tree;
         let oracle = tree;
         const hit: Unit[] = [];
+        const stillObjects: Unit[] = [];
         for (const { unit: index, mutation } of chosen) {
           const unit = units[index];
           if (unit === undefined) continue;
+          if ((mutation as Breaking).kind === 'deep-tool-input') stillObjects.push(unit);
           const source = unit.line === 0 ? (tree.get(unit.file)?.toString('utf8') ?? '') : JSON.stringify(unit.value);
           const text = breakUnit(unit, source, mutation as Breaking, seed);
           if (text === null) continue;
@@ -392,7 +396,7 @@ export function fuzzSeed(seed: FormatSeed): {
         const expected = await oracleFor(hit, oracle);
         await withTree(corrupted, async (root) => {
           const actual = await ingest(root);
-          expectIssues(actual.issues, expected.issues, hit, seed, tree, units);
+          expectIssues(actual.issues, expected.issues, hit, seed, tree, units, stillObjects);
           casesRun.set(`${seed.format} breaking`, (casesRun.get(`${seed.format} breaking`) ?? 0) + 1);
           expect(actual.totals).toEqual(expected.totals);
           await checkCli(root, actual.issues.length);
