@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Cross-check of `cachecost report --by session` with ccusage (issue 5). Needs the network once
+// Cross-check of `cachecost report --by session` with ccusage (replay.md §3: the bill must agree with the provider's). Needs the network once
 // (npm), so it is a bench script, not part of `npm test`; the differences it names are also
 // computed without ccusage in test/cost/bill-ccusage.test.ts.
 //

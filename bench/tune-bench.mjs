@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The tune part of `npm run bench` (issue 7): a 100-scenario sweep against one `simulate` over the
+// The tune part of `npm run bench` (replay.md §10): a 100-scenario sweep against one `simulate` over the
 // same logs, in the same process, reported as a ratio (goal ≤ 3×) with requests replayed per
 // second. `bench/run.mjs` imports `runTuneBench`; alone: `node bench/tune-bench.mjs [paths..]`
 // after `npm run build` (default path: datasets/freecode).

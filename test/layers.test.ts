@@ -4,7 +4,7 @@
  * `import()`, read with TypeScript's own pre-processor) is checked against these tables, so the
  * dependency direction cannot drift: a new edge is a deliberate edit of this table, in review.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,6 +120,12 @@ describe('layers', () => {
     const folders = readdirSync(srcDir).filter((entry) => statSync(join(srcDir, entry)).isDirectory());
     expect(folders.sort()).toEqual(Object.keys(ALLOWED_IMPORTS).filter((layer) => layer !== ROOT).sort());
     expect(Object.keys(ALLOWED_PACKAGES).sort()).toEqual(Object.keys(ALLOWED_IMPORTS).sort());
+  });
+
+  it('every folder of src/ has a README that says what its files do', () => {
+    const folders = readdirSync(srcDir).filter((entry) => statSync(join(srcDir, entry)).isDirectory());
+    expect(folders.filter((folder) => !existsSync(join(srcDir, folder, 'README.md')))).toEqual([]);
+    expect(existsSync(join(srcDir, 'README.md'))).toBe(true);
   });
 
   it('the table only points down: no two folders can import each other, directly or in a circle', () => {

@@ -3,13 +3,13 @@
  * codes and one-line messages (STYLE.md habit 5). `runCli` never exits the process and prints
  * only through the injected `CliIo`, so tests drive it exactly as the binary does.
  */
-import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { CachecostError, errorMessage, exitCodeFor } from '../session/errors.js';
 import type { CommandContext, GlobalArgs } from './command.js';
 import { COMMANDS } from './commands/registry.js';
 import type { CliIo } from './io.js';
 import { terminalSafe, terminalSafeOutput } from '../format/terminal-safe.js';
+import { packageVersion } from './version.js';
 
 /** Exit code for an unexpected exception (a bug): EX_SOFTWARE from sysexits.h. */
 export const INTERNAL_ERROR_EXIT = 70;
@@ -17,12 +17,6 @@ export const INTERNAL_ERROR_EXIT = 70;
 export const USAGE_EXIT = 1;
 
 const NO_COMMAND = 'no command given';
-
-function packageVersion(): string {
-  // package.json sits two levels up from both src/cli and dist/cli.
-  const raw: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  return typeof raw === 'object' && raw !== null && 'version' in raw && typeof raw.version === 'string' ? raw.version : 'unknown';
-}
 
 /** Runs the CLI on `argv` (without node and script) and resolves to the process exit code. */
 export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
@@ -32,11 +26,13 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     stdout: (text) => rawIo.stdout(terminalSafeOutput(text)),
     stderr: (text) => rawIo.stderr(terminalSafeOutput(text)),
   };
-  let work: Promise<number> | null = null;
+  // An object, not a `let`: the handler sets it inside yargs' callback, where TypeScript's flow
+  // analysis cannot follow the assignment.
+  const pending: { work: Promise<number> | null } = { work: null };
   const ctx: CommandContext = {
     io,
     settle: (promise) => {
-      work = promise;
+      pending.work = promise;
     },
   };
   let parser: Argv<GlobalArgs> = yargs([...argv])
@@ -66,12 +62,12 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     }
     return USAGE_EXIT;
   }
-  if (work === null) {
+  if (pending.work === null) {
     if (parsed.output !== '') io.stdout(`${parsed.output}\n`);
     return 0;
   }
   try {
-    return await work;
+    return await pending.work;
   } catch (error) {
     if (error instanceof CachecostError) {
       io.stderr(`cachecost: ${terminalSafe(error.message)}\n`);

@@ -1,5 +1,5 @@
 /**
- * Where logs are read from when no path is given (issue 5): every default location of every
+ * Where logs are read from when no path is given: every default location of every
  * format that exists on this machine — the FreeCode home (`$FREECODE_HOME`, else `~/.freecode`,
  * engine.md §7.1), Claude Code's `projects` under each `CLAUDE_CONFIG_DIR` entry (a comma list)
  * or else `~/.claude` and `~/.config/claude`, Codex's `sessions` and `archived_sessions` under

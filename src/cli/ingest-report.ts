@@ -41,22 +41,27 @@ export function problemIssues(issues: readonly IngestIssue[]): IngestIssue[] {
 
 /**
  * What the issues did, counted by what happened to the input: "1 line skipped, 2 lines repaired,
- * 1 file not read in 3 files". Lines are distinct `file:line` pairs (two reasons for one line are one
- * line); a line-0 issue is about a whole file. Notes are counted apart (`noteCounts`).
+ * 1 file with a whole-file issue in 3 files". Lines are distinct `file:line` pairs (two reasons for
+ * one line are one line; an issue standing for several lines counts them all); a line-0 issue is
+ * about a whole file. Notes are counted apart (`noteCounts`).
  */
 export function issueCounts(issues: readonly IngestIssue[]): string {
   const problems = problemIssues(issues);
   const skipped = new Set<string>();
   const repaired = new Set<string>();
   const wholeFiles = new Set<string>();
+  let aggregated = 0;
   for (const issue of problems) {
     if (issue.line === 0) wholeFiles.add(issue.file);
     else (issue.effect === 'repaired' ? repaired : skipped).add(`${issue.file}\u0000${issue.line}`);
+    // One issue for the lines of an unknown record type: the others it stands for were skipped too.
+    if (issue.line > 0 && issue.effect !== 'repaired') aggregated += (issue.lines ?? 1) - 1;
   }
   // A line both skipped and repaired (two reasons) was skipped.
   for (const key of skipped) repaired.delete(key);
   const parts: string[] = [];
-  if (skipped.size > 0) parts.push(`${plural(skipped.size, 'line')} skipped`);
+  const skippedLines = skipped.size + aggregated;
+  if (skippedLines > 0) parts.push(`${plural(skippedLines, 'line')} skipped`);
   if (repaired.size > 0) parts.push(`${plural(repaired.size, 'line')} repaired`);
   if (wholeFiles.size > 0) parts.push(`${plural(wholeFiles.size, 'file')} with a whole-file issue`);
   const files = new Set(problems.map((issue) => issue.file)).size;

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 /** The `cachecost` binary: wires `process` into the CLI and sets the exit code (never calls exit while output is pending). */
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { hideBin } from 'yargs/helpers';
-import { runCli } from './app.js';
 
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   // `cachecost sessions --json | head`: the reader went away; stop quietly.
@@ -10,13 +9,21 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-process.exitCode = await runCli(hideBin(process.argv), {
-  stdout: (text) => {
-    process.stdout.write(text);
-  },
-  stderr: (text) => {
-    process.stderr.write(text);
-  },
-  env: process.env,
-  homeDir: homedir(),
-});
+const argv = process.argv.slice(2);
+if (argv.length === 1 && argv[0] === '--version') {
+  // The answer needs no parser: printed before yargs and the commands are loaded (they cost ~2× node's own start).
+  const raw: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${typeof raw === 'object' && raw !== null && 'version' in raw && typeof raw.version === 'string' ? raw.version : 'unknown'}\n`);
+} else {
+  const [{ hideBin }, { runCli }] = await Promise.all([import('yargs/helpers'), import('./app.js')]);
+  process.exitCode = await runCli(hideBin(process.argv), {
+    stdout: (text) => {
+      process.stdout.write(text);
+    },
+    stderr: (text) => {
+      process.stderr.write(text);
+    },
+    env: process.env,
+    homeDir: homedir(),
+  });
+}

@@ -4,7 +4,7 @@
  */
 import { CachecostError } from '../session/errors.js';
 import type { ScenarioFamily, ScenarioOverrides } from '../simulate/scenario.js';
-import { SCENARIO_FAMILIES } from '../simulate/scenario.js';
+import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../simulate/scenario-families.js';
 
 /** A token count as typed: `120000`, `120k`, `1m` (K = 1,000, M = 1,000,000). */
 export function parseTokenCount(raw: string, option: string): number {
@@ -54,7 +54,68 @@ export type ScenarioOptionText = {
   readonly pruning?: string | undefined;
   readonly summarizer?: string | undefined;
   readonly selector?: string | undefined;
+  /** The policy families' options (observation masking, clear-tool-uses, opencode). */
+  readonly policy?: PolicyArgs | undefined;
 };
+
+/** The options of the context policies of the field (scenario.ts `editing`), as typed. */
+export type PolicyArgs = {
+  readonly keepResults: string | undefined;
+  readonly clearTrigger: string | undefined;
+  readonly clearKeep: string | undefined;
+  readonly clearAtLeast: string | undefined;
+  readonly clearExclude: string | undefined;
+  readonly pruneProtect: string | undefined;
+  readonly pruneMinimum: string | undefined;
+};
+
+/** No policy option given. */
+export const NO_POLICY_ARGS: PolicyArgs = {
+  keepResults: undefined,
+  clearTrigger: undefined,
+  clearKeep: undefined,
+  clearAtLeast: undefined,
+  clearExclude: undefined,
+  pruneProtect: undefined,
+  pruneMinimum: undefined,
+};
+
+/** A comma list of counts (`4,6,10`; token counts accept `100k`), ascending, without duplicates. */
+export function countList(raw: string, option: string, { allowZero }: { readonly allowZero: boolean }): number[] {
+  const values = raw.split(',').map((part) => parseTokenCount(part, option));
+  if (!allowZero && values.some((value) => value === 0)) throw new CachecostError('BAD_ARGUMENT', `--${option} values must be positive`);
+  return [...new Set(values)].sort((a, b) => a - b);
+}
+
+/** Tool names (`--clear-exclude Read,Grep`): non-empty, as written. */
+function toolNames(raw: string, option: string): string[] {
+  const names = raw.split(',').map((name) => name.trim());
+  if (names.some((name) => name === '')) throw new CachecostError('BAD_ARGUMENT', `--${option} has an empty tool name in "${raw}"`);
+  return [...new Set(names)];
+}
+
+/**
+ * The policy families' overrides (only those given). `list` parses the three options that make
+ * one scenario per value: a comma list in `simulate` and `flags`, ranges too in `tune`.
+ */
+export function parsePolicyOverrides(
+  policy: PolicyArgs,
+  list: (raw: string, option: string, opts: { readonly allowZero: boolean }) => number[] = countList,
+): ScenarioOverrides {
+  const single = (raw: string | undefined, option: string): number | undefined => (raw === undefined ? undefined : parseTokenCount(raw, option));
+  const clearKeepToolUses = single(policy.clearKeep, 'clear-keep');
+  const clearAtLeastTokens = single(policy.clearAtLeast, 'clear-at-least');
+  const pruneMinimumTokens = single(policy.pruneMinimum, 'prune-minimum');
+  return {
+    ...(policy.keepResults !== undefined ? { keepToolResults: list(policy.keepResults, 'keep-results', { allowZero: true }) } : {}),
+    ...(policy.clearTrigger !== undefined ? { clearTriggerTokens: list(policy.clearTrigger, 'clear-trigger', { allowZero: false }) } : {}),
+    ...(clearKeepToolUses !== undefined ? { clearKeepToolUses } : {}),
+    ...(clearAtLeastTokens !== undefined ? { clearAtLeastTokens } : {}),
+    ...(policy.clearExclude !== undefined ? { clearExcludeTools: toolNames(policy.clearExclude, 'clear-exclude') } : {}),
+    ...(policy.pruneProtect !== undefined ? { pruneProtectTokens: list(policy.pruneProtect, 'prune-protect', { allowZero: true }) } : {}),
+    ...(pruneMinimumTokens !== undefined ? { pruneMinimumTokens } : {}),
+  };
+}
 
 /** Scenario overrides from the options (only those given). */
 export function parseOverrides(args: ScenarioOptionText): ScenarioOverrides {
@@ -71,5 +132,6 @@ export function parseOverrides(args: ScenarioOptionText): ScenarioOverrides {
     ...(pruning !== undefined ? { pruning } : {}),
     ...(summarizer !== undefined ? { summarizer } : {}),
     ...(selector !== undefined ? { selector } : {}),
+    ...parsePolicyOverrides(args.policy ?? NO_POLICY_ARGS),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The bill (issue 5): the log's measured usage, priced by the same SQL as every scenario
+ * The bill (replay.md §3, the recorded cost): the log's measured usage, priced by the same SQL as every scenario
  * (`request_costs`), grouped by day, session, model or project. The `measured` request rows go
  * into `requests` as usual; the facts they have no column for (a session's project, writes whose
  * TTL the log did not give) go into the side tables of `sql/bill_schema.sql`. Every amount is
@@ -12,13 +12,12 @@ import type { DuckRow } from './duck-values.js';
 import { boolOf, doubleOrNull, intOf, intOrNull, picoOrNull, stringListOf, stringOrNull } from './duck-values.js';
 import { picoUsdToUsd } from './money.js';
 import type { Money } from './reports.js';
+import type { BillGrouping } from './bill-groupings.js';
 
-/** What a bill line is grouped by. `day` = the UTC date of the request's timestamp. */
-export const BILL_GROUPINGS = ['day', 'session', 'model', 'project'] as const;
-export type BillGrouping = (typeof BILL_GROUPINGS)[number];
+export { BILL_GROUPINGS, type BillGrouping } from './bill-groupings.js';
 
-/** A session's project for the `project` grouping. */
-export type BillSessionRow = { readonly session_id: string; readonly project: string | null };
+/** A session's project and machine for the `project` and `host` groupings. */
+export type BillSessionRow = { readonly session_id: string; readonly project: string | null; readonly host: string | null };
 
 /** Cache-write tokens of one measured request whose TTL the log did not give (> 0). */
 export type UnknownTtlRow = { readonly session_id: string; readonly request_index: number; readonly write_unknown_ttl_tokens: number };
@@ -31,7 +30,7 @@ export type BillWindow = { readonly sinceMs: number | null; readonly untilMs: nu
  * inclusive: uncached + read + every write), money exact pico-dollars.
  */
 export type BillLine = CacheClassTokens & {
-  /** Day (`YYYY-MM-DD`), session id, model as logged, or project; null = no date / no project (or the total). */
+  /** Day (`YYYY-MM-DD`), session id, model as logged, project or host; null = no date / no project (or the total). */
   readonly key: string | null;
   readonly requests: number;
   readonly sessions: number;
@@ -63,8 +62,6 @@ export type BillTable = { readonly lines: readonly BillLine[]; readonly total: B
 /** A model that left requests of the bill unpriced. */
 export type BillUnpricedModel = { readonly model: string; readonly requests: number; readonly tokens: number };
 
-const INSERT_BATCH_ROWS = 1_000;
-
 /** Creates the bill's side tables, its view and its report macros on an open cost database. */
 export async function openBill(db: CostDb): Promise<void> {
   for (const name of ['bill_schema', 'bill_requests', 'bill_report', 'bill_unpriced']) await db.query(await readSqlFile(name));
@@ -80,23 +77,15 @@ function sqlInteger(value: number | null): string {
   return String(value);
 }
 
-async function insertValues(db: CostDb, table: string, tuples: readonly string[]): Promise<void> {
-  for (let start = 0; start < tuples.length; start += INSERT_BATCH_ROWS) {
-    await db.query(`INSERT INTO ${table} VALUES ${tuples.slice(start, start + INSERT_BATCH_ROWS).join(', ')}`);
-  }
-}
-
-/** Records each session's project (values are quoted literals: names come from user files). */
+/** Records each session's project (through an appender: names come from user files, never SQL text). */
 export async function insertBillSessions(db: CostDb, rows: readonly BillSessionRow[]): Promise<void> {
-  await insertValues(db, 'bill_sessions', rows.map((row) => `(${sqlString(row.session_id)}, ${sqlString(row.project)})`));
+  await db.appendTuples('bill_sessions', ['varchar', 'varchar', 'varchar'], rows.map((row) => [row.session_id, row.project, row.host]));
 }
 
 /** Records the unknown-TTL writes of measured requests; rows with 0 tokens are not stored. */
 export async function insertUnknownTtl(db: CostDb, rows: readonly UnknownTtlRow[]): Promise<void> {
-  const tuples = rows
-    .filter((row) => row.write_unknown_ttl_tokens > 0)
-    .map((row) => `(${sqlString(row.session_id)}, ${sqlInteger(row.request_index)}, ${sqlInteger(row.write_unknown_ttl_tokens)})`);
-  await insertValues(db, 'bill_unknown_ttl', tuples);
+  const tuples = rows.filter((row) => row.write_unknown_ttl_tokens > 0).map((row) => [row.session_id, row.request_index, row.write_unknown_ttl_tokens]);
+  await db.appendTuples('bill_unknown_ttl', ['varchar', 'integer', 'bigint'], tuples);
 }
 
 function moneyOf(row: DuckRow, column: string): Money {

@@ -2,8 +2,8 @@
  * Overflow recovery (`compactAndRetry`, engine.md §5.4) as a synchronous state machine the replay
  * can drive.
  *
- * Sequencing adopted for the whole project (§5.4, with issues 2 and 3: "three compactions, then
- * the turn fails"): on a failed send, guard 1 (not an overflow → rethrow unchanged), guard 2
+ * Sequencing adopted for the whole project (§5.4: "three compactions, then the turn
+ * fails", the same count in the engine, the replay and the detectors): on a failed send, guard 1 (not an overflow → rethrow unchanged), guard 2
  * (counter ≥ max → rethrow), increment, compact, guard 3 (nothing compacted → rethrow the
  * ORIGINAL error), then ONE re-send that is not wrapped again. If that re-send fails, its error
  * leaves the iteration; the loop attempts the iteration again without resetting the counter (no

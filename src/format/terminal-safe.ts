@@ -9,8 +9,10 @@
  */
 
 // C0 controls, DEL, C1 controls, and the Unicode bidi embedding/override/isolate marks.
+/* eslint-disable no-control-regex -- matching control characters is this module's job */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const UNSAFE_OUTPUT = /\u001b\[[0-9;]*m|[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/* eslint-enable no-control-regex */
 
 function escape(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;

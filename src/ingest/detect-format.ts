@@ -1,5 +1,5 @@
 /**
- * Format detection per file (issue 5): the name and place of a file, then its first line, say
+ * Format detection per file (formats.md §0, §6): the name and place of a file, then its first line, say
  * which agent wrote it. FreeCode files are recognised by name only (engine.md §6.1, §7.1); the
  * others by extension, their place (opencode's `storage/session`) and the keys of their first
  * JSON value (formats.md §0). A file no rule claims is not a session log.
@@ -17,7 +17,12 @@ export type Detection = {
 };
 
 const FREECODE_NAMES: ReadonlySet<string> = new Set(['events.jsonl', 'messages.jsonl', 'meta.json', 'memory.json']);
+/** A JSONL file's first line is looked for in its first 64 KB; a longer first line gets up to 256 KB (rare). */
+const FIRST_LINE_BYTES = 64 * 1024;
 const HEAD_BYTES = 256 * 1024;
+const NEWLINE = 0x0a;
+/** Whitespace and the UTF-8 BOM's bytes (EF BB BF), skipped before the first line. */
+const LEADING_BYTES: ReadonlySet<number> = new Set([0x20, 0x09, 0x0d, NEWLINE, 0xef, 0xbb, 0xbf]);
 
 const CODEX_KINDS: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
 const CLAUDE_KINDS: ReadonlySet<string> = new Set([
@@ -37,15 +42,45 @@ const CLAUDE_KINDS: ReadonlySet<string> = new Set([
   'teleported-from',
 ]);
 
-async function readHead(path: string): Promise<string> {
+async function readBytes(path: string, limit: number): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+    const buffer = Buffer.alloc(limit);
+    const { bytesRead } = await handle.read(buffer, 0, limit, 0);
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
+}
+
+function decodeHead(bytes: Buffer): string {
+  return bytes.toString('utf8').replace(/^\uFEFF/, '');
+}
+
+async function readHead(path: string): Promise<string> {
+  return decodeHead(await readBytes(path, HEAD_BYTES));
+}
+
+/** The `\n` ending the first non-blank line (leading blank lines are skipped, as `trimStart` did); -1 if none. */
+function firstLineEnd(bytes: Buffer): number {
+  let start = 0;
+  while (start < bytes.length && LEADING_BYTES.has(bytes[start] ?? 0)) start += 1;
+  return bytes.indexOf(NEWLINE, start);
+}
+
+/**
+ * The start of a JSONL file, decoded only up to its first line (a transcript's later lines can be
+ * megabytes of tool output nobody needs for detection): 64 KB are read, 256 KB when the first line
+ * is longer; when even that holds no `\n`, the whole prefix is returned (the regex fallback reads it).
+ */
+async function readFirstLine(path: string): Promise<string> {
+  let bytes = await readBytes(path, FIRST_LINE_BYTES);
+  let end = firstLineEnd(bytes);
+  if (end === -1 && bytes.length === FIRST_LINE_BYTES) {
+    bytes = await readBytes(path, HEAD_BYTES);
+    end = firstLineEnd(bytes);
+  }
+  return decodeHead(end === -1 ? bytes : bytes.subarray(0, end + 1));
 }
 
 /** Lines looked at for the first JSON object: a first line that is damaged must not hide the whole file. */
@@ -65,6 +100,21 @@ function firstLineObject(head: string): JsonObject | null {
     }
   }
   return null;
+}
+
+/**
+ * The first JSON object of a JSONL file and the text it came from. Usually that is the first line
+ * alone (the bounded read above); only when that line is damaged or not an object are the next
+ * few lines of the same bounded prefix (at most HEAD_BYTES) tried, so one bad line does not hide
+ * the whole file.
+ */
+async function readJsonlHead(path: string): Promise<{ readonly head: string; readonly first: JsonObject | null }> {
+  const line = await readFirstLine(path);
+  const first = firstLineObject(line);
+  // No `\n` in the first line's read: there is no later line within the bound to fall back on.
+  if (first !== null || !line.endsWith('\n')) return { head: line, first };
+  const head = await readHead(path);
+  return { head, first: firstLineObject(head) };
 }
 
 /** Which JSONL format a first line belongs to, from its keys; a prefix regex when the line was too long to read whole. */
@@ -106,8 +156,7 @@ export async function detectFormat(path: string): Promise<Detection | null> {
     return null;
   }
   if (name.endsWith('.jsonl')) {
-    const head = await readHead(path);
-    const first = firstLineObject(head);
+    const { head, first } = await readJsonlHead(path);
     const format = jsonlFormat(head, first);
     return format === null ? null : { format, head: first };
   }

@@ -18,6 +18,7 @@ import { type CodexSessionFiles, groupCodexFiles, loadCodexSession } from './cod
 import type { ContentMode } from './content-mode.js';
 import { detectFormat } from './detect-format.js';
 import { notRegularReason } from './dir-entry.js';
+import type { ParseCache } from './parse-cache.js';
 import { discoverFreecode, type FreecodeSessionFiles, loadFreecodeSession } from './freecode/index.js';
 import { loadOpencodeSession, type OpencodeSessionFiles, groupOpencodeFiles } from './opencode/index.js';
 import { loadOpenhandsSession, type OpenhandsSessionFiles, groupOpenhandsFiles } from './openhands/index.js';
@@ -25,6 +26,7 @@ import { loadSweAgentSession, type SweAgentSessionFiles, groupSweAgentFiles } fr
 import { type FoundLog, walkLogs } from './walk-logs.js';
 
 export type { ContentMode } from './content-mode.js';
+export { openParseCache, type ParseCache } from './parse-cache.js';
 
 /** A session found on disk, not yet read (plain data: it is sent to worker threads). */
 export type SessionSource =
@@ -37,6 +39,8 @@ export type SessionSource =
 
 export type IngestOptions = {
   readonly content: ContentMode;
+  /** The parsed-line cache (`parse-cache.ts`); absent or null = parse every line. Used in `sizes` mode. */
+  readonly cache?: ParseCache | null;
   /**
    * Shared by the sessions of one run (`newIngestRun`): a response a session loaded earlier already
    * counted is not counted again (Claude Code resumed copies, formats.md §1.5). Without it each
@@ -133,7 +137,7 @@ export async function loadSession(source: SessionSource, options: IngestOptions)
     case 'freecode':
       return loadFreecodeSession(source.files, options);
     case 'claude-code':
-      return loadClaudeSession(source.files, { content: options.content, claims: options.run?.claudeClaims });
+      return loadClaudeSession(source.files, { content: options.content, claims: options.run?.claudeClaims, cache: options.cache ?? null });
     case 'codex':
       return loadCodexSession(source.files, options);
     case 'opencode':

@@ -13,6 +13,15 @@ export type Line = {
   readonly terminated: boolean;
 };
 
+/** A line as read from a file, with where it ends. */
+export type FileLine = Line & {
+  /** Byte offset in the file just after this line's `\n` (after its last byte when unterminated). */
+  readonly endOffset: number;
+};
+
+/** Where a read resumes: the byte offset of a line start and the number of lines before it. */
+export type LineStart = { readonly offset: number; readonly linesBefore: number };
+
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const READ_CHUNK_BYTES = 1 << 20;
@@ -30,9 +39,15 @@ function decode(parts: readonly Buffer[], totalBytes: number, number: number): s
  * been read, and at most one partial line is buffered between chunks.
  */
 export async function* linesFromChunks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Line> {
+  for await (const line of fileLinesFromChunks(chunks)) yield { number: line.number, text: line.text, terminated: line.terminated };
+}
+
+/** `linesFromChunks` for chunks read from `from` in a file: each line also says where it ends. */
+export async function* fileLinesFromChunks(chunks: AsyncIterable<Uint8Array>, from: LineStart = { offset: 0, linesBefore: 0 }): AsyncGenerator<FileLine> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
-  let number = 0;
+  let number = from.linesBefore;
+  let chunkOffset = from.offset;
   for await (const raw of chunks) {
     const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     let start = 0;
@@ -40,7 +55,7 @@ export async function* linesFromChunks(chunks: AsyncIterable<Uint8Array>): Async
     while (end !== -1) {
       number += 1;
       pending.push(chunk.subarray(start, end));
-      yield { number, text: decode(pending, pendingBytes + end - start, number), terminated: true };
+      yield { number, text: decode(pending, pendingBytes + end - start, number), terminated: true, endOffset: chunkOffset + end + 1 };
       pending = [];
       pendingBytes = 0;
       start = end + 1;
@@ -51,14 +66,23 @@ export async function* linesFromChunks(chunks: AsyncIterable<Uint8Array>): Async
       pending.push(Buffer.from(chunk.subarray(start)));
       pendingBytes += chunk.length - start;
     }
+    chunkOffset += chunk.length;
   }
   if (pendingBytes > 0) {
     number += 1;
-    yield { number, text: decode(pending, pendingBytes, number), terminated: false };
+    yield { number, text: decode(pending, pendingBytes, number), terminated: false, endOffset: chunkOffset };
   }
 }
 
 /** Streams the lines of a file (see `linesFromChunks`); a read error rejects the iteration. */
 export function readLines(path: string): AsyncGenerator<Line> {
   return linesFromChunks(createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }));
+}
+
+/**
+ * `readLines` with where each line ends; `from` resumes at a line start (an incremental re-read of
+ * a grown file): numbering continues from there.
+ */
+export function readFileLines(path: string, from?: LineStart): AsyncGenerator<FileLine> {
+  return fileLinesFromChunks(createReadStream(path, { highWaterMark: READ_CHUNK_BYTES, start: from?.offset ?? 0 }), from);
 }

@@ -1,5 +1,5 @@
 /**
- * The `report` command's output (issue 5): the bill as one JSON-ready object and as a terminal
+ * The `report` command's output (replay.md §3, the recorded cost): the bill as one JSON-ready object and as a terminal
  * table. Every amount comes from SQL (`src/cost/bill.ts`); here money is only formatted: exact
  * decimal USD strings in JSON, rounded dollars in the table. Unpriced is never shown as $0.
  */
@@ -140,8 +140,8 @@ export function buildBillReport(input: BillReportInput): BillReport {
   };
 }
 
-const KEY_HEADERS: Record<BillGrouping, string> = { day: 'Day (UTC)', session: 'Session', model: 'Model', project: 'Project' };
-const NO_KEY: Record<BillGrouping, string> = { day: '(no date)', session: '(none)', model: '(none)', project: '(no project)' };
+const KEY_HEADERS: Record<BillGrouping, string> = { day: 'Day (UTC)', session: 'Session', model: 'Model', project: 'Project', host: 'Host' };
+const NO_KEY: Record<BillGrouping, string> = { day: '(no date)', session: '(none)', model: '(none)', project: '(no project)', host: '(no host)' };
 
 /** Dollars for the table: cents from $1 up, four decimals below, `unpriced` for null (exact values are in JSON/CSV). */
 export function formatUsdForTable(usd: UsdString): string {

@@ -1,6 +1,6 @@
 /**
  * The `simulate` report: one object built from the cost tables' SQL reports (replay.md §8), then
- * rendered as JSON (the shape issue 4 names) or as terminal tables. No arithmetic on money here
+ * rendered as JSON (the shape of replay.md §8 and the README) or as terminal tables. No arithmetic on money here
  * beyond formatting: every cost and saving comes from SQL.
  */
 import type { CostTotals, Fidelity, Money, ScenarioSaving, SessionCost } from '../cost/reports.js';

@@ -44,6 +44,19 @@ export const TUNE_CSV_COLUMNS: readonly CsvColumn<TuneCsvRow>[] = [
   { header: 'buffer_tokens', value: (r) => r.point.scenario.params.bufferTokens },
   { header: 'preserve_recent_turns', value: (r) => r.point.scenario.params.preserveRecentTurns },
   { header: 'ttl', value: (r) => r.point.scenario.params.ttl },
+  { header: 'tool_result_editing', value: (r) => r.point.scenario.params.editing.kind },
+  {
+    header: 'keep_tool_results',
+    value: (r) => (r.point.scenario.params.editing.kind === 'observation-masking' ? r.point.scenario.params.editing.keepToolResults : null),
+  },
+  {
+    header: 'clear_trigger_tokens',
+    value: (r) => (r.point.scenario.params.editing.kind === 'clear-tool-uses' ? r.point.scenario.params.editing.triggerTokens : null),
+  },
+  {
+    header: 'prune_protect_tokens',
+    value: (r) => (r.point.scenario.params.editing.kind === 'opencode-prune' ? r.point.scenario.params.editing.protectTokens : null),
+  },
   { header: 'requests', value: (r) => r.point.totals.requests },
   { header: 'summarize_requests', value: (r) => r.point.totals.summarizeRequests },
   { header: 'rejected_overflows', value: (r) => r.point.totals.rejectedOverflows },

@@ -55,6 +55,8 @@ export type RecommendationJson =
   | {
       readonly kind: 'target';
       readonly series: string;
+      /** What `targetTokens` is a value of: the compaction target, M (`keep-results`) or the trigger (`clear-trigger`). */
+      readonly knob: string;
       readonly scenario: string;
       readonly targetTokens: number;
       readonly costUsd: number;
@@ -71,6 +73,8 @@ export type RecommendationJson =
 export type TuneCurveJson = {
   readonly series: string;
   readonly family: string;
+  /** What `targetTokens` holds: the compaction target, M (`keep-results`) or the trigger (`clear-trigger`). */
+  readonly knob: string;
   readonly targetTokens: readonly number[];
   readonly knee: { readonly scenario: string; readonly targetTokens: number; readonly side: 'below' | 'above'; readonly distance: number } | null;
   readonly recommendation: RecommendationJson;
@@ -163,6 +167,7 @@ export function recommendationJson(r: Recommendation): RecommendationJson {
       return {
         kind: 'target',
         series: r.series,
+        knob: r.knob,
         scenario: r.point.scenario,
         targetTokens: r.point.targetTokens,
         costUsd: picoUsdToUsd(r.point.costPicoUsd),
@@ -189,6 +194,7 @@ function curveJson(curve: TuneCurve): TuneCurveJson {
   return {
     series: curve.series,
     family: curve.family,
+    knob: curve.knob,
     targetTokens: curve.targetTokens,
     knee:
       curve.knee === null

@@ -5,7 +5,7 @@
  * `--json` and `--csv`.
  */
 import { picoUsdToUsd } from '../cost/money.js';
-import { formatTokens } from '../tune/recommend.js';
+import { formatKnobValue } from '../tune/recommend.js';
 import { costPicoUsdOrNull } from '../tune/scenario-totals.js';
 import type { TuneGroup, TunePoint, TuneReport } from '../tune/tune-report.js';
 import { formatCompactCount } from '../format/compact-number.js';
@@ -81,10 +81,13 @@ function groupLines(group: TuneGroup, name: string): string[] {
     const knee = curve.knee;
     lines.push(
       knee === null
-        ? `  knee of ${curve.series}: none (fewer than three targets, a flat curve, or unpriced requests)`
-        : `  knee of ${curve.series}: ${formatTokens(knee.targetTokens)} (${knee.side === 'below' ? 'the curve bends up after it' : 'the curve flattens after it'})`,
+        ? `  knee of ${curve.series}: none (fewer than three points, a flat curve, or unpriced requests)`
+        : `  knee of ${curve.series}: ${formatKnobValue(curve.knob, knee.targetTokens)} (${knee.side === 'below' ? 'the curve bends up after it' : 'the curve flattens after it'})`,
     );
   }
+  // Several families side by side: each curve's own best, then the one across them.
+  const families = new Set(group.curves.map((curve) => curve.family));
+  if (families.size > 1) for (const curve of group.curves) lines.push(`  best on ${curve.series}: ${curve.recommendation.reason}`);
   lines.push(`  recommended: ${group.recommendation.reason}`);
   return lines;
 }

@@ -208,6 +208,8 @@ export const IngestIssueSchema = z.object({
   line: nonNegInt,
   reason: z.string(),
   effect: IssueEffectSchema.optional(),
+  /** Lines this one issue stands for, from `line` on (an unknown record type reported once per file); 1 when absent. */
+  lines: z.number().int().positive().optional(),
 });
 
 /** True for an issue that is a note (see `IssueEffectSchema`), not a problem with the input. */

@@ -1,5 +1,5 @@
 /**
- * One row per session for `cachecost sessions` (issue 2): counts and measured token totals read
+ * One row per session for `cachecost sessions` (README "cachecost sessions"): counts and measured token totals read
  * straight from the normalized session, no simulation. Token totals are sums of measured usage;
  * they are null when no request of the session has measured usage (unknown, not zero).
  */

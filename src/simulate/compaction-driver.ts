@@ -30,6 +30,8 @@ import type { RenderedPrompt, ReplayMessage, SummaryBlock } from './provider-vie
 import { SUMMARY_BLOCK_PREFIX, renderPrompt, withToolResult } from './provider-view.js';
 import type { ReplayCompaction, ReplayCompactionTrigger } from './replay-types.js';
 import type { RowContext, RowEmitter } from './row-emitter.js';
+import { toolResultEditor } from './policies/editors.js';
+import type { ToolResultEditor } from './policies/tool-result-editing.js';
 import type { Scenario } from './scenario.js';
 
 type ModelledSummarizer = { readonly llm: LlmSummarizer | undefined; readonly request: () => LlmSummaryRequest | null };
@@ -44,6 +46,8 @@ export class CompactionDriver {
   /** FreeCode's `lastMeasuredContextTokens` (engine.md §1.5): 0 after a compaction until the next response. */
   private lastMeasuredTokens = 0;
   private readonly compactionList: ReplayCompaction[] = [];
+  /** The scenario's tool-result editing, after the pruning (policies/). */
+  private readonly editor: ToolResultEditor;
 
   constructor(
     sessionId: string,
@@ -57,6 +61,7 @@ export class CompactionDriver {
       ? { preCompact: () => ({ allowed: false, reason: 'PreCompact hook (as recorded)' }), postCompact: () => undefined }
       : NO_COMPACTION_HOOKS;
     this.memory = new MemoryService(sessionId, { params, hooks });
+    this.editor = toolResultEditor(scenario.params.editing);
   }
 
   get compactions(): readonly ReplayCompaction[] {
@@ -76,6 +81,7 @@ export class CompactionDriver {
   /** A new user message (engine.md §5.1): fresh holds, the Aug prune state reset, legacy microcompact. */
   startUserMessage(timestampMs: number | null, nowMs: number): void {
     this.memory.startUserMessage();
+    this.editor.endTurn(this.store.getMessages());
     if (pruneStateResetsEachUserMessage(this.params.version)) this.prune.reset();
     if (this.params.legacyMicrocompact) {
       const history = this.store.getMessages();
@@ -107,7 +113,9 @@ export class CompactionDriver {
     let messages: readonly ReplayMessage[] = this.store.getMessages();
     if (this.params.legacyMicrocompact) messages = applyMicrocompact(messages, this.microcompact);
     const pruned = applyPruningPolicy(messages, this.params.pruning, this.prune, this.params.toolResultBudgetChars);
-    return renderPrompt(`static:${model}`, this.summary, pruned.messages, this.calibration);
+    const staticBlockId = `static:${model}`;
+    const edited = this.editor.edit(pruned.messages, (history) => renderPrompt(staticBlockId, this.summary, history, this.calibration).promptTokens);
+    return renderPrompt(staticBlockId, this.summary, edited, this.calibration);
   }
 
   /** A compaction the engine decides (`runCompaction`, engine.md §2.4); a hook may block it. */

@@ -22,6 +22,8 @@ export interface ReplayToolPart extends ToolResultPart {
   readonly fullChars: number;
   /** Whether the tool call failed (the memory transcript renders it `-> failed:`). */
   readonly failed: boolean;
+  /** Set when a tool-result editor replaced the result (policies/): names the replacement's segment. */
+  readonly editedAs?: string;
 }
 
 /** A history message with what the replay needs to size and summarize it. */
@@ -160,8 +162,9 @@ export function renderPrompt(
       if (!isToolResultPart(part)) continue;
       const chars = part.result.length;
       const tokens = tokensForChars(chars, calibration);
-      const fullChars = (part as ReplayToolPart).fullChars;
-      segments.push({ id: chars === fullChars ? `${part.id}=` : `${part.id}~${chars}`, tokens });
+      const { fullChars, editedAs } = part as ReplayToolPart;
+      const id = editedAs !== undefined ? `${part.id}!${editedAs}` : chars === fullChars ? `${part.id}=` : `${part.id}~${chars}`;
+      segments.push({ id, tokens });
       promptTokens += tokens;
       visibleChars += chars;
       visibleUnits += 1;

@@ -15,6 +15,7 @@ import type { EngineParams, PruningPolicy, ToolActivity } from '../engine/index.
 import { DEFAULT_ENGINE_PARAMS, OverflowRecovery, isContextOverflowError, runTurnSends, usableWindow } from '../engine/index.js';
 import type { HarnessEvent, Item, Request, Session } from '../session/model.js';
 import { CompactionDriver } from './compaction-driver.js';
+import { opencodeUsableWindow } from './policies/opencode.js';
 import type { RenderedPrompt } from './provider-view.js';
 import { messageForItem, toolResultText } from './provider-view.js';
 import type { ModelFacts, RecordedPolicy, ReplayInput, ReplayResult } from './replay-types.js';
@@ -71,6 +72,8 @@ export function triggerWindowTokens(scenario: Scenario, facts: ModelFacts): numb
       return windowTokens - Math.min(facts.maxOutputTokens ?? 20_000, 20_000);
     case 'codex':
       return Math.floor(windowTokens * 0.95);
+    case 'opencode':
+      return opencodeUsableWindow(windowTokens, facts.maxOutputTokens);
     default: {
       const unreachable: never = scenario.params.trigger;
       return unreachable;

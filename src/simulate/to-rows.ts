@@ -26,7 +26,7 @@ export function sessionModels(session: Session): string[] {
 
 /**
  * Cache-write tokens whose TTL the log does not give (no 5m/1h split, or only half of one): they are
- * in the `measured` row's 5m column and priced at the 5m rate; reports show them apart (issue 5).
+ * in the `measured` row's 5m column and priced at the 5m rate; reports show them apart (pricing.md §1: a write whose TTL is unknown is not silently a 5m write).
  */
 export function unknownTtlWriteTokens(usage: MeasuredUsage): number {
   if (usage.cacheWrite5mTokens !== null && usage.cacheWrite1hTokens !== null) return 0;

@@ -9,10 +9,12 @@
  * is reported beside the recommendation, not substituted for it: on a valley-shaped curve it sits
  * at the bottom, and the rule lands at or just above it.
  */
+import type { CurveKnob } from '../simulate/scenario.js';
 import type { Knee } from './knee.js';
 
 export type RecommendationPoint = {
   readonly scenario: string;
+  /** The value of the curve's knob at this point: the target on a target curve, M, or the trigger. */
   readonly targetTokens: number;
   readonly costPicoUsd: bigint;
   readonly compactions: number;
@@ -24,6 +26,8 @@ export type Recommendation =
   | {
       readonly kind: 'target';
       readonly series: string;
+      /** What the recommended value is a value of. */
+      readonly knob: CurveKnob;
       readonly point: RecommendationPoint;
       /** The cheapest point of the curve (may be the recommended one). */
       readonly cheapest: RecommendationPoint;
@@ -38,6 +42,7 @@ export type Recommendation =
 
 export type CurveInput = {
   readonly series: string;
+  readonly knob: CurveKnob;
   /** The curve's points in ascending target; cost null = not fully priced. */
   readonly points: ReadonlyArray<Omit<RecommendationPoint, 'costPicoUsd'> & { readonly costPicoUsd: bigint | null; readonly unpricedRequests: number }>;
   readonly knee: Knee | null;
@@ -59,6 +64,47 @@ export function formatUsd(picoUsd: bigint): string {
   const magnitude = Number(negative ? -picoUsd : picoUsd) / 1e12;
   const text = magnitude >= 1 ? magnitude.toFixed(2) : magnitude.toFixed(4);
   return `${negative ? '-' : ''}$${text}`;
+}
+
+/** A knob's value in sentences: token counts compact (`120K`), M as a count. */
+export function formatKnobValue(knob: CurveKnob, value: number): string {
+  return knob === 'keep-results' ? String(value) : formatTokens(value);
+}
+
+/** What the knob is called in sentences. */
+function knobNoun(knob: CurveKnob): string {
+  switch (knob) {
+    case 'target':
+      return 'target';
+    case 'keep-results':
+      return 'M';
+    case 'clear-trigger':
+      return 'trigger';
+    case 'prune-protect':
+      return 'protected budget';
+    default: {
+      const unreachable: never = knob;
+      return unreachable;
+    }
+  }
+}
+
+/** The recommended setting as an instruction: `freecode at 120K`, `mask tool results older than 6`. */
+function setting(series: string, knob: CurveKnob, value: number): string {
+  switch (knob) {
+    case 'target':
+      return `${series} at ${formatTokens(value)}`;
+    case 'keep-results':
+      return `mask tool results older than ${value} (${series})`;
+    case 'clear-trigger':
+      return `clear old tool results above ${formatTokens(value)} prompt tokens (${series})`;
+    case 'prune-protect':
+      return `prune tool outputs beyond the last ${formatTokens(value)} tokens of them (${series})`;
+    default: {
+      const unreachable: never = knob;
+      return unreachable;
+    }
+  }
 }
 
 function pctOf(part: bigint, whole: bigint): number {
@@ -96,8 +142,8 @@ export function recommendOnCurve(curve: CurveInput, recorded: RecordedCost, tole
       series: curve.series,
       cheapest,
       reason:
-        `keep the recorded policy: no ${curve.series} target from ${formatTokens(priced[0]?.targetTokens ?? 0)} to ${formatTokens(priced[priced.length - 1]?.targetTokens ?? 0)} ` +
-        `costs less than what the agent ran (${formatUsd(recordedPicoUsd)}; cheapest ${formatUsd(cheapest.costPicoUsd)} at ${formatTokens(cheapest.targetTokens)})`,
+        `keep the recorded policy: no ${curve.series} ${knobNoun(curve.knob)} from ${formatKnobValue(curve.knob, priced[0]?.targetTokens ?? 0)} to ${formatKnobValue(curve.knob, priced[priced.length - 1]?.targetTokens ?? 0)} ` +
+        `costs less than what the agent ran (${formatUsd(recordedPicoUsd)}; cheapest ${formatUsd(cheapest.costPicoUsd)} at ${formatKnobValue(curve.knob, cheapest.targetTokens)})`,
     };
   }
   const limit = cheapest.costPicoUsd * BigInt(10_000 + toleranceBasisPoints);
@@ -109,22 +155,24 @@ export function recommendOnCurve(curve: CurveInput, recorded: RecordedCost, tole
   const saving = recordedPicoUsd - chosen.costPicoUsd;
   const savingPct = recordedPicoUsd === 0n ? 0 : pctOf(saving, recordedPicoUsd);
   const tolerance = `${toleranceBasisPoints / 100}%`;
-  const edge = cheapest.targetTokens === priced[0]?.targetTokens ? ' (the smallest target swept: the minimum may lie lower)' : '';
+  const noun = knobNoun(curve.knob);
+  const edge = cheapest.targetTokens === priced[0]?.targetTokens ? ` (the smallest ${noun} swept: the minimum may lie lower)` : '';
   const why =
     chosen === cheapest
-      ? `the cheapest target on the curve${edge}`
-      : `the largest target within ${tolerance} of the cheapest (${formatTokens(cheapest.targetTokens)}, ${formatUsd(cheapest.costPicoUsd)}${edge})`;
-  const knee = curve.knee === null ? 'the curve has no knee' : `the curve's knee is at ${formatTokens(curve.knee.targetTokens)}`;
+      ? `the cheapest ${noun} on the curve${edge}`
+      : `the largest ${noun} within ${tolerance} of the cheapest (${formatKnobValue(curve.knob, cheapest.targetTokens)}, ${formatUsd(cheapest.costPicoUsd)}${edge})`;
+  const knee = curve.knee === null ? 'the curve has no knee' : `the curve's knee is at ${formatKnobValue(curve.knob, curve.knee.targetTokens)}`;
   return {
     kind: 'target',
     series: curve.series,
+    knob: curve.knob,
     point: chosen,
     cheapest,
     savingVsRecordedPicoUsd: saving,
     savingVsRecordedPct: savingPct,
     knee: curve.knee,
     reason:
-      `${curve.series} at ${formatTokens(chosen.targetTokens)}, ${why}: it costs ${formatUsd(chosen.costPicoUsd)}, ${formatUsd(saving)} (${savingPct.toFixed(1)}%) less than recorded, ` +
+      `${setting(curve.series, curve.knob, chosen.targetTokens)}, ${why}: it costs ${formatUsd(chosen.costPicoUsd)}, ${formatUsd(saving)} (${savingPct.toFixed(1)}%) less than recorded, ` +
       `with ${perSession(chosen.compactions, chosen.sessions)} compactions per session summarizing ${formatTokens(chosen.summarizedAwayTokens)} tokens away; ${knee}.`,
   };
 }

@@ -9,7 +9,8 @@
 import type { IngestIssue } from '../session/model.js';
 import type { Fidelity } from '../simulate/fidelity.js';
 import type { Scenario } from '../simulate/scenario.js';
-import { isCurvePoint, seriesKey, seriesLabel } from './grid.js';
+import { curvePosition, seriesKey, seriesLabel } from './grid.js';
+import type { CurveKnob } from '../simulate/scenario.js';
 import type { Knee } from './knee.js';
 import { findKnee } from './knee.js';
 import type { CurveInput, Recommendation } from './recommend.js';
@@ -43,8 +44,11 @@ export type TunePoint = {
 export type TuneCurve = {
   readonly series: string;
   readonly family: Scenario['family'];
-  /** Names of the curve's scenarios in ascending target. */
+  /** What the curve runs along: the compaction target, observation masking's M, or clear-tool-uses' trigger. */
+  readonly knob: CurveKnob;
+  /** Names of the curve's scenarios in ascending knob value. */
   readonly scenarios: readonly string[];
+  /** The knob's values (named for the target, the first knob; M or the trigger on the other curves). */
   readonly targetTokens: readonly number[];
   readonly knee: (Knee & { readonly scenario: string }) | null;
   readonly recommendation: Recommendation;
@@ -104,7 +108,7 @@ function buildGroup(model: string | null, sweeps: readonly Swept[], scenarios: r
     const comparable = cost !== null && recordedCost !== null && t.unpricedRequests === 0;
     return {
       scenario,
-      series: isCurvePoint(scenario) ? seriesLabel(scenario) : null,
+      series: curvePosition(scenario) !== null ? seriesLabel(scenario) : null,
       totals: t,
       costPicoUsd: cost,
       savingVsRecordedPicoUsd: comparable ? recordedCost - cost : null,
@@ -121,16 +125,19 @@ function buildGroup(model: string | null, sweeps: readonly Swept[], scenarios: r
   }
   const curves: TuneCurve[] = [];
   for (const list of bySeries.values()) {
-    const sorted = [...list].sort((a, b) => (a.scenario.params.targetTokens ?? 0) - (b.scenario.params.targetTokens ?? 0));
+    const at = (p: TunePoint): number => curvePosition(p.scenario)?.value ?? 0;
+    const sorted = [...list].sort((a, b) => at(a) - at(b));
     const series = sorted[0]?.series ?? '';
+    const knob = (sorted[0] === undefined ? null : curvePosition(sorted[0].scenario)?.knob) ?? 'target';
     const allPriced = sorted.every((p) => p.costPicoUsd !== null && p.totals.unpricedRequests === 0);
-    const knee = allPriced ? findKnee(sorted.map((p) => ({ targetTokens: p.scenario.params.targetTokens ?? 0, cost: Number(p.costPicoUsd ?? 0n) }))) : null;
+    const knee = allPriced ? findKnee(sorted.map((p) => ({ targetTokens: at(p), cost: Number(p.costPicoUsd ?? 0n) }))) : null;
     const curve: CurveInput = {
       series,
+      knob,
       knee,
       points: sorted.map((p) => ({
         scenario: p.scenario.name,
-        targetTokens: p.scenario.params.targetTokens ?? 0,
+        targetTokens: at(p),
         costPicoUsd: p.costPicoUsd,
         unpricedRequests: p.totals.unpricedRequests,
         compactions: p.totals.compactions,
@@ -142,8 +149,9 @@ function buildGroup(model: string | null, sweeps: readonly Swept[], scenarios: r
     curves.push({
       series,
       family: sorted[0]?.scenario.family ?? 'freecode',
+      knob,
       scenarios: sorted.map((p) => p.scenario.name),
-      targetTokens: sorted.map((p) => p.scenario.params.targetTokens ?? 0),
+      targetTokens: sorted.map(at),
       knee: knee === null || kneePoint === undefined ? null : { ...knee, scenario: kneePoint.scenario.name },
       recommendation: recommendOnCurve(curve, { costPicoUsd: recordedCost, unpricedRequests: recordedTotals.unpricedRequests }, toleranceBasisPoints),
     });

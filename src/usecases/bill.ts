@@ -3,12 +3,17 @@
  * simulation: every request's measured usage becomes a `measured` row, priced in DuckDB by the
  * same SQL as `simulate` (`cost/bill.ts`), and grouped there.
  */
-import type { BillGrouping } from '../cost/bill.js';
+import type { BillGrouping } from '../cost/bill-groupings.js';
+import type { BillSessionRow, UnknownTtlRow } from '../cost/bill.js';
+import type { RequestRow } from '../cost/rows.js';
+import type { ParseCache } from '../ingest/parse-cache.js';
 import type { BillReport } from '../report/bill-report.js';
 import type { Session } from '../session/model.js';
 import { billWindow } from './bill-window.js';
 import { forEachSession } from './for-each-session.js';
 import { resolvePrices } from './prices.js';
+import type { RecordTo } from './run-info.js';
+import { fleetRunRow, runInfo } from './run-info.js';
 
 export type BillOptions = {
   /** Log files or directories of any supported agent. */
@@ -21,7 +26,22 @@ export type BillOptions = {
   readonly until?: string | null;
   /** A price file overlaying the bundled table (models.dev `api.json` or a LiteLLM map). */
   readonly pricingFile?: string | null;
+  /** The parsed-line cache (`ingest/parse-cache.ts`); null or absent = parse every line. */
+  readonly cache?: ParseCache | null;
+  /** This machine's name, for the `host` grouping (null or absent: the `host` lines say no host). */
+  readonly host?: string | null;
+  /** Also append the run (requests, sessions, runs) to a DuckDB file that keeps every run. */
+  readonly record?: RecordTo | null;
 };
+
+/** The bill of exports (`report --from`): the rows many machines exported, grouped by the same SQL. */
+export type BillExportsOptions = Omit<BillOptions, 'paths' | 'host' | 'record' | 'cache'> & {
+  /** A glob such as `fleet/**\/*.parquet`, or an export directory. */
+  readonly from: string;
+};
+
+/** Request rows buffered before they are appended (bounded memory on a 1 GB log). */
+const FLUSH_ROWS = 50_000;
 
 /** Loads every session under the paths, prices its measured requests and returns the bill. */
 export async function billSessions(options: BillOptions): Promise<BillReport> {
@@ -35,7 +55,15 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
     import('../simulate/to-rows.js'),
     import('../report/bill-report.js'),
   ]);
-  const db = await CostDb.open({ prices: await resolvePrices(options.pricingFile), path: null });
+  const prices = await resolvePrices(options.pricingFile);
+  const db = await CostDb.open({ prices, path: null });
+  const record = options.record ?? null;
+  const host = record === null ? (options.host ?? null) : record.stamp.host;
+  const fleet = record === null ? null : await import('../cost/fleet/recorder.js');
+  const recorder =
+    fleet === null || record === null
+      ? null
+      : await fleet.FleetRecorder.open(db, fleetRunRow(runInfo(record.stamp, { command: 'report', paths: options.paths, scenarios: [], pricingFile: options.pricingFile ?? null, prices, thresholds: null, withText: false })));
   try {
     await bill.openBill(db);
     const seen = new Set<string>();
@@ -43,7 +71,21 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
     let requestsWithoutUsage = 0;
     let undatedRequestsOutsideWindow = 0;
     const bounded = window.sinceMs !== null || window.untilMs !== null;
-    const issues = await forEachSession(options.paths, { content: 'sizes' }, async (session: Session) => {
+    // Rows are appended in large batches: an appender per session (and its flush) plus INSERT …
+    // VALUES per session cost more than the parsing on logs of many small sessions.
+    let requestRows: RequestRow[] = [];
+    let sessionRows: BillSessionRow[] = [];
+    let unknownTtl: UnknownTtlRow[] = [];
+    const flush = async (): Promise<void> => {
+      await db.insertRequests(requestRows);
+      await bill.insertBillSessions(db, sessionRows);
+      await bill.insertUnknownTtl(db, unknownTtl);
+      requestRows = [];
+      sessionRows = [];
+      unknownTtl = [];
+    };
+    const issues = await forEachSession(options.paths, { content: 'sizes', cache: options.cache ?? null }, async (session: Session) => {
+      recorder?.addSession(session, { replayed: false, fidelityNote: null });
       if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
         totalsOnlySessions += 1;
         return;
@@ -51,19 +93,17 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       const measured = session.requests.filter((request) => request.usage !== null);
       requestsWithoutUsage += session.requests.length - measured.length;
       if (bounded) undatedRequestsOutsideWindow += measured.filter((request) => request.timestampMs === null).length;
-      await db.insertRequests(measuredRows(session));
-      if (!seen.has(session.id)) await bill.insertBillSessions(db, [{ session_id: session.id, project: session.project }]);
+      for (const row of measuredRows(session)) requestRows.push(row);
+      if (!seen.has(session.id)) sessionRows.push({ session_id: session.id, project: session.project, host });
       seen.add(session.id);
-      await bill.insertUnknownTtl(
-        db,
-        measured.map((request) => ({
-          session_id: session.id,
-          request_index: request.index,
-          write_unknown_ttl_tokens: request.usage === null ? 0 : unknownTtlWriteTokens(request.usage),
-        })),
-      );
+      for (const request of measured) {
+        const tokens = request.usage === null ? 0 : unknownTtlWriteTokens(request.usage);
+        if (tokens > 0) unknownTtl.push({ session_id: session.id, request_index: request.index, write_unknown_ttl_tokens: tokens });
+      }
+      if (requestRows.length >= FLUSH_ROWS) await flush();
     });
-    return buildBillReport({
+    await flush();
+    const report = buildBillReport({
       by,
       since: since ?? null,
       until: until ?? null,
@@ -72,6 +112,52 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       excluded: { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow },
       issues,
     });
+    if (recorder !== null && record !== null) {
+      await recorder.finish(issues);
+      const { appendFleetDb } = await import('../cost/fleet/append-db.js');
+      await appendFleetDb(db, record.dbPath);
+    }
+    return report;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The bill of many machines' exports: the rows are loaded into the same tables (`loadFleet`) and
+ * grouped by the same SQL as `billSessions`, so the exports of a fleet's logs give the bill of the
+ * logs read together. `ingestIssues` = the lines the exporting runs skipped.
+ */
+export async function billExports(options: BillExportsOptions): Promise<{ readonly report: BillReport; readonly ingestIssues: number; readonly hosts: readonly string[] }> {
+  const since = options.since ?? undefined;
+  const until = options.until ?? undefined;
+  const by = options.by ?? 'day';
+  const window = billWindow(since, until);
+  const [{ CostDb }, bill, { loadFleet }, { buildBillReport }] = await Promise.all([
+    import('../cost/db.js'),
+    import('../cost/bill.js'),
+    import('../cost/fleet/read-fleet.js'),
+    import('../report/bill-report.js'),
+  ]);
+  const db = await CostDb.open({ prices: await resolvePrices(options.pricingFile), path: null });
+  try {
+    await bill.openBill(db);
+    const load = await loadFleet(db, options.from);
+    const bounded = window.sinceMs !== null || window.untilMs !== null;
+    const report = buildBillReport({
+      by,
+      since: since ?? null,
+      until: until ?? null,
+      table: await bill.billTable(db, by, window),
+      unpricedModels: await bill.billUnpricedModels(db, window),
+      excluded: {
+        totalsOnlySessions: load.totalsOnlySessions,
+        requestsWithoutUsage: load.requestsWithoutUsage,
+        undatedRequestsOutsideWindow: bounded ? load.undatedRequests : 0,
+      },
+      issues: [],
+    });
+    return { report, ingestIssues: load.ingestIssues, hosts: load.hosts };
   } finally {
     db.close();
   }

@@ -15,6 +15,8 @@ import { forEachSession } from './for-each-session.js';
 import { resolvePrices } from './prices.js';
 import type { Progress } from './progress.js';
 import { replayWithPrices } from './replay-session.js';
+import type { RecordTo } from './run-info.js';
+import { runInfo } from './run-info.js';
 
 export type FlagSessionsOptions = {
   /** Log files or directories of any supported agent. */
@@ -27,6 +29,8 @@ export type FlagSessionsOptions = {
   readonly thresholds?: FlagThresholds;
   readonly pricingFile?: string | null;
   readonly progress?: Progress | null;
+  /** Also append the run (bill, replays, flags, runs) to a DuckDB file that keeps every run. */
+  readonly record?: RecordTo | null;
 };
 
 export type FlagSessionsOutcome = {
@@ -57,22 +61,39 @@ export async function flagSessions(options: FlagSessionsOptions): Promise<FlagSe
   const flags: Flag[] = [];
   const skipped: string[] = [];
   let sessions = 0;
-  const issues = await forEachSession(
-    options.paths,
-    { content: 'text' },
-    (session) => {
-      options.progress?.increment();
-      const replayed = replayWithPrices(session, scenarios.all, prices);
-      if (replayed === null) {
-        skipped.push(session.id);
-        return;
-      }
-      const { simulation, modelFacts } = replayed;
-      flags.push(...detectSessionFlags(simulation, { prices, modelFacts, thresholds, baseline: scenarios.baseline, examined: scenarios.examined }));
-      sessions += 1;
-    },
-    (total) => options.progress?.start(total),
-  );
+  const record = options.record ?? null;
+  const sink =
+    record === null
+      ? null
+      : await (await import('./fleet-sink.js')).FleetSink.open(
+          runInfo(record.stamp, { command: 'flags', paths: options.paths, scenarios: scenarios.all, pricingFile: options.pricingFile ?? null, prices, thresholds, withText: false }),
+        );
+  let issues: readonly IngestIssue[];
+  try {
+    issues = await forEachSession(
+      options.paths,
+      { content: 'text' },
+      async (session) => {
+        options.progress?.increment();
+        const replayed = replayWithPrices(session, scenarios.all, prices);
+        if (replayed === null) {
+          skipped.push(session.id);
+          await sink?.add(session, null, []);
+          return;
+        }
+        const { simulation, modelFacts } = replayed;
+        const found = detectSessionFlags(simulation, { prices, modelFacts, thresholds, baseline: scenarios.baseline, examined: scenarios.examined });
+        flags.push(...found);
+        await sink?.add(session, simulation, found);
+        sessions += 1;
+      },
+      (total) => options.progress?.start(total),
+    );
+  } catch (error) {
+    sink?.abandon();
+    throw error;
+  }
+  if (sink !== null && record !== null) await sink.close(issues, { outDir: null, dbPath: record.dbPath });
   const report = buildFlagsReport({
     flags,
     scenarios: ['recorded', ...scenarios.examined],
@@ -83,4 +104,34 @@ export async function flagSessions(options: FlagSessionsOptions): Promise<FlagSe
     ingestIssues: issues.filter((issue) => !isIngestNote(issue)).length,
   });
   return { report, flags, skipped, issues };
+}
+
+/**
+ * The flags many machines exported (`flags --from`), with the scenarios, thresholds and session
+ * count their runs recorded, as the same report `flagSessions` builds from logs.
+ */
+export async function flagExports(options: { readonly from: string; readonly pricingFile?: string | null }): Promise<FlagSessionsOutcome & { readonly notices: readonly string[] }> {
+  const [{ CostDb }, { openBill }, { loadFleet }, { fleetFlags }] = await Promise.all([
+    import('../cost/db.js'),
+    import('../cost/bill.js'),
+    import('../cost/fleet/read-fleet.js'),
+    import('./fleet-flags.js'),
+  ]);
+  const db = await CostDb.open({ prices: await resolvePrices(options.pricingFile), path: null });
+  try {
+    await openBill(db);
+    await loadFleet(db, options.from);
+    const read = await fleetFlags(db);
+    const report = buildFlagsReport({
+      flags: read.flags,
+      scenarios: read.scenarios,
+      baseline: BASELINE_SCENARIO.name,
+      thresholds: read.thresholds,
+      sessions: read.sessions,
+      ingestIssues: 0,
+    });
+    return { report, flags: read.flags, skipped: [], issues: [], notices: read.notices };
+  } finally {
+    db.close();
+  }
 }

@@ -24,6 +24,10 @@ import { forEachSession } from './for-each-session.js';
 import { resolvePrices } from './prices.js';
 import type { Progress } from './progress.js';
 import { replayWithPrices } from './replay-session.js';
+import type { Flag } from '../detect/flag.js';
+import { FleetSink } from './fleet-sink.js';
+import type { RecordTo } from './run-info.js';
+import { runInfo } from './run-info.js';
 
 export type SimulateSessionsOptions = {
   /** Log files or directories of any supported agent. */
@@ -32,8 +36,10 @@ export type SimulateSessionsOptions = {
   readonly scenarios: readonly Scenario[];
   /** A price file overlaying the bundled table; null or absent = the bundled table. */
   readonly pricingFile?: string | null;
-  /** Keep the DuckDB tables in this file; null or absent = in memory. */
+  /** Keep the working DuckDB tables in this file (replaced on each run); null or absent = in memory. */
   readonly dbPath?: string | null;
+  /** Append the run (bill, replays, flags, runs) to a DuckDB file that keeps every run (`--db`). */
+  readonly record?: RecordTo | null;
   /** Also write requests.csv, sessions.csv, scenarios.csv and compactions.csv here. */
   readonly csvDir?: string | null;
   readonly progress?: Progress | null;
@@ -45,11 +51,16 @@ export type SimulateSessionsOutcome = {
   readonly notices: readonly string[];
 };
 
-/** The kinds of flag each scenario raises (default thresholds), for the sessions table. */
-function flagsByScenario(simulation: SessionSimulation, baseline: Scenario, prices: PriceTable, modelFacts: (model: string) => ModelFacts): Map<string, string[]> {
+/** The flags of every scenario (default thresholds). */
+function sessionFlags(simulation: SessionSimulation, baseline: Scenario, prices: PriceTable, modelFacts: (model: string) => ModelFacts): Flag[] {
   const examined = simulation.results.filter((r) => r.scenario.family !== 'recorded').map((r) => r.scenario.name);
+  return detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined });
+}
+
+/** The kinds of flag each scenario raises, for the sessions table. */
+function flagsByScenario(flags: readonly Flag[]): Map<string, string[]> {
   const byScenario = new Map<string, string[]>();
-  for (const flag of detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined })) {
+  for (const flag of flags) {
     const list = byScenario.get(flag.scenario) ?? [];
     list.push(flag.kind);
     byScenario.set(flag.scenario, list);
@@ -65,7 +76,23 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
   const db = await CostDb.open({ prices, path: request.dbPath ?? null });
   // A `--db` file is replaced only when the run completes (CostDb.close); a failure keeps the old one.
   let completed = false;
+  const record = request.record ?? null;
+  let sink: FleetSink | null = null;
   try {
+    sink =
+      record === null
+        ? null
+        : await FleetSink.open(
+            runInfo(record.stamp, {
+              command: 'simulate',
+              paths: request.paths,
+              scenarios: request.scenarios,
+              pricingFile: request.pricingFile ?? null,
+              prices,
+              thresholds: baseline === undefined ? null : DEFAULT_THRESHOLDS,
+              withText: false,
+            }),
+          );
     await db.insertScenarios(scenarioRows(request.scenarios));
     const facts: SessionFacts[] = [];
     const skipped: string[] = [];
@@ -74,10 +101,13 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
       const replayed = replayWithPrices(session, request.scenarios, prices);
       if (replayed === null) {
         skipped.push(session.id);
+        await sink?.add(session, null, []);
         return;
       }
       const { simulation, modelFacts } = replayed;
-      const rows = simulationRows(simulation, baseline === undefined ? undefined : flagsByScenario(simulation, baseline, prices, modelFacts));
+      const flags = baseline === undefined ? [] : sessionFlags(simulation, baseline, prices, modelFacts);
+      const rows = simulationRows(simulation, baseline === undefined ? undefined : flagsByScenario(flags));
+      await sink?.add(session, simulation, flags);
       await db.insertRequests(rows.requests);
       await db.insertCompactions(rows.compactions);
       await db.insertSessions(rows.sessions);
@@ -106,8 +136,12 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
       notices.push(`model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`);
     }
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
+    if (sink !== null && record !== null) await sink.close(issues, { outDir: null, dbPath: record.dbPath });
     completed = true;
     return { report, notices };
+  } catch (error) {
+    sink?.abandon();
+    throw error;
   } finally {
     if (completed) db.close();
     else db.abandon();

@@ -27,7 +27,7 @@ const SPEC12_ROW = {
 };
 
 describe('cachecost sessions', () => {
-  it('--json prints the exact array of camelCase objects of issue 2', async () => {
+  it('--json prints the exact array of camelCase objects the README documents', async () => {
     const { code, stdout, stderr } = await cli(['sessions', SPEC12, '--json']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const rows = z.array(z.record(z.string(), z.unknown())).parse(JSON.parse(stdout));

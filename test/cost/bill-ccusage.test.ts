@@ -1,16 +1,17 @@
 /**
- * Where cachecost's bill differs from ccusage on purpose (issue 5), each difference named and
+ * Where cachecost's bill differs from ccusage on purpose (replay.md §3), each difference named and
  * computed here, not hard-coded: an independent reader of the real Claude Code logs (a few dozen
  * lines, a different code path from the adapter) and hand-written usage for the pricing rules.
  * `bench/ccusage-compare.mjs` runs ccusage 20.0.24 itself on the same logs (network needed).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli/run.js';
+import { REAL_LOGS, describeWithShared } from '../support/shared.js';
 import { bill, micro, session, usage } from './bill-support.js';
 
-const CLAUDE_LOGS = join(import.meta.dirname, '..', '..', '..', 'shared', 'real-logs', 'claude-code');
+const CLAUDE_LOGS = join(REAL_LOGS, 'claude-code');
 
 type Usage = { input: number; output: number; cacheCreation: number; cacheRead: number; write5m: number | null; write1h: number | null };
 type Totals = { requests: number; input: number; output: number; cacheCreation: number; cacheRead: number; write1h: number; unknownTtl: number };
@@ -74,7 +75,7 @@ function readClaudeLogs(keep: 'first' | 'last' | 'largest'): Map<string, Totals>
   return sessions;
 }
 
-describe('cachecost vs ccusage: the differences on purpose', () => {
+describeWithShared('cachecost vs ccusage on the real Claude Code logs: the differences on purpose', () => {
   const last = readClaudeLogs('last');
   const first = readClaudeLogs('first');
   const largest = readClaudeLogs('largest');
@@ -108,6 +109,24 @@ describe('cachecost vs ccusage: the differences on purpose', () => {
     expect(total.cost?.picoUsd).toBe(micro(3_750 + 6_000 + 3_750));
   });
 
+  it('cachecost report --by session agrees with the independent last-line reader on every real session', async () => {
+    const { code, stdout } = await cli(['report', CLAUDE_LOGS, '--by', 'session', '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { lines: { key: string; requests: number; uncachedInputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWrite5mTokens: number; cacheWrite1hTokens: number; cacheWriteUnknownTtlTokens: number }[] };
+    const got = new Map(report.lines.map((l) => [l.key, l]));
+    for (const [id, l] of last) {
+      if (l.requests === 0) continue;
+      const r = got.get(id);
+      expect(r, id).toBeDefined();
+      expect([r?.requests, r?.uncachedInputTokens, r?.outputTokens, r?.cacheReadTokens], id).toEqual([l.requests, l.input, l.output, l.cacheRead]);
+      expect((r?.cacheWrite5mTokens ?? 0) + (r?.cacheWrite1hTokens ?? 0) + (r?.cacheWriteUnknownTtlTokens ?? 0), id).toBe(l.cacheCreation);
+      expect(r?.cacheWrite1hTokens, id).toBe(l.write1h);
+      expect(r?.cacheWriteUnknownTtlTokens, id).toBe(l.unknownTtl);
+    }
+  });
+}, CLAUDE_LOGS);
+
+describe('cachecost vs ccusage: the pricing differences on purpose', () => {
   it('difference 3, request-level long context: above 200K the WHOLE request is at the tier; ccusage tiers each token class separately above 200K', async () => {
     // 250,000 cache reads on claude-sonnet-4-5 (read $0.30, tier $0.60):
     // cachecost: 250,000 × 0.60 = 150,000 µ$; ccusage 20.0.24: 200,000 × 0.30 + 50,000 × 0.60 = 90,000 µ$.
@@ -126,23 +145,4 @@ describe('cachecost vs ccusage: the differences on purpose', () => {
     const theirsTenths = perClass(250_000, 3, 6) + perClass(10, 30, 60) + perClass(195_000, 3, 6) + perClass(10_000, 37.5, 75);
     expect(theirsTenths / 10).toBe(186_030);
   });
-
-  it.skipIf(!existsSync(join(import.meta.dirname, '..', '..', 'src', 'ingest', 'claude-code')))(
-    'cachecost report --by session agrees with the independent last-line reader on every real session',
-    async () => {
-      const { code, stdout } = await cli(['report', CLAUDE_LOGS, '--by', 'session', '--json']);
-      expect(code).toBe(0);
-      const report = JSON.parse(stdout) as { lines: { key: string; requests: number; uncachedInputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWrite5mTokens: number; cacheWrite1hTokens: number; cacheWriteUnknownTtlTokens: number }[] };
-      const got = new Map(report.lines.map((l) => [l.key, l]));
-      for (const [id, l] of last) {
-        if (l.requests === 0) continue;
-        const r = got.get(id);
-        expect(r, id).toBeDefined();
-        expect([r?.requests, r?.uncachedInputTokens, r?.outputTokens, r?.cacheReadTokens], id).toEqual([l.requests, l.input, l.output, l.cacheRead]);
-        expect((r?.cacheWrite5mTokens ?? 0) + (r?.cacheWrite1hTokens ?? 0) + (r?.cacheWriteUnknownTtlTokens ?? 0), id).toBe(l.cacheCreation);
-        expect(r?.cacheWrite1hTokens, id).toBe(l.write1h);
-        expect(r?.cacheWriteUnknownTtlTokens, id).toBe(l.unknownTtl);
-      }
-    },
-  );
 });

@@ -57,7 +57,7 @@ export async function billDb(sessions: readonly Session[]): Promise<CostDb> {
   await openBill(db);
   for (const s of sessions) {
     await db.insertRequests(measuredRows(s));
-    await insertBillSessions(db, [{ session_id: s.id, project: s.project }]);
+    await insertBillSessions(db, [{ session_id: s.id, project: s.project, host: 'this-machine' }]);
     await insertUnknownTtl(
       db,
       s.requests.map((r) => ({ session_id: s.id, request_index: r.index, write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage) })),

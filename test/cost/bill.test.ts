@@ -1,5 +1,5 @@
 /**
- * The bill priced in DuckDB (issue 5): one hand-computed example per provider family, with every
+ * The bill priced in DuckDB (replay.md §3, pricing.md): one hand-computed example per provider family, with every
  * amount written out in micro-dollars (tokens × $/MTok), the unknown-TTL writes kept apart, the
  * date-effective price, and unpriced requests left out of the cost (never $0).
  */

@@ -1,5 +1,5 @@
 /**
- * The committed sessions show the shapes issue 2 and the brief ask for, read straight from the
+ * The committed sessions show the shapes the datasets exist for, read straight from the
  * files: user messages, provider requests, peak and final context, and each scenario's mechanism
  * (RC3/RC4 era formats, the overflow loop, the hook storm, compactions).
  */

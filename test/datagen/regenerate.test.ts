@@ -1,7 +1,7 @@
 /**
  * The committed dataset is exactly what the generator makes: regenerating into a temporary
- * directory gives the same files, byte for byte (issue 2, "a test checks that regenerating gives
- * identical bytes").
+ * directory gives the same files, byte for byte (datasets/ is
+ * generated, so a change to the generator must show up as a change to the committed files).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

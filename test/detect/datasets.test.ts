@@ -1,5 +1,5 @@
 /**
- * Issue 6 acceptance on `datasets/freecode`: each generated scenario raises exactly its intended
+ * Acceptance of the detectors (replay.md §9) on `datasets/freecode`: each generated scenario raises exactly its intended
  * flags on the recorded data (datasets/README.md says what each one reproduces), `healthy` none.
  */
 import { existsSync } from 'node:fs';

@@ -4,9 +4,9 @@
  * second, simpler reader of the same file (Claude Code JSONL: one usage per response, the last
  * line of each `(message.id, requestId)` group, main chain only; formats.md §1.3–§1.6).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { forEachSession } from '../../src/usecases/for-each-session.js';
 import { modelFactsFor } from '../../src/simulate/model-facts.js';
 import { BASELINE_SCENARIO, detectSessionFlags } from '../../src/detect/detect-session.js';
@@ -15,9 +15,9 @@ import { DEFAULT_THRESHOLDS } from '../../src/detect/thresholds.js';
 import type { Scenario } from '../../src/simulate/scenario.js';
 import { familyDefaults } from '../../src/simulate/scenario.js';
 import { isReplayable, simulateSession } from '../../src/simulate/simulate-session.js';
+import { REAL_LOGS, describeWithShared } from '../support/shared.js';
 import { PRICES } from './trace-fixture.js';
 
-const REAL_LOGS = join(import.meta.dirname, '..', '..', '..', 'shared', 'real-logs');
 const VSLA = join(REAL_LOGS, 'claude-code', 'projects', '-home-kenth56-vsla');
 const RECORDED: Scenario = { name: 'recorded', family: 'recorded', params: familyDefaults('recorded') };
 
@@ -54,7 +54,7 @@ function claudeCodeCalls(file: string): Call[] {
 
 const flags: Flag[] = [];
 
-describe.skipIf(!existsSync(REAL_LOGS))('flags on ../shared/real-logs', () => {
+describeWithShared('flags on ../shared/real-logs', () => {
   beforeAll(async () => {
     await forEachSession([REAL_LOGS], { content: 'text' }, (session) => {
       if (!isReplayable(session)) return;

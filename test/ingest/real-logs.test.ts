@@ -3,13 +3,15 @@
  * totals of the adapters equal those of independent readers written here — plain JSON.parse of
  * each line and each format's counting rule written again, with no code shared with `src/ingest`.
  */
+/* eslint-disable @typescript-eslint/no-explicit-any -- the independent oracle reads raw log JSON of any shape */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { discoverSessions, loadSession } from '../../src/ingest/index.js';
 import type { Session } from '../../src/session/model.js';
+import { REAL_LOGS, describeWithShared } from '../support/shared.js';
 
-const REAL = '../shared/real-logs';
+const REAL = REAL_LOGS;
 
 type Totals = { prompt: number; read: number; write: number; output: number; requests: number };
 const zero = (): Totals => ({ prompt: 0, read: 0, write: 0, output: 0, requests: 0 });
@@ -101,7 +103,7 @@ async function sessionsOf(path: string): Promise<Session[]> {
   return sessions;
 }
 
-describe('real Claude Code logs', () => {
+describeWithShared('real Claude Code logs', () => {
   it('per-session totals equal the independent reader, with no ingest issue', async () => {
     const sessions = await sessionsOf(join(REAL, 'claude-code'));
     const files = filesUnder(join(REAL, 'claude-code'), '.jsonl');
@@ -135,7 +137,7 @@ describe('real Claude Code logs', () => {
   });
 });
 
-describe('real Codex logs', () => {
+describeWithShared('real Codex logs', () => {
   it('per-session totals equal the independent reader, with no ingest issue', async () => {
     const sessions = await sessionsOf(join(REAL, 'codex'));
     const files = filesUnder(join(REAL, 'codex'), '.jsonl');
@@ -162,7 +164,7 @@ describe('real Codex logs', () => {
   });
 });
 
-describe('real OpenHands and SWE-agent logs', () => {
+describeWithShared('real OpenHands and SWE-agent logs', () => {
   it('OpenHands: one request per unique response id, totals equal the independent reader', async () => {
     const sessions = await sessionsOf(join(REAL, 'openhands'));
     const expected = new Map<string, Totals>();

@@ -47,7 +47,7 @@ describe('normalizeUsage', () => {
   });
 
   it('huge, unsafe, fractional and implausible counts are invalid, not Infinity or a rounded number', () => {
-    for (const bad of [1e308, 9007199254740993, 2 ** 53, 1.5, Number.NaN, MAX_TOKENS_PER_REQUEST + 1, [[[1]]], { n: 1 }, true]) {
+    for (const bad of [1e308, 2 ** 53 + 2, 2 ** 53, 1.5, Number.NaN, MAX_TOKENS_PER_REQUEST + 1, [[[1]]], { n: 1 }, true]) {
       const reading = normalizeUsage({ inputTokens: 1000, outputTokens: bad, cacheReadTokens: 10 });
       expect(reading.usage, String(bad)).toBeNull();
       expect(reading.invalid).toBe(true);

@@ -14,7 +14,7 @@ describe('renderTable', () => {
       ],
       footer: [['Total', '48.1M']],
     });
-    expect(text).not.toMatch(/\u001b\[/);
+    expect(text.includes('\u001b[')).toBe(false);
     const lines = text.split('\n');
     expect(lines.find((l) => l.includes(' a '))).toMatch(/│ a\s+│\s+1 │/);
     expect(lines.some((l) => l.includes('Total'))).toBe(true);

@@ -66,6 +66,7 @@ async function sessionsOf(path: string): Promise<{ requests: number; withUsage: 
   return { requests, withUsage, issues: reasons };
 }
 
+// eslint-disable-next-line no-control-regex -- the raw control characters a guard must have escaped
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 describe('huge token counts (1)', () => {

@@ -1,8 +1,9 @@
 /**
  * A run killed with SIGKILL at a random moment leaves every output it was asked for either as the
- * previous run left it or as a complete new one: the `--db` file and each `--csv` table (written
- * under temporary names and renamed; see cost/output-path.ts). The next run removes the
- * temporary files a killed one left behind.
+ * previous run left it or as a complete new one: the `--db` file (a run appended to a copy that
+ * replaces it, see cost/fleet/append-db.ts) and each `--csv` table (written under temporary names
+ * and renamed; see cost/output-path.ts). The next run removes the temporary files a killed one
+ * left behind.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -34,12 +35,12 @@ async function tableCounts(path: string): Promise<string> {
   const db = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
   const connection = await db.connect();
   const reader = await connection.runAndReadAll(
-    'SELECT (SELECT count(*) FROM requests) AS r, (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM scenarios) AS c',
+    'SELECT (SELECT count(*) FROM runs) AS r, (SELECT count(*) FROM requests) AS q, (SELECT count(*) FROM sessions) AS s',
   );
   const row = reader.getRowObjects()[0];
   connection.closeSync();
   db.closeSync();
-  return `${String(row?.['r'])}/${String(row?.['s'])}/${String(row?.['c'])}`;
+  return `${String(row?.['r'])}/${String(row?.['q'])}/${String(row?.['s'])}`;
 }
 
 /** Names and modification times in `dir`: the child has begun writing once this changes. */
@@ -64,9 +65,11 @@ async function run(args: readonly string[], db: string, csv: string): Promise<vo
 
 describe('kill -9 during simulate --db --csv', () => {
   it('leaves the old or the new files, never partial or empty ones, and the next run cleans up', async () => {
-    // The two possible end states, each from a complete run.
+    // The two possible end states, each from complete runs: `--db` keeps every run, so the new
+    // state is the old run with the new one appended.
     const newDb = join(dir, 'new.duckdb');
     const newCsv = join(dir, 'new-csv');
+    await run(OLD, newDb, newCsv);
     const started = Date.now();
     await run(NEW, newDb, newCsv);
     const fullRunMs = Date.now() - started;
@@ -103,7 +106,8 @@ describe('kill -9 during simulate --db --csv', () => {
       outcomes.push(`${delay} ms ${result.signal ?? 'exit'}: db ${counts === expectedNew.counts ? 'new' : 'old'}`);
     }
 
-    // A complete run after the kills: new files, and no temporary file left beside them.
+    // A complete run after the kills, from the old files: new files, and no temporary file left beside them.
+    cpSync(join(backup, 'costs.duckdb'), db);
     await run(NEW, db, csv);
     expect(await tableCounts(db)).toBe(expectedNew.counts);
     expect(csvDigests(csv)).toEqual(expectedNew.csv);

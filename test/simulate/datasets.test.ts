@@ -1,5 +1,5 @@
 /**
- * Issue 4's acceptance on the generated sessions (datasets/freecode): the recorded replay
+ * Acceptance of the replay (replay.md §6, fidelity) on the generated sessions (datasets/freecode): the recorded replay
  * reproduces the measured prompts, and each scenario shows what it was generated to show.
  */
 import { join } from 'node:path';

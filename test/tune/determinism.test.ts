@@ -1,5 +1,5 @@
 /**
- * Determinism (issue 7): the same logs give the same bytes, whether sessions are swept in this
+ * Determinism (STYLE.md habit 1: same input, same output bytes): the same logs give the same bytes, whether sessions are swept in this
  * thread or spread over two worker threads, and run after run.
  */
 import { join } from 'node:path';

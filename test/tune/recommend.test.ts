@@ -8,6 +8,7 @@ const USD = 1_000_000_000_000n;
 function curve(costsCents: readonly number[], targets: readonly number[] = costsCents.map((_, i) => (i + 1) * 40_000)): CurveInput {
   return {
     series: 'freecode',
+    knob: 'target',
     knee: null,
     points: costsCents.map((cents, i) => ({
       scenario: `freecode@${targets[i] ?? 0}`,

@@ -10,11 +10,12 @@ import { SEVERITIES } from '../../detect/flag.js';
 import type { FlagThresholds } from '../../detect/thresholds.js';
 import { CachecostError, errorMessage } from '../../session/errors.js';
 import type { ScenarioFamily } from '../../simulate/scenario.js';
-import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
+import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scenario-families.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
-import { withEngineOptions, withPaths } from '../shared-options.js';
+import type { PolicyArgs } from '../scenario-options.js';
+import { NO_POLICY_ARGS, parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
+import { anyPolicyOption, policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 
 /** Exit code when `--fail-on` finds a flag of that severity or worse in the recorded data (1 and 2 are errors and `--strict`). */
 export const FLAGS_RAISED_EXIT = 3;
@@ -37,6 +38,12 @@ type FlagsArgs = GlobalArgs & {
   readonly json: boolean;
   readonly csv: string | undefined;
   readonly failOn: Severity | undefined;
+  readonly policy?: PolicyArgs;
+  readonly from?: string | undefined;
+  readonly db?: string | undefined;
+  readonly host?: string | undefined;
+  readonly runId?: string | undefined;
+  readonly startedAt?: string | undefined;
 };
 
 /**
@@ -46,7 +53,7 @@ type FlagsArgs = GlobalArgs & {
 export function examinedFamilies(args: FlagsArgs): ScenarioFamily[] {
   if (args.scenario.some((entry) => entry.trim() !== '')) return parseFamilies(args.scenario);
   const scenarioOptions = [args.target, args.window, args.buffer, args.preserveTurns, args.preserveTokens, args.ttl, args.pruning, args.summarizer, args.selector];
-  return scenarioOptions.some((value) => value !== undefined) ? ['freecode'] : [];
+  return scenarioOptions.some((value) => value !== undefined) || anyPolicyOption(args.policy ?? NO_POLICY_ARGS) ? ['freecode'] : [];
 }
 
 /** `name=value` pairs from `--threshold` (repeated or comma-separated); token counts accept `120k`. */
@@ -97,20 +104,31 @@ async function run(args: FlagsArgs, io: CliIo): Promise<number> {
   const thresholds = await thresholdsFrom(args);
   const families = examinedFamilies(args);
   const overrides = parseOverrides(args);
-  const [{ pathsOrDefault }, { checkIssues, reportIssueSummary }, { flagSessions }, report, { progressBar }] = await Promise.all([
+  const [{ pathsOrDefault }, { checkIssues, reportIssueSummary }, { flagSessions, flagExports }, report, { progressBar }] = await Promise.all([
     import('../default-paths.js'),
     import('../ingest-report.js'),
     import('../../usecases/flags.js'),
     import('../../report/flags-report.js'),
     import('../progress.js'),
   ]);
-  const paths = pathsOrDefault(args.paths, io);
-  const progress = await progressBar('flags', 'sessions');
+  let paths: readonly string[];
   let outcome: Awaited<ReturnType<typeof flagSessions>>;
-  try {
-    outcome = await flagSessions({ paths, families, overrides, thresholds, pricingFile: args.pricing ?? null, progress });
-  } finally {
-    progress?.stop();
+  if (args.from !== undefined) {
+    if (args.paths !== undefined && args.paths.length > 0) throw new CachecostError('BAD_ARGUMENT', '--from reads exports instead of logs: give either paths or --from, not both');
+    if (args.db !== undefined) throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
+    paths = [args.from];
+    const read = await flagExports({ from: args.from, pricingFile: args.pricing ?? null });
+    for (const notice of read.notices) io.stderr(`cachecost: ${notice}\n`);
+    outcome = read;
+  } else {
+    paths = pathsOrDefault(args.paths, io);
+    const record = args.db === undefined ? null : { stamp: (await import('../run-context.js')).runStamp({ host: args.host, runId: args.runId, startedAt: args.startedAt }), dbPath: args.db };
+    const progress = await progressBar('flags', 'sessions');
+    try {
+      outcome = await flagSessions({ paths, families, overrides, thresholds, pricingFile: args.pricing ?? null, progress, record });
+    } finally {
+      progress?.stop();
+    }
   }
   const { report: built, flags, skipped, issues } = outcome;
   checkIssues(issues, args, io);
@@ -143,7 +161,7 @@ export const flagsCommand: CliCommand = {
       'flags [paths..]',
       'Find pathological sessions (runaway cost, overflow loops, compaction and hook storms, cache busts, ...) with evidence and dollars at stake',
       (y) =>
-        withEngineOptions(withPaths(y))
+        withRunOptions(withEngineOptions(withPaths(y)))
           .option('scenario', {
             type: 'string',
             array: true,
@@ -158,6 +176,8 @@ export const flagsCommand: CliCommand = {
           .option('threshold', { type: 'string', array: true, default: [], describe: 'Set a threshold: name=value (repeated or comma list), e.g. runawayCostRatio=3' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Also write one CSV row per flag to <file> ("-" for stdout)' })
+          .option('from', { type: 'string', requiresArg: true, describe: "Read exports' flags instead of logs: a glob such as 'fleet/**/*.parquet' or an export directory" })
+          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, compactions, flags, runs) to a DuckDB file; every run is kept' })
           .option('fail-on', {
             choices: SEVERITIES,
             describe: `Exit ${FLAGS_RAISED_EXIT} when the recorded data raises a flag of this severity or worse (for CI)`,
@@ -189,6 +209,12 @@ export const flagsCommand: CliCommand = {
               json: args.json,
               csv: args.csv,
               failOn: args['fail-on'],
+              policy: policyArgs(args),
+              from: args.from,
+              db: args.db,
+              host: args.host,
+              runId: args['run-id'],
+              startedAt: args['started-at'],
             },
             ctx.io,
           ),

@@ -3,13 +3,13 @@
  * (replay.md §3, the measured usage). The use case (`usecases/bill.ts`) loads and prices; this
  * handler parses the options, calls it and renders.
  */
-import type { BillGrouping } from '../../cost/bill.js';
-import { BILL_GROUPINGS } from '../../cost/bill.js';
+import type { BillGrouping } from '../../cost/bill-groupings.js';
+import { BILL_GROUPINGS } from '../../cost/bill-groupings.js';
 import { CachecostError } from '../../session/errors.js';
 import { billWindow } from '../../usecases/bill-window.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withPaths, withPricing } from '../shared-options.js';
+import { withCache, withPaths, withPricing, withRunOptions } from '../shared-options.js';
 
 type ReportArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -19,19 +19,43 @@ type ReportArgs = GlobalArgs & {
   readonly pricing: string | undefined;
   readonly json: boolean;
   readonly csv: string | undefined;
+  readonly from: string | undefined;
+  readonly db: string | undefined;
+  readonly host: string | undefined;
+  readonly runId: string | undefined;
+  readonly startedAt: string | undefined;
+  readonly cache: boolean;
 };
 
 async function run(args: ReportArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
   // Dates are checked before any file is read.
   billWindow(args.since, args.until);
-  const [{ billSessions }, { pathsOrDefault }, ingestReport] = await Promise.all([
+  const [{ billSessions, billExports }, { pathsOrDefault }, ingestReport, { hostLabel, runStamp }, { openCliParseCache }] = await Promise.all([
     import('../../usecases/bill.js'),
     import('../default-paths.js'),
     import('../ingest-report.js'),
+    import('../run-context.js'),
+    import('../parse-cache-dir.js'),
   ]);
-  const paths = pathsOrDefault(args.paths, io);
-  const report = await billSessions({ paths, by: args.by, since: args.since ?? null, until: args.until ?? null, pricingFile: args.pricing ?? null });
+  const common = { by: args.by, since: args.since ?? null, until: args.until ?? null, pricingFile: args.pricing ?? null };
+  let report: Awaited<ReturnType<typeof billSessions>>;
+  let paths: readonly string[];
+  if (args.from !== undefined) {
+    if (args.paths !== undefined && args.paths.length > 0) throw new CachecostError('BAD_ARGUMENT', '--from reads exports instead of logs: give either paths or --from, not both');
+    if (args.db !== undefined) throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
+    paths = [args.from];
+    const read = await billExports({ ...common, from: args.from });
+    if (read.ingestIssues > 0) io.stderr(`cachecost: the runs that wrote these exports skipped ${read.ingestIssues} input line(s); their --verbose lists them\n`);
+    report = read.report;
+  } else {
+    paths = pathsOrDefault(args.paths, io);
+    // The machine's name is read only when a row needs it: the host grouping or a --db run.
+    const record = args.db === undefined ? null : { stamp: runStamp(args), dbPath: args.db };
+    const host = record !== null ? record.stamp.host : args.by === 'host' || args.host !== undefined ? hostLabel(args.host) : null;
+    const cache = await openCliParseCache(io, args.cache);
+    report = await billSessions({ ...common, paths, host, record, cache });
+  }
   ingestReport.checkIssues(report.issues, args, io);
 
   if (args.csv !== undefined) {
@@ -62,16 +86,19 @@ export const reportCommand: CliCommand = {
       'report [paths..]',
       'The recorded cost (the bill): measured usage of every request, priced by cache class, by day, session, model or project',
       (y) =>
-        withPricing(withPaths(y))
-          .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by the UTC day, the session, the model (as logged) or the project' })
+        withRunOptions(withCache(withPricing(withPaths(y))))
+          .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by the UTC day, the session, the model (as logged), the project or the machine (host)' })
           .option('since', { type: 'string', requiresArg: true, describe: 'First day to include, YYYY-MM-DD (UTC, inclusive)' })
           .option('until', { type: 'string', requiresArg: true, describe: 'Last day to include, YYYY-MM-DD (UTC, inclusive)' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object (exact USD as decimal strings)' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Also write the rows and the total as CSV to <file> ("-" for stdout)' })
+          .option('from', { type: 'string', requiresArg: true, describe: "Read exports instead of logs: a glob such as 'fleet/**/*.parquet' or an export directory" })
+          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, runs) to a DuckDB file; every run is kept' })
           .example('$0 report', 'The bill by UTC day')
           .example('$0 report --by model --since 2026-01-01 --until 2026-01-31', 'January by model')
           .example('$0 report --by session --json ~/.claude', 'Per session, as JSON')
-          .example('$0 report --by project --csv bill.csv', 'Per project; CSV file'),
+          .example('$0 report --by project --csv bill.csv', 'Per project; CSV file')
+          .example("$0 report --from 'fleet/**/*.parquet' --by host", "The bill of many machines' exports, per machine"),
       (args) => {
         ctx.settle(
           run(
@@ -85,6 +112,12 @@ export const reportCommand: CliCommand = {
               pricing: args.pricing,
               json: args.json,
               csv: args.csv,
+              from: args.from,
+              db: args.db,
+              host: args.host,
+              runId: args['run-id'],
+              startedAt: args['started-at'],
+              cache: args.cache,
             },
             ctx.io,
           ),

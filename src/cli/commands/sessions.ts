@@ -1,26 +1,34 @@
 /**
- * `cachecost sessions [paths..]`: one row per session (issue 2) as a table, `--json` or `--csv`.
+ * `cachecost sessions [paths..]`: one row per session (columns: src/cli/README.md) as a table, `--json` or `--csv`.
  * The handler only loads, summarizes and renders; heavy modules are imported when it runs.
  */
 import type { CliCommand, GlobalArgs } from '../command.js';
 import { CachecostError } from '../../session/errors.js';
 import type { CliIo } from '../io.js';
+import { withCache } from '../shared-options.js';
 
-type SessionsArgs = GlobalArgs & { readonly paths: readonly string[] | undefined; readonly json: boolean; readonly csv: string | undefined };
+type SessionsArgs = GlobalArgs & {
+  readonly paths: readonly string[] | undefined;
+  readonly json: boolean;
+  readonly csv: string | undefined;
+  readonly cache: boolean;
+};
 
 async function run(args: SessionsArgs, io: CliIo): Promise<number> {
   if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
-  const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, { summarizeSession }] = await Promise.all([
+  const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, { summarizeSession }, { openCliParseCache }] = await Promise.all([
     import('../default-paths.js'),
     import('../../usecases/for-each-session.js'),
     import('../ingest-report.js'),
     import('../../session/summary.js'),
+    import('../parse-cache-dir.js'),
   ]);
   const paths = pathsOrDefault(args.paths, io);
+  const cache = await openCliParseCache(io, args.cache);
   type Row = ReturnType<typeof summarizeSession>;
   const rows: Row[] = [];
   // Only counts are needed: keep character sizes, not text, so large logs stay small in memory.
-  const issues = await forEachSession(paths, { content: 'sizes' }, (session) => {
+  const issues = await forEachSession(paths, { content: 'sizes', cache }, (session) => {
     rows.push(summarizeSession(session));
   });
   checkIssues(issues, args, io);
@@ -55,7 +63,7 @@ export const sessionsCommand: CliCommand = {
       'sessions [paths..]',
       'One row per session: models, user messages, requests, measured tokens, peak context, compactions, overflows, ingest issues',
       (y) =>
-        y
+        withCache(y)
           .positional('paths', {
             type: 'string',
             array: true,
@@ -68,7 +76,7 @@ export const sessionsCommand: CliCommand = {
           .example('$0 sessions ~/.freecode/sessions/home__me__app/<id> --json', 'One session as JSON')
           .example('$0 sessions --csv sessions.csv --strict', 'CSV file; fail (exit 2) on any ingest issue'),
       (args) => {
-        ctx.settle(run({ verbose: args.verbose, strict: args.strict, paths: args.paths, json: args.json, csv: args.csv }, ctx.io));
+        ctx.settle(run({ verbose: args.verbose, strict: args.strict, paths: args.paths, json: args.json, csv: args.csv, cache: args.cache }, ctx.io));
       },
     ),
 };

@@ -5,11 +5,12 @@
  * (`usecases/simulate.ts`) and renders.
  */
 import type { Argv } from 'yargs';
-import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
+import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scenario-families.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
+import type { PolicyArgs } from '../scenario-options.js';
 import { parseFamilies, parseOverrides } from '../scenario-options.js';
-import { withEngineOptions, withPaths } from '../shared-options.js';
+import { policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 import { terminalSafe } from '../../format/terminal-safe.js';
 
 type SimulateArgs = GlobalArgs & {
@@ -29,6 +30,10 @@ type SimulateArgs = GlobalArgs & {
   readonly csv: string | undefined;
   readonly html?: string | undefined;
   readonly json: boolean;
+  readonly policy?: PolicyArgs;
+  readonly host?: string | undefined;
+  readonly runId?: string | undefined;
+  readonly startedAt?: string | undefined;
 };
 
 async function run(args: SimulateArgs, io: CliIo): Promise<number> {
@@ -40,12 +45,14 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
   const { progressBar } = await import('../progress.js');
   const progress = await progressBar('simulate', 'sessions');
   let outcome: Awaited<ReturnType<typeof simulateSessions>>;
+  // `--db` keeps every run: the run's fleet rows are appended (the working tables stay in memory).
+  const record = args.db === undefined ? null : { stamp: (await import('../run-context.js')).runStamp({ host: args.host, runId: args.runId, startedAt: args.startedAt }), dbPath: args.db };
   try {
     outcome = await simulateSessions({
       paths: pathsOrDefault(args.paths, io),
       scenarios,
       pricingFile: args.pricing ?? null,
-      dbPath: args.db ?? null,
+      record,
       csvDir: args.csv ?? null,
       progress,
     });
@@ -77,7 +84,7 @@ export const simulateCommand: CliCommand = {
       'simulate [paths..]',
       'Replay sessions through the compaction engine under scenarios; price every request by cache class',
       (y) =>
-        withEngineOptions(withPaths(y))
+        withRunOptions(withEngineOptions(withPaths(y)))
           .option('target', { type: 'string', requiresArg: true, describe: 'Compaction target in tokens; a comma list makes one scenario each (e.g. 80000,120000,200000)' })
           .option('buffer', { type: 'string', requiresArg: true, describe: 'Tokens below the limit where compaction triggers [13000]' })
           .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim by a compaction [2]' })
@@ -88,14 +95,15 @@ export const simulateCommand: CliCommand = {
             describe: `Scenario families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; recorded is always added`,
           })
           .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of breakpoint caches [5m]' })
-          .option('db', { type: 'string', requiresArg: true, describe: 'Keep the DuckDB tables in this file (default: in memory)' })
+          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, compactions, flags, runs) to a DuckDB file; every run is kept' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Write requests.csv, sessions.csv, scenarios.csv, compactions.csv into this directory' })
           .option('html', { type: 'string', requiresArg: true, describe: 'Also write a self-contained HTML report with a chart to this file' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
           .example('$0 simulate --target 120000 datasets/freecode', 'FreeCode at 120K against the recorded policy and no compaction')
           .example('$0 simulate --target 80000,120000,200000 --csv out/', 'Three targets; CSV tables in out/')
           .example('$0 simulate --scenario window-only,none datasets/freecode', 'Compaction near the window only, and never')
-          .example('$0 simulate --ttl 1h --json ~/.freecode', 'One-hour cache writes; JSON report'),
+          .example('$0 simulate --ttl 1h --json ~/.freecode', 'One-hour cache writes; JSON report')
+          .example('$0 simulate --scenario observation-masking,clear-tool-uses,opencode --keep-results 6,10', 'The context policies of the field beside the recorded one'),
       (args) => {
         ctx.settle(
           run(
@@ -118,6 +126,10 @@ export const simulateCommand: CliCommand = {
               csv: args.csv,
               html: args.html,
               json: args.json,
+              policy: policyArgs(args),
+              host: args.host,
+              runId: args['run-id'],
+              startedAt: args['started-at'],
             },
             ctx.io,
           ),

@@ -7,21 +7,23 @@
 import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { CachecostError } from '../../session/errors.js';
-import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
+import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scenario-families.js';
 import type { SweepGrid, Ttl } from '../../tune/grid.js';
 import type { TuneOutcome } from '../../tune/run-tune.js';
 import type { TuneReport } from '../../tune/tune-report.js';
-import { MAX_SWEEP_SCENARIOS } from '../../tune/grid.js';
+import { MAX_SWEEP_SCENARIOS } from '../../tune/limits.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { progressBar } from '../progress.js';
-import { parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
-import { withEngineOptions, withPaths } from '../shared-options.js';
+import type { PolicyArgs } from '../scenario-options.js';
+import { NO_POLICY_ARGS, parseFamilies, parseOverrides, parsePolicyOverrides, parseTokenCount } from '../scenario-options.js';
+import { policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 import { terminalSafe } from '../../format/terminal-safe.js';
 
-/** The default grid: the issue's example, 40K to 400K in steps of 20K. */
+/** The default grid, 40K to 400K in steps of 20K (documented in the README's `cachecost tune`). */
 export const DEFAULT_TARGET_GRID = '40000..400000:20000';
 export const DEFAULT_TOLERANCE_PCT = 2;
+
 
 type TuneArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -42,6 +44,11 @@ type TuneArgs = GlobalArgs & {
   readonly csv: string | undefined;
   readonly chart: string | undefined;
   readonly chartModel: string | undefined;
+  readonly policy?: PolicyArgs;
+  readonly db?: string | undefined;
+  readonly host?: string | undefined;
+  readonly runId?: string | undefined;
+  readonly startedAt?: string | undefined;
 };
 
 /**
@@ -98,13 +105,19 @@ export function parseGrid(args: TuneArgs): SweepGrid {
     pruning: args.pruning,
     summarizer: args.summarizer,
     selector: args.selector,
+    policy: { ...(args.policy ?? NO_POLICY_ARGS), keepResults: undefined, clearTrigger: undefined, pruneProtect: undefined },
   });
+  // The two knobs of the editing families are grid axes: ranges allowed, defaults in grid.ts.
+  const curves = parsePolicyOverrides(args.policy ?? NO_POLICY_ARGS, (raw, option, opts) => parseGridList(raw, option, opts));
   return {
     families: parseFamilies(args.scenario),
     targetTokens: parseGridList(args.target, 'target', { allowZero: false }),
     bufferTokens: args.buffer === undefined ? null : parseGridList(args.buffer, 'buffer', { allowZero: true }),
     preserveRecentTurns: args.preserveTurns === undefined ? null : parseGridList(args.preserveTurns, 'preserve-turns', { allowZero: true }),
     ttls: args.ttl === undefined ? null : parseTtls(args.ttl),
+    keepToolResults: curves.keepToolResults ?? null,
+    clearTriggerTokens: curves.clearTriggerTokens ?? null,
+    pruneProtectTokens: curves.pruneProtectTokens ?? null,
     fixed,
   };
 }
@@ -135,7 +148,8 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
   const progress = await progressBar('tune', 'scenario replays');
   let outcome: TuneOutcome;
   try {
-    outcome = await tuneSessions({ paths, grid, pricingFile: args.pricing ?? null, tolerancePct: args.tolerance, workers, progress });
+    const record = args.db === undefined ? null : { stamp: (await import('../run-context.js')).runStamp({ host: args.host, runId: args.runId, startedAt: args.startedAt }), dbPath: args.db };
+    outcome = await tuneSessions({ paths, grid, pricingFile: args.pricing ?? null, tolerancePct: args.tolerance, workers, progress, record });
   } finally {
     progress?.stop();
   }
@@ -171,7 +185,13 @@ async function writeChart(report: TuneReport, path: string, model: string | unde
   const name = group.model ?? only ?? 'all models';
   const sessions = group.sessionIds.length;
   const [{ tuneChartSpec, renderSvg }, { writeFileAtomic }] = await Promise.all([import('../../report/tune-chart.js'), import('../../report/atomic-write.js')]);
-  const svg = await renderSvg(tuneChartSpec(group, `cachecost tune: cost against compaction target, ${name} (${sessions} session${sessions === 1 ? '' : 's'})`));
+  const { bestRecommendation } = await import('../../tune/recommend.js');
+  // The chart's x axis is the compaction target: curves along M or a clear trigger are left out.
+  const targetCurves = group.curves.filter((curve) => curve.knob === 'target');
+  const r = group.recommendation;
+  const onTargets = r.kind === 'target' && r.knob !== 'target' ? bestRecommendation(targetCurves.map((curve) => curve.recommendation)) : r;
+  const chartGroup = { ...group, curves: targetCurves, recommendation: onTargets };
+  const svg = await renderSvg(tuneChartSpec(chartGroup, `cachecost tune: cost against compaction target, ${name} (${sessions} session${sessions === 1 ? '' : 's'})`));
   await writeFileAtomic(path, svg);
 }
 
@@ -182,7 +202,7 @@ export const tuneCommand: CliCommand = {
       'tune [paths..]',
       'Sweep compaction targets (and buffer, preserve-turns, TTL, family); report the cost curve, its knee and a recommended target per model',
       (y) =>
-        withEngineOptions(withPaths(y))
+        withRunOptions(withEngineOptions(withPaths(y)))
           .option('target', { type: 'string', requiresArg: true, coerce: joinRepeated, default: DEFAULT_TARGET_GRID, describe: 'Targets of the curve: values and ranges start..end:step, comma-separated' })
           .option('buffer', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'Buffers to sweep (same syntax) [family default]' })
           .option('preserve-turns', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'User turns kept verbatim, to sweep (same syntax) [2]' })
@@ -191,17 +211,19 @@ export const tuneCommand: CliCommand = {
             type: 'string',
             array: true,
             default: [],
-            describe: `Families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; the target axis applies to freecode, the others are reference points`,
+            describe: `Families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; the target axis applies to freecode (and freecode+…), --keep-results to observation-masking, --clear-trigger to clear-tool-uses, --prune-protect to opencode; the others are reference points`,
           })
           .option('tolerance', { type: 'number', requiresArg: true, default: DEFAULT_TOLERANCE_PCT, describe: 'Percent above the cheapest point a larger target may cost and still be recommended' })
           .option('workers', { type: 'number', requiresArg: true, describe: 'Worker threads [available cores]; 1 runs in the main thread' })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Write one row per model and scenario to this CSV file' })
-          .option('chart', { type: 'string', requiresArg: true, describe: 'Draw the cost curve to this SVG file' })
+          .option('chart', { type: 'string', requiresArg: true, describe: 'Draw the cost curves along the compaction target to this SVG file' })
           .option('chart-model', { type: 'string', requiresArg: true, describe: 'Chart this main model instead of all sessions' })
+          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run and its curve points (tune_points) to a DuckDB file; every run is kept' })
           .example('$0 tune datasets/freecode --chart tune.svg', 'Targets 40K…400K in 20K steps; chart of the curve')
           .example('$0 tune --target 60k..300k:20k --ttl 5m,1h --csv tune.csv', 'Two curves (5-minute and 1-hour cache); CSV of every point')
-          .example('$0 tune --target 80000,120000,200000 --buffer 8000,13000 --json', 'Six scenarios plus references; JSON report'),
+          .example('$0 tune --target 80000,120000,200000 --buffer 8000,13000 --json', 'Six scenarios plus references; JSON report')
+          .example('$0 tune --scenario observation-masking,clear-tool-uses,freecode', 'One curve per family (M, trigger, target) and the best across them'),
       (args) => {
         ctx.settle(
           run(
@@ -226,6 +248,11 @@ export const tuneCommand: CliCommand = {
               csv: args.csv,
               chart: args.chart,
               chartModel: args['chart-model'],
+              policy: policyArgs(args),
+              db: args.db,
+              host: args.host,
+              runId: args['run-id'],
+              startedAt: args['started-at'],
             },
             ctx.io,
           ),

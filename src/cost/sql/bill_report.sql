@@ -1,5 +1,5 @@
--- The bill grouped by day, session, model or project, with a total row (issue 5).
--- `group_by`: 'day' | 'session' | 'model' | 'project'; `since_ms` / `until_ms`: a half-open UTC
+-- The bill grouped by day, session, model, project or host, with a total row (replay.md §3).
+-- `group_by`: 'day' | 'session' | 'model' | 'project' | 'host'; `since_ms` / `until_ms`: a half-open UTC
 -- window [since, until) in epoch ms, NULL = unbounded; a request without a time is outside any
 -- bounded window. Costs sum the priced requests only (NULL when none is priced): a group with
 -- `unpriced_requests > 0` is incomplete, never padded with $0.
@@ -12,6 +12,7 @@ WITH chosen AS (
       WHEN 'session' THEN session_id
       WHEN 'model' THEN model
       WHEN 'project' THEN project
+      WHEN 'host' THEN host
     END AS group_key
   FROM bill_requests
   WHERE (since_ms IS NULL OR (timestamp_ms IS NOT NULL AND timestamp_ms >= since_ms))

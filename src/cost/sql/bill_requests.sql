@@ -1,4 +1,4 @@
--- The bill, one row per measured request (issue 5): the log's own usage priced by `request_costs`
+-- The bill, one row per measured request (replay.md §3): the log's own usage priced by `request_costs`
 -- (the one source of money), with its UTC day, its session's project and the unknown-TTL writes
 -- split out of the 5m column. Unknown-TTL writes cost the 5m rate: their share of the 5m cost is
 -- exact because that cost is tokens × rate (an integer multiple of the token count).
@@ -7,7 +7,8 @@ WITH measured AS (
   SELECT
     c.*,
     coalesce(u.write_unknown_ttl_tokens, 0) AS unknown_ttl_tokens,
-    s.project
+    s.project,
+    s.host
   FROM request_costs c
   LEFT JOIN bill_unknown_ttl u ON u.session_id = c.session_id AND u.request_index = c.request_index
   LEFT JOIN bill_sessions s ON s.session_id = c.session_id
@@ -25,6 +26,7 @@ SELECT
   source,
   model,
   project,
+  host,
   request_index,
   timestamp_ms,
   -- The day is the UTC date of the request's timestamp; NULL when the log gave no time.

@@ -1,10 +1,12 @@
--- The bill's side tables (issue 5): facts of the `measured` request rows that `requests` has no
+-- The bill's side tables (replay.md §3): facts of the `measured` request rows that `requests` has no
 -- column for. Created fresh with the bill views by src/cost/bill.ts; keyed like `requests`.
 
--- One row per session of the bill: its project (`Session.project`; NULL = none known).
+-- One row per session of the bill: its project (`Session.project`; NULL = none known) and the
+-- machine it was read on (the host name or `--host` label; the exporting host for `--from`).
 CREATE OR REPLACE TABLE bill_sessions (
   session_id VARCHAR NOT NULL,
-  project    VARCHAR
+  project    VARCHAR,
+  host       VARCHAR
 );
 
 -- Cache writes whose TTL the log did not give (no 5m/1h split). They are inside the measured row's

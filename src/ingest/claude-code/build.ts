@@ -347,7 +347,8 @@ export function buildClaudeSession(input: ClaudeSessionInput, _options: { readon
     const unknownTypes = new Map<string, { line: number; count: number }>();
     for (const { line, record } of file.records) builder.record(record, file, line, unknownTypes);
     for (const [type, seen] of unknownTypes) {
-      builder.issues.push({ file: file.file, line: seen.line, reason: `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored` });
+      const reason = `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored`;
+      builder.issues.push({ file: file.file, line: seen.line, reason, ...(seen.count > 1 ? { lines: seen.count } : {}) });
     }
   }
   for (const [file, seen] of builder.claimedElsewhere) {

@@ -306,7 +306,8 @@ function readRollout(
     if (record.kind !== 'compacted' && record.kind !== 'ignored' && record.kind !== 'context_compacted') pendingCompaction = false;
   }
   for (const [type, seen] of unknownTypes) {
-    issues.push({ file: input.file, line: seen.line, reason: `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored` });
+    const reason = `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored`;
+    issues.push({ file: input.file, line: seen.line, reason, ...(seen.count > 1 ? { lines: seen.count } : {}) });
   }
   if (replay !== null) {
     const first = input.records[replay.start]?.line ?? 0;

@@ -564,7 +564,7 @@ function sizeUnknownPrompts(
   }
   let systemChars: number | null | undefined;
   for (const { previous, members } of groups.values()) {
-    let baseline: Baseline | null = null;
+    let baseline: Baseline | null;
     if (previous !== undefined) {
       baseline = { promptChars: promptChars.get(previous.index) ?? null, fromItemIndex: previous.itemIndex, afterRequestIndex: previous.index };
     } else {

@@ -1,5 +1,5 @@
 /**
- * Issue 2's integration test: the generated sessions of datasets/freecode, read by the FreeCode
+ * Integration test of the FreeCode reader: the generated sessions of datasets/freecode, read by the FreeCode
  * ingest, have the shapes datasets/README.md promises (user messages, requests, peak context within
  * 5%, compactions, overflows, hook blocks) and read without a single ingest issue.
  */

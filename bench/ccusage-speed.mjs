@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// Speed and memory of cachecost against ccusage@20.0.24, side by side, as RATIOS within one run
+// (absolute times depend on the machine and its load; ratios of medians of alternating runs much
+// less). Needs the network once to install ccusage (into bench/out/, never a project dependency).
+//
+//   node bench/ccusage-speed.mjs [--runs 5] [--corpora 12,48] [--big-mb 1024] [--skip-big]
+//
+// 1. Builds the unique-id corpora (bench/corpus.mjs) under bench/out/: 12 and 48 rewritten copies
+//    of ../shared/real-logs/claude-code (≈ 65 MB and ≈ 259 MB), and one ≈ 1 GB single transcript.
+// 2. On each corpus, alternating run by run: `ccusage session --json --offline`, cold
+//    `cachecost report --by session --json --no-cache`, cold `cachecost sessions --json --no-cache`,
+//    and with a primed cache: a warm re-run, and a re-run after one transcript grew.
+//    Each command's wall time and peak RSS (`/usr/bin/time -f %M`) are recorded.
+// 3. Prints the median of each, the ratio of medians against ccusage, peak RSS, and checks that the
+//    cached and uncached JSON outputs are byte-identical and that token totals match ccusage's.
+// 4. On the 1 GB file: peak RSS of `report`, `sessions` and `simulate --scenario freecode`.
+import { execFile, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { buildCopies, buildSingleFile, rewriteIds } from './corpus.mjs';
+
+const run = promisify(execFile);
+const repo = resolve(import.meta.dirname, '..');
+const out = join(repo, 'bench', 'out');
+const source = resolve(repo, '..', 'shared', 'real-logs', 'claude-code');
+const VERSION = '20.0.24';
+const cachecostMain = join(repo, 'dist', 'cli', 'main.js');
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : args[i + 1];
+};
+const runs = Number(option('runs', '5'));
+const corpora = option('corpora', '12,48').split(',').filter(Boolean).map(Number);
+const bigMb = Number(option('big-mb', '1024'));
+const skipBig = args.includes('--skip-big');
+
+if (!existsSync(cachecostMain)) {
+  console.error('dist/ is missing: run `npm run build` first');
+  process.exit(1);
+}
+mkdirSync(out, { recursive: true });
+
+async function installCcusage() {
+  const prefix = join(out, `ccusage-${VERSION}`);
+  const bin = join(prefix, 'node_modules', 'ccusage', 'dist', 'index.js');
+  if (!existsSync(bin)) {
+    await run('npm', ['install', '--prefix', prefix, `ccusage@${VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'], { timeout: 300_000 });
+  }
+  const pkg = JSON.parse(readFileSync(join(prefix, 'node_modules', 'ccusage', 'package.json'), 'utf8'));
+  const entry = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin)[0];
+  return join(prefix, 'node_modules', 'ccusage', entry);
+}
+
+/** Runs a node script under /usr/bin/time; resolves to { ms, rssMb, stdout }. */
+function measure(script, argv, env) {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, script, ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = [];
+    const stderr = [];
+    child.stdout.on('data', (chunk) => stdout.push(chunk));
+    child.stderr.on('data', (chunk) => stderr.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      const errText = Buffer.concat(stderr).toString('utf8').trim().split('\n');
+      const rssKb = Number(errText.at(-1));
+      if (code !== 0) return reject(new Error(`${script} ${argv.join(' ')} exited ${code}: ${errText.slice(-3).join(' | ')}`));
+      resolvePromise({ ms, rssMb: rssKb / 1024, stdout: Buffer.concat(stdout).toString('utf8') });
+    });
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const fmtMs = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const fmtMb = (mb) => `${mb.toFixed(0)} MB`;
+
+function tokenTotals(ccusageJson, cachecostJson) {
+  const theirs = JSON.parse(ccusageJson).sessions.reduce(
+    (acc, s) => [acc[0] + s.inputTokens, acc[1] + s.cacheReadTokens, acc[2] + s.cacheCreationTokens, acc[3] + s.outputTokens],
+    [0, 0, 0, 0],
+  );
+  const t = JSON.parse(cachecostJson).total;
+  const ours = [t.uncachedInputTokens, t.cacheReadTokens, t.cacheWrite5mTokens + t.cacheWrite1hTokens + t.cacheWriteUnknownTtlTokens, t.outputTokens];
+  return { theirs, ours };
+}
+
+function largestTranscript(dir) {
+  let best = null;
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.jsonl') && !e.name.startsWith('agent-') && (best === null || statSync(p).size > statSync(best).size)) best = p;
+    }
+  };
+  walk(dir);
+  return best;
+}
+
+const ccusage = await installCcusage();
+const emptyHome = join(out, 'empty-home');
+mkdirSync(emptyHome, { recursive: true });
+console.log(`machine: Node ${process.version}; ccusage ${VERSION}; ${runs} alternating runs per command; medians`);
+
+const table = [];
+for (const copies of corpora) {
+  const corpus = await buildCopies({ source, outDir: join(out, `claude-code-x${copies}`), copies });
+  const mb = corpus.bytes / 1e6;
+  const cacheDir = join(out, `cache-x${copies}`);
+  rmSync(cacheDir, { recursive: true, force: true });
+  const ccEnv = { HOME: emptyHome, CLAUDE_CONFIG_DIR: corpus.dir, NO_COLOR: '1' };
+  const ourEnv = { CACHECOST_CACHE_DIR: cacheDir, NO_COLOR: '1' };
+  const report = ['report', corpus.dir, '--by', 'session', '--json'];
+  const sessions = ['sessions', corpus.dir, '--json'];
+  // A grown file: a copy of its own last assistant line with fresh ids, appended before each run.
+  const grown = largestTranscript(corpus.dir);
+  const grownLines = readFileSync(grown, 'utf8').split('\n').filter((line) => line.includes('"type":"assistant"') && line.includes('"usage"'));
+  const original = readFileSync(grown);
+  const samples = { ccusage: [], report: [], sessions: [], warm: [], grown: [] };
+  let outputs = {};
+  try {
+    // Prime the cache once (not timed), then alternate.
+    await measure(cachecostMain, report, ourEnv);
+    for (let i = 0; i < runs; i += 1) {
+      const c = await measure(ccusage, ['session', '--json', '--offline'], ccEnv);
+      samples.ccusage.push(c);
+      const r = await measure(cachecostMain, [...report, '--no-cache'], ourEnv);
+      samples.report.push(r);
+      const s = await measure(cachecostMain, [...sessions, '--no-cache'], ourEnv);
+      samples.sessions.push(s);
+      const w = await measure(cachecostMain, report, ourEnv);
+      samples.warm.push(w);
+      appendFileSync(grown, `${rewriteIds(grownLines[i % grownLines.length], 1000 + i)}\n`);
+      const g = await measure(cachecostMain, report, ourEnv);
+      samples.grown.push(g);
+      outputs = { ccusage: c.stdout, cold: r.stdout, warm: w.stdout, grown: g.stdout };
+    }
+    const noCacheGrown = await measure(cachecostMain, [...report, '--no-cache'], ourEnv);
+    outputs.grownCold = noCacheGrown.stdout;
+  } finally {
+    writeFileSync(grown, original);
+  }
+  const base = median(samples.ccusage.map((s) => s.ms));
+  const row = (label, list) => {
+    const ms = median(list.map((s) => s.ms));
+    const rss = Math.max(...list.map((s) => s.rssMb));
+    return { corpus: `${copies} copies (${mb.toFixed(0)} MB)`, command: label, median: fmtMs(ms), ratio: `${(ms / base).toFixed(2)}×`, peakRss: fmtMb(rss) };
+  };
+  table.push(row('ccusage session --json --offline', samples.ccusage));
+  table.push(row('report --by session --json (cold, --no-cache)', samples.report));
+  table.push(row('sessions --json (cold, --no-cache)', samples.sessions));
+  table.push(row('report, warm cache, logs unchanged', samples.warm));
+  table.push(row('report, warm cache, one file grew', samples.grown));
+  const totals = tokenTotals(outputs.ccusage, outputs.cold);
+  console.log(`${copies} copies: token totals in/read/write/out cachecost ${totals.ours.join('/')} · ccusage ${totals.theirs.join('/')}`);
+  console.log(`${copies} copies: warm output ${outputs.warm === outputs.cold ? 'byte-identical to' : 'DIFFERS FROM'} cold; grown output ${outputs.grown === outputs.grownCold ? 'byte-identical to' : 'DIFFERS FROM'} a --no-cache run`);
+  if (outputs.warm !== outputs.cold || outputs.grown !== outputs.grownCold) process.exitCode = 1;
+}
+console.table(table);
+
+if (!skipBig) {
+  const big = await buildSingleFile({ source, outFile: join(out, 'claude-code-1gb', 'projects', '-bench-big', '0badf00d-0000-4000-8000-000000000001.jsonl'), bytes: bigMb * 1e6 });
+  const dir = join(out, 'claude-code-1gb');
+  console.log(`single file: ${(big.bytes / 1e6).toFixed(0)} MB`);
+  const env = { CACHECOST_CACHE_DIR: join(out, 'cache-1gb'), NO_COLOR: '1' };
+  const rows = [];
+  for (const [label, argv] of [
+    ['report --by session --json', ['report', dir, '--by', 'session', '--json', '--no-cache']],
+    ['sessions --json', ['sessions', dir, '--json', '--no-cache']],
+    ['simulate --scenario freecode --json', ['simulate', dir, '--scenario', 'freecode', '--json']],
+  ]) {
+    const m = await measure(cachecostMain, argv, env);
+    rows.push({ command: label, wall: fmtMs(m.ms), peakRss: fmtMb(m.rssMb) });
+  }
+  console.table(rows);
+}

@@ -1,0 +1,241 @@
+/**
+ * The incremental cache of parsed log lines: a re-run over unchanged logs reads each file's parsed
+ * entries back instead of parsing its lines again, and a JSONL file that only grew parses only the
+ * new bytes. Not part of the pure core: ingest gets the cache (or null) as an argument; the CLI
+ * decides the directory.
+ *
+ * Trust rules (a wrong cache would be a silently wrong bill, so anything doubtful is re-read):
+ * - An entry is keyed by the file's path and the caller's key (format and content mode), and
+ *   records the file's identity (device, inode), size, mtime and the byte offset after its last
+ *   complete line. The unterminated tail after that offset is never cached: it is parsed every run.
+ * - Same identity, size and mtime → the entries are used as they are; unless the file was modified
+ *   less than `RACY_MS` before the entry was written (a same-size rewrite within the mtime's
+ *   resolution would look unchanged), then the file is re-read whole.
+ * - Same identity and larger → the bytes just before the cached offset must hash as recorded (the
+ *   file was appended to, not rewritten); then only the bytes after the offset are parsed.
+ * - Anything else (smaller, other inode, changed mtime with the same size, tail mismatch) → whole re-read.
+ * - An entry from another cachecost build (the fingerprint hashes the package version and every
+ *   ingest source file), an unreadable or corrupt one (a checksum covers every line), or a temp
+ *   file left by a run killed mid-write (never renamed into place) is ignored and rewritten.
+ * Entries are written to a temp file and renamed (atomic); a cache that cannot be written is skipped.
+ */
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { finished } from 'node:stream/promises';
+import { type FileLine, readFileLines } from './lines.js';
+
+/** An open cache: its directory, the fingerprint of the code that writes its entries, the run's clock. */
+export type ParseCache = { readonly dir: string; readonly fingerprint: string; readonly nowMs: number };
+
+/** Why an entry was or was not used (tests and `--verbose` statistics). */
+export type CacheOutcome = 'disabled' | 'hit' | 'grown' | 'miss' | 'stale';
+
+
+/** How one adapter turns lines into cacheable entries. Entries must survive a JSON round trip unchanged. */
+export type LineParser<T> = {
+  /** Format, content mode and entry version, e.g. `claude-code/sizes/1`. */
+  readonly key: string;
+  /** The entry of one line, or null when the line leaves nothing (blank, ignored). */
+  readonly parse: (line: FileLine) => T | null;
+};
+
+const LAYOUT = 'parsed-v1';
+const RACY_MS = 2_000;
+const TAIL_BYTES = 4_096;
+const STALE_TEMP_MS = 10 * 60_000;
+
+type Header = {
+  readonly fingerprint: string;
+  readonly key: string;
+  readonly file: string;
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** Bytes of complete lines covered by the entries. */
+  readonly offset: number;
+  /** Lines (blank and ignored ones included) in those bytes. */
+  readonly lines: number;
+  /** sha256 of up to `TAIL_BYTES` bytes before `offset`. */
+  readonly tail: string;
+  readonly writtenAtMs: number;
+  readonly count: number;
+  /** sha256 of the entry lines as written. */
+  readonly checksum: string;
+};
+
+let fingerprintMemo: Promise<string> | null = null;
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await sourceFiles(path)));
+    else if (/\.(js|ts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
+  }
+  return out.sort();
+}
+
+/** sha256 of the package version and every source file of `ingest/`: any parser change invalidates every entry. */
+function codeFingerprint(): Promise<string> {
+  fingerprintMemo ??= (async () => {
+    const hash = createHash('sha256');
+    const ingestDir = dirname(fileURLToPath(import.meta.url));
+    hash.update(await readFile(new URL('../../package.json', import.meta.url)));
+    for (const file of await sourceFiles(ingestDir)) {
+      hash.update(`\0${relative(ingestDir, file)}\0`);
+      hash.update(await readFile(file));
+    }
+    return hash.digest('hex');
+  })();
+  return fingerprintMemo;
+}
+
+async function sweepTemps(dir: string, nowMs: number): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (!name.endsWith('.tmp')) continue;
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => null);
+    if (info !== null && nowMs - info.mtimeMs > STALE_TEMP_MS) await rm(path, { force: true });
+  }
+}
+
+/**
+ * Opens (creating) the cache under `dir`; null when it cannot be used (then every file is parsed,
+ * as with `--no-cache`). `mustExist`: a directory that has to exist already (a default location under
+ * a home that does not exist is not created).
+ */
+export async function openParseCache(dir: string, options: { readonly mustExist: string | null; readonly nowMs: number }): Promise<ParseCache | null> {
+  try {
+    if (options.mustExist !== null && !(await stat(options.mustExist)).isDirectory()) return null;
+    const root = join(dir, LAYOUT);
+    await mkdir(root, { recursive: true });
+    await sweepTemps(root, options.nowMs);
+    return { dir: root, fingerprint: await codeFingerprint(), nowMs: options.nowMs };
+  } catch {
+    return null;
+  }
+}
+
+function entryPath(cache: ParseCache, key: string, file: string): string {
+  return join(cache.dir, `${createHash('sha256').update(`${key}\0${file}`).digest('hex').slice(0, 40)}.jsonl`);
+}
+
+/** The entries and header of a cache file; null when missing, corrupt or written by other code. */
+async function loadEntry<T>(path: string, cache: ParseCache, key: string, file: string): Promise<{ header: Header; entries: T[] } | null> {
+  try {
+    const hash = createHash('sha256');
+    const texts: string[] = [];
+    for await (const line of readFileLines(path)) {
+      if (!line.terminated) return null;
+      texts.push(line.text);
+    }
+    const last = texts.pop();
+    if (last === undefined) return null;
+    const header = JSON.parse(last) as Header;
+    if (header.fingerprint !== cache.fingerprint || header.key !== key || header.file !== file || header.count !== texts.length) return null;
+    for (const text of texts) hash.update(`${text}\n`);
+    if (hash.digest('hex') !== header.checksum) return null;
+    return { header, entries: texts.map((text) => JSON.parse(text) as T) };
+  } catch {
+    return null;
+  }
+}
+
+async function tailHash(file: string, offset: number): Promise<string> {
+  const start = Math.max(0, offset - TAIL_BYTES);
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(offset - start);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+    return createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex');
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeEntry<T>(path: string, header: Omit<Header, 'checksum' | 'count'>, entries: readonly T[]): Promise<void> {
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    const out = createWriteStream(temp);
+    const hash = createHash('sha256');
+    for (const entry of entries) {
+      const text = `${JSON.stringify(entry)}\n`;
+      hash.update(text);
+      if (!out.write(text)) await once(out, 'drain');
+    }
+    out.end(`${JSON.stringify({ ...header, count: entries.length, checksum: hash.digest('hex') })}\n`);
+    await finished(out);
+    await rename(temp, path);
+  } catch {
+    // A cache that cannot be written only costs the next run its speed.
+    await rm(temp, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Bytes, lines and entries of the complete lines read so far. */
+type Progress = { readonly offset: number; readonly lines: number; readonly entries: number };
+
+/** Parses `file` from `from` on into `entries`; complete lines advance the progress, an unterminated tail does not. */
+async function parseFrom<T>(file: string, parser: LineParser<T>, from: Progress, entries: T[]): Promise<Progress> {
+  let progress = from;
+  for await (const line of readFileLines(file, { offset: from.offset, linesBefore: from.lines })) {
+    const entry = parser.parse(line);
+    if (entry !== null) entries.push(entry);
+    if (line.terminated) progress = { offset: line.endOffset, lines: line.number, entries: entries.length };
+  }
+  return progress;
+}
+
+/**
+ * Appends the entries of every line of `file` to `entries`, in line order, through the cache when
+ * there is one; resolves to how the cache served the file. Entries of an unterminated last line are
+ * always parsed fresh and never stored. A read error rejects with the entries read so far appended
+ * (the caller reports it); nothing is cached for a file that could not be read whole.
+ */
+export async function readLinesCached<T>(file: string, parser: LineParser<T>, cache: ParseCache | null, entries: T[]): Promise<CacheOutcome> {
+  const base = entries.length;
+  const start: Progress = { offset: 0, lines: 0, entries: base };
+  if (cache === null) {
+    await parseFrom(file, parser, start, entries);
+    return 'disabled';
+  }
+  const info = await stat(file);
+  const path = entryPath(cache, parser.key, file);
+  const loaded = await loadEntry<T>(path, cache, parser.key, file);
+  let outcome: CacheOutcome = loaded === null ? 'miss' : 'stale';
+  let from = start;
+  if (loaded !== null) {
+    const h = loaded.header;
+    const sameFile = h.dev === info.dev && h.ino === info.ino;
+    const unchanged = sameFile && h.size === info.size && h.mtimeMs === info.mtimeMs && h.mtimeMs < h.writtenAtMs - RACY_MS;
+    const grown = !unchanged && sameFile && info.size > h.size && (await tailHash(file, h.offset)) === h.tail;
+    if (unchanged || grown) {
+      for (const entry of loaded.entries) entries.push(entry);
+      from = { offset: h.offset, lines: h.lines, entries: entries.length };
+      outcome = unchanged ? 'hit' : 'grown';
+    }
+  }
+  // Bytes after the cached offset (an unterminated tail, or what was appended) are always parsed.
+  const progress = await parseFrom(file, parser, from, entries);
+  if (outcome === 'hit' && progress.offset === from.offset) return outcome;
+  const header = {
+    fingerprint: cache.fingerprint,
+    key: parser.key,
+    file,
+    dev: info.dev,
+    ino: info.ino,
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    offset: progress.offset,
+    lines: progress.lines,
+    tail: await tailHash(file, progress.offset),
+    writtenAtMs: cache.nowMs,
+  };
+  await writeEntry(path, header, entries.slice(base, progress.entries));
+  return outcome;
+}

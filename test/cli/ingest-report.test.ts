@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { issueCounts, noteCounts, problemIssues } from '../../src/cli/ingest-report.js';
+import type { IngestIssue } from '../../src/session/model.js';
+
+// The summary counts what happened to the input, never issues as if each were one skipped line
+// ("4 lines skipped in 3 files" for one skipped line was the bug).
+describe('ingest summary counts', () => {
+  const skipped: IngestIssue = { file: 'a.jsonl', line: 4, reason: 'malformed JSON' };
+
+  it('one skipped line among a repair, a whole-file issue and notes is one skipped line', () => {
+    const issues: IngestIssue[] = [
+      skipped,
+      { file: 'b.jsonl', line: 9, reason: 'cache read + write exceed input', effect: 'repaired' },
+      { file: 'c.jsonl', line: 0, reason: 'another rollout of this session was found; not read' },
+      { file: 'a.jsonl', line: 7, reason: 'reports no usage', effect: 'usage-not-reported' },
+      { file: 'd.jsonl', line: 2, reason: 'forked from P', effect: 'fork-replay' },
+    ];
+    expect(issueCounts(issues)).toBe('1 line skipped, 1 line repaired, 1 file with a whole-file issue in 3 files');
+    expect(problemIssues(issues)).toHaveLength(3);
+    expect(noteCounts(issues)).toBe(
+      "1 request without reported usage (counted apart, not priced); 1 forked rollout whose copy of the parent's history was not counted again",
+    );
+  });
+
+  it('the same issue reported twice, or two reasons for one line, is one line', () => {
+    expect(issueCounts([skipped, skipped, { ...skipped, reason: 'missing field "type"' }])).toBe(
+      '1 line skipped in 1 file',
+    );
+  });
+
+  it('a line both repaired and skipped was skipped', () => {
+    expect(issueCounts([skipped, { ...skipped, reason: 'repaired usage', effect: 'repaired' }])).toBe(
+      '1 line skipped in 1 file',
+    );
+  });
+
+  it('an unknown record type reported once for 3 lines counts 3 skipped lines', () => {
+    const unknown: IngestIssue = {
+      file: 'a.jsonl',
+      line: 12,
+      reason: 'unknown record type "x" (3 lines); ignored',
+      lines: 3,
+    };
+    expect(issueCounts([skipped, unknown])).toBe('4 lines skipped in 1 file');
+  });
+
+  it('notes alone are no ingest issues', () => {
+    expect(issueCounts([{ file: 'a', line: 1, reason: 'copy', effect: 'counted-elsewhere' }])).toBe('no ingest issues');
+  });
+});
