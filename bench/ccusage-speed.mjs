@@ -14,6 +14,7 @@
 // 3. Prints the median of each, the ratio of medians against ccusage, peak RSS, and checks that the
 //    cached and uncached JSON outputs are byte-identical and that token totals match ccusage's.
 // 4. On the 1 GB file: peak RSS of `report`, `sessions` and `simulate --scenario freecode`.
+import { Buffer } from 'node:buffer';
 import { execFile, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -84,7 +85,9 @@ const fmtMs = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const fmtMb = (mb) => `${mb.toFixed(0)} MB`;
 
 function tokenTotals(ccusageJson, cachecostJson) {
-  const theirs = JSON.parse(ccusageJson).sessions.reduce(
+  const parsed = JSON.parse(ccusageJson);
+  // `ccusage session` (every agent) answers `session`; `ccusage claude session` answers `sessions`.
+  const theirs = (parsed.session ?? parsed.sessions).reduce(
     (acc, s) => [acc[0] + s.inputTokens, acc[1] + s.cacheReadTokens, acc[2] + s.cacheCreationTokens, acc[3] + s.outputTokens],
     [0, 0, 0, 0],
   );

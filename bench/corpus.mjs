@@ -10,6 +10,7 @@
 import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { Buffer } from 'node:buffer';
 import { once } from 'node:events';
 
 const UUID = /[0-9a-f]{8}(?=-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g;

@@ -224,6 +224,7 @@ export class CostDb {
       appender.appendBigInt(BigInt(row.context_tokens_after));
       appender.appendBoolean(row.compaction_before);
       appender.appendInteger(row.overflow_retries);
+      appender.appendBoolean(row.modelled);
       appender.endRow();
     }
     appender.closeSync();

@@ -29,6 +29,12 @@ export type RequestRow = {
   readonly context_tokens_after: number;
   readonly compaction_before: boolean;
   readonly overflow_retries: number;
+  /**
+   * Whether the fidelity compares this row (replay.md §6): a request the replay models, i.e. a
+   * main-agent request with measured usage (`isModelledRequest`), on both its `measured` and its
+   * `recorded` row. Side requests passed through as measured and unmeasured requests are not.
+   */
+  readonly modelled: boolean;
 };
 
 export const REQUEST_COLUMNS = [
@@ -48,6 +54,7 @@ export const REQUEST_COLUMNS = [
   'context_tokens_after',
   'compaction_before',
   'overflow_retries',
+  'modelled',
 ] as const satisfies readonly (keyof RequestRow)[];
 
 export const COMPACTION_TRIGGERS = ['threshold', 'overflow', 'manual', 'recorded'] as const;

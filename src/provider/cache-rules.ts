@@ -43,11 +43,38 @@ export type CacheRules = {
   readonly writesBilled: boolean;
   /** Provider maximum of explicit breakpoints per request (FreeCode places at most 4, engine.md §5.8). */
   readonly maxBreakpoints: number;
+  /**
+   * Automatic caches only: the share of a read, beyond the prefix other sessions keep cached (the
+   * static block), that the provider misses although the entry should be alive (a request routed
+   * to a machine without it). Applied as an expectation so the replay stays deterministic; 0 =
+   * every alive entry is read.
+   */
+  readonly transientMissRate: number;
+  /**
+   * Automatic caches only: a shorter lifetime the provider documents (`ttlMs` being the one
+   * observed), tried when a session's log fits it better (its reads die after shorter gaps); null = none.
+   */
+  readonly documentedTtlMs: number | null;
+  /** Whether a prefix shared with other sessions (the static block of a warm start) stays cached all session. */
+  readonly sharedAcrossSessions: boolean;
   readonly source: string;
 };
 
 const FIVE_MINUTES_MS = 5 * 60 * 1000;
 const ONE_HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * OpenAI's automatic cache as Codex rollouts show it (measured on the 21 shared Codex rollouts,
+ * gpt-5-codex … gpt-5.2-codex, 1,230 consecutive request pairs): a prefix is still read after
+ * 74–98 minutes of inactivity and never after 130 minutes or more, while OpenAI documents 5–10
+ * minutes "up to one hour"; the reads then fall to the system prompt, which other sessions keep
+ * cached. Within the lifetime, reads fall short of the alive prefix by this share of the tokens
+ * beyond that system prompt (floors that recover on the next request, and partial reads): 2.3% of
+ * the replayed reads, token-weighted over that sample. A session with enough reads of its own
+ * replaces both (`simulate-session.ts`).
+ */
+const OPENAI_OBSERVED_TTL_MS = 2 * ONE_HOUR_MS;
+const OPENAI_TRANSIENT_MISS_RATE = 0.023;
 
 /** A minimum larger than any prompt: the family never caches. */
 const NEVER_CACHED_TOKENS = Number.MAX_SAFE_INTEGER;
@@ -63,6 +90,9 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     ttl1hMs: ONE_HOUR_MS,
     writesBilled: true,
     maxBreakpoints: 4,
+    transientMissRate: 0,
+    documentedTtlMs: null,
+    sharedAcrossSessions: false,
     source: 'pricing.md §1.1 (Anthropic prompt caching: 5m/1h, refresh on hit, 4 breakpoints)',
   },
   'minimax-anthropic': {
@@ -75,6 +105,9 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     ttl1hMs: null,
     writesBilled: true,
     maxBreakpoints: 4,
+    transientMissRate: 0,
+    documentedTtlMs: null,
+    sharedAcrossSessions: false,
     source: 'pricing.md §1.5 (MiniMax Anthropic endpoint, 512-token minimum) and the project cache rules',
   },
   openai: {
@@ -82,11 +115,16 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     kind: 'automatic-prefix',
     minCacheableTokens: 1024,
     granularityTokens: 128,
-    ttlMs: FIVE_MINUTES_MS,
+    ttlMs: OPENAI_OBSERVED_TTL_MS,
     ttl1hMs: null,
     writesBilled: false,
     maxBreakpoints: 0,
-    source: 'pricing.md §1.2 (OpenAI before GPT-5.6: automatic, ≥1,024 tokens, 128-token steps, free writes)',
+    transientMissRate: OPENAI_TRANSIENT_MISS_RATE,
+    documentedTtlMs: FIVE_MINUTES_MS,
+    sharedAcrossSessions: true,
+    source:
+      'pricing.md §1.2 (OpenAI before GPT-5.6: automatic, ≥1,024 tokens, 128-token steps, free writes); lifetime, ' +
+      'transient misses and the shared system prompt as measured on Codex rollouts',
   },
   'openai-5.6+': {
     family: 'openai-5.6+',
@@ -98,6 +136,9 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     ttl1hMs: null,
     writesBilled: true,
     maxBreakpoints: 4,
+    transientMissRate: 0,
+    documentedTtlMs: null,
+    sharedAcrossSessions: false,
     source: 'pricing.md §1.2 (GPT-5.6+: explicit breakpoints, writes 1.25x); granularity 1 and 5m TTL assumed',
   },
   deepseek: {
@@ -109,6 +150,9 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     ttl1hMs: null,
     writesBilled: false,
     maxBreakpoints: 0,
+    transientMissRate: 0,
+    documentedTtlMs: null,
+    sharedAcrossSessions: false,
     source: 'pricing.md §1.4 and the project cache rules (disk cache, 64-token units, 1 h, misses at input price)',
   },
   'gemini-implicit': {
@@ -122,6 +166,9 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     ttl1hMs: null,
     writesBilled: false,
     maxBreakpoints: 0,
+    transientMissRate: 0,
+    documentedTtlMs: null,
+    sharedAcrossSessions: false,
     source: 'pricing.md §1.3 (Gemini implicit caching, no storage fee); step 1 token and 5m TTL assumed',
   },
   'no-cache': {
@@ -133,6 +180,9 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     ttl1hMs: null,
     writesBilled: false,
     maxBreakpoints: 0,
+    transientMissRate: 0,
+    documentedTtlMs: null,
+    sharedAcrossSessions: false,
     source: 'models without prompt caching (e.g. GPT-4, GPT-4 Turbo): every token is uncached input',
   },
 };

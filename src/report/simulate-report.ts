@@ -49,6 +49,8 @@ export type SessionReport = {
   /** The bill: the log's measured usage, priced. */
   readonly recorded: UsageTotals & { readonly requests: number };
   readonly fidelity: {
+    /** Requests the replay models and the fidelity compares (`isModelledRequest`); 0 = n/a. */
+    readonly modelledRequests: number;
     readonly promptTokensErrorPct: number | null;
     readonly costErrorPct: number | null;
     readonly medianRequestErrorPct: number | null;
@@ -157,6 +159,7 @@ export function buildSimulateReport(input: {
       staticBlockTokens: facts.staticBlockTokens,
       recorded: { ...(measured === undefined ? EMPTY_USAGE : usageOf(measured)), requests: measured?.requests ?? 0 },
       fidelity: {
+        modelledRequests: f?.matchedRequests ?? 0,
         promptTokensErrorPct: f?.promptTokensErrorPct ?? null,
         costErrorPct: f?.costErrorPct ?? null,
         medianRequestErrorPct: f?.medianRequestErrorPct ?? null,

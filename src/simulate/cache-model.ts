@@ -158,6 +158,15 @@ function roundedRead(matchedTokens: number, rules: CacheRules): number {
 }
 
 /**
+ * The read a provider with transient misses gives on average: the static block (segment 0, kept
+ * cached by other sessions) always, the rest of the alive prefix short by `transientMissRate`.
+ */
+function expectedRead(read: number, floorTokens: number, rules: CacheRules): number {
+  if (rules.transientMissRate <= 0 || read <= floorTokens) return read;
+  return read - Math.round(rules.transientMissRate * (read - floorTokens));
+}
+
+/**
  * Splits one request's prompt into cache classes and updates `state` in place (returned as
  * `state`): the project's cache rules, §1 model switch and expiry, §2 breakpoint caches,
  * §3–§4 automatic caches. Time never runs backwards: an earlier `atMs` counts as the latest seen.
@@ -281,7 +290,8 @@ function applyAutomaticRequest(state: CacheState, request: CacheRequest, atMs: n
   if (node.entryExpiresAtMs < expiresAtMs) node.entryExpiresAtMs = expiresAtMs;
   if (state.root.coverExpiresAtMs < expiresAtMs) state.root.coverExpiresAtMs = expiresAtMs;
 
-  const cacheReadTokens = roundedRead(matchedTokens, rules);
+  const firstSegmentTokens = matchedPrefixSegments > 0 ? (prompt[0]?.tokens ?? 0) : 0;
+  const cacheReadTokens = expectedRead(roundedRead(matchedTokens, rules), roundedRead(firstSegmentTokens, rules), rules);
   const rest = promptTokens - cacheReadTokens;
   return {
     state,

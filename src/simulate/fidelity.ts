@@ -2,7 +2,7 @@
  * Fidelity (replay.md §6): how closely the `recorded` replay reproduces the measured usage,
  * request by request. Comparisons between scenarios are trusted only as far as this.
  */
-import type { Session } from '../session/model.js';
+import type { Request, Session } from '../session/model.js';
 import type { ReplayRow } from './replay.js';
 
 export type Fidelity = {
@@ -44,6 +44,17 @@ export function poorFidelityReasons(f: {
   return reasons;
 }
 
+/**
+ * The one definition of the requests the fidelity compares (replay.md §6): the requests the replay
+ * models, i.e. main-agent requests with a measured, non-empty prompt. Side requests (subagents,
+ * memory jobs) are billed as measured in every scenario, so they are no evidence; a request
+ * without measured usage has nothing to compare with. `fidelity.sql` compares the rows flagged
+ * with this (`modelled`), so the report and the fit agree.
+ */
+export function isModelledRequest(request: Request): boolean {
+  return request.agentId === null && request.usage !== null && request.usage.promptTokens > 0;
+}
+
 /** Compares the recorded replay's priced rows with the log's measured usage. */
 export function measureFidelity(session: Session, recordedRows: readonly ReplayRow[]): Fidelity {
   let measured = 0;
@@ -55,10 +66,9 @@ export function measureFidelity(session: Session, recordedRows: readonly ReplayR
   for (const row of recordedRows) {
     if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
     const request = session.requests[row.sourceRequestIndex];
-    // Side requests (subagents, memory jobs) are billed as measured in every scenario: not evidence.
-    if (request === undefined || request.agentId !== null) continue;
+    if (request === undefined || !isModelledRequest(request)) continue;
     const usage = request.usage;
-    if (usage === null || usage.promptTokens === 0) continue;
+    if (usage === null) continue;
     measured += usage.promptTokens;
     simulated += row.promptTokens;
     measuredRead += usage.cacheReadTokens;

@@ -35,10 +35,17 @@ export type ReplayInput = {
   /** Whether the session's PreCompact hook blocks (it did every time it ran in the log). */
   readonly preCompactHookBlocks: boolean;
   /**
-   * Whether the static block was already cached when the session began (earlier sessions of the
-   * same agent share it): the log's first request read from the cache. Optional; default cold.
+   * Tokens of the static block already cached when the session began (earlier sessions of the
+   * same agent share it): what the log's first request read of it. Optional; default 0 (cold).
    */
-  readonly warmStaticBlock?: boolean;
+  readonly warmStaticTokens?: number;
+  /**
+   * The share of reads beyond the static block an automatic cache misses in this session (see
+   * `CacheRules.transientMissRate`), when the log measured it; absent = the provider's rate.
+   */
+  readonly transientMissRate?: number;
+  /** The lifetime of an automatic cache's entries in this session, when its log fits one better (`CacheRules.documentedTtlMs`). */
+  readonly automaticTtlMs?: number;
   /** Keep each priced prompt's segments in the result, so `repriceReplay` can price another TTL. */
   readonly keepPrompts?: boolean;
 };
@@ -50,7 +57,12 @@ export type PricedPrompt = {
   readonly atMs: number;
   readonly model: string;
   readonly rules: CacheRules;
+  /** The cache-write TTL the log shows for this request (null: it does not say), and the 1h share of its writes. */
+  readonly loggedTtl: LoggedTtl | null;
 };
+
+/** What a request's measured writes say of their TTL: the lifetime to keep and the share written at 1h. */
+export type LoggedTtl = { readonly ttl: '5m' | '1h'; readonly oneHourShare: number };
 
 export type ReplayRowKind = 'request' | 'summarize' | 'rejected_overflow';
 

@@ -12,7 +12,7 @@
  * once, in `README.md` ("The walk"); `LogWalk.run` follows it step by step.
  */
 import type { EngineParams, PruningPolicy, ToolActivity } from '../engine/index.js';
-import { DEFAULT_ENGINE_PARAMS, OverflowRecovery, isContextOverflowError, runTurnSends, usableWindow } from '../engine/index.js';
+import { AUG_ENGINE_PARAMS, DEFAULT_ENGINE_PARAMS, OverflowRecovery, isContextOverflowError, runTurnSends, usableWindow } from '../engine/index.js';
 import type { HarnessEvent, Item, Request, Session } from '../session/model.js';
 import { CompactionDriver } from './compaction-driver.js';
 import { opencodeUsableWindow } from './policies/opencode.js';
@@ -45,8 +45,14 @@ export function engineParamsFor(scenario: Scenario, recorded: RecordedPolicy): E
       : p.pruning === 'sliding-legacy'
         ? { kind: 'sliding-legacy', keepRecentResponses: 2, capChars: 1_000 }
         : { kind: p.pruning };
+  // Where the scenario replays the agent as it ran (its pruning is `recorded`: the `recorded` and
+  // `window-only` families), the engine is the generation the log was written by (engine.md §0,
+  // §11): the Aug engine has no head carve-out (§2.2), truncates memory instead of the newest tool
+  // transcript (§4.3), has no post-compaction hold (§4.4) and resets its prune state every run
+  // (§5.1). A scenario that names its own pruning (`freecode`, `none`) is today's FreeCode.
+  const base = p.pruning === 'recorded' && recorded.version === 'aug' ? AUG_ENGINE_PARAMS : DEFAULT_ENGINE_PARAMS;
   return {
-    ...DEFAULT_ENGINE_PARAMS,
+    ...base,
     selector: p.selector,
     targetTokens: p.targetTokens ?? Number.MAX_SAFE_INTEGER,
     bufferTokens: p.bufferTokens,

@@ -5,13 +5,13 @@
  */
 import type { LlmSummaryRequest } from '../engine/index.js';
 import type { Request, Session } from '../session/model.js';
-import type { CacheTtl } from '../provider/cache-rules.js';
-import type { CacheOutcome, CacheState } from './cache-model.js';
+import type { CacheRules, CacheTtl } from '../provider/cache-rules.js';
+import type { CacheOutcome, CacheState, Segment } from './cache-model.js';
 import { applyCacheRequest, createCacheState } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
 import { tokensForChars } from './calibrate.js';
 import type { RenderedPrompt } from './provider-view.js';
-import type { ModelFacts, PricedPrompt, ReplayInput, ReplayResult, ReplayRow } from './replay-types.js';
+import type { LoggedTtl, ModelFacts, PricedPrompt, ReplayInput, ReplayResult, ReplayRow } from './replay-types.js';
 
 /** Where the walk is when a row not replaying a log request (a rejected send, a summarizer call) is made. */
 export type RowContext = {
@@ -24,9 +24,13 @@ export type RowContext = {
 export class RowEmitter {
   private readonly session: Session;
   private readonly calibration: TokenCalibration;
-  private readonly ttl: CacheTtl;
-  private readonly warmStaticBlock: boolean;
+  private readonly ttl: TtlChoice;
+  /** The last TTL the log showed: a request that wrote nothing keeps its session's. */
+  private lastLoggedTtl: LoggedTtl | null = null;
+  private readonly warmStaticTokens: number;
   private readonly keepPrompts: boolean;
+  private readonly transientMissRate: number | undefined;
+  private readonly automaticTtlMs: number | undefined;
   private readonly cache: CacheState = createCacheState();
   private readonly rows: ReplayRow[] = [];
   private readonly pricedPrompts: PricedPrompt[] = [];
@@ -37,9 +41,11 @@ export class RowEmitter {
   constructor(input: ReplayInput) {
     this.session = input.session;
     this.calibration = input.calibration;
-    this.ttl = input.scenario.params.ttl;
-    this.warmStaticBlock = input.warmStaticBlock === true;
+    this.ttl = { ttl: input.scenario.params.ttl, fromLog: input.scenario.params.ttlFromLog };
+    this.warmStaticTokens = input.warmStaticTokens ?? 0;
     this.keepPrompts = input.keepPrompts === true;
+    this.transientMissRate = input.transientMissRate;
+    this.automaticTtlMs = input.automaticTtlMs;
   }
 
   /** Index of the next row. */
@@ -139,15 +145,17 @@ export class RowEmitter {
 
   /** A log request sent with `prompt`, priced through the cache; returns the prompt's token count. */
   priced(request: Request, prompt: RenderedPrompt, facts: ModelFacts, nowMs: number | null): number {
+    this.lastLoggedTtl = loggedTtl(request) ?? this.lastLoggedTtl;
     const priced: PricedPrompt = {
       rowIndex: this.rows.length,
-      segments: prompt.segments,
+      segments: withSharedStaticPart(prompt.segments, this.warmStaticTokens),
       atMs: nowMs ?? 0,
       model: request.model,
-      rules: facts.rules,
+      rules: this.sessionRules(facts.rules),
+      loggedTtl: this.lastLoggedTtl,
     };
     if (this.keepPrompts) this.pricedPrompts.push(priced);
-    const outcome = priceThroughCache(this.cache, priced, this.ttl, this.warmStaticBlock);
+    const outcome = priceThroughCache(this.cache, priced, this.ttl, this.warmStaticTokens > 0);
     const outputTokens = request.usage?.outputTokens ?? this.estimatedOutputTokens(request);
     this.rows.push({
       rowIndex: this.rows.length,
@@ -185,6 +193,17 @@ export class RowEmitter {
     };
   }
 
+  /** The provider's rules with what this session's log measured of its automatic cache. */
+  private sessionRules(rules: CacheRules): CacheRules {
+    if (rules.kind !== 'automatic-prefix') return rules;
+    if (this.transientMissRate === undefined && this.automaticTtlMs === undefined) return rules;
+    return {
+      ...rules,
+      ...(this.transientMissRate === undefined ? {} : { transientMissRate: this.transientMissRate }),
+      ...(this.automaticTtlMs === undefined ? {} : { ttlMs: this.automaticTtlMs }),
+    };
+  }
+
   private takeCompactionBefore(): boolean {
     const value = this.compactionBefore;
     this.compactionBefore = false;
@@ -205,11 +224,26 @@ export class RowEmitter {
 }
 
 /**
- * One priced prompt through the cache. A session that starts warm finds its static block already
- * cached at its first request: the environment, not the policy (another session left it there).
+ * The prompt as the cache sees it when only part of the static block was cached at the start
+ * (another session's system prompt, without this session's own context): the static block as
+ * that shared part and the rest, so a warm start reads exactly the shared part.
  */
-function priceThroughCache(cache: CacheState, priced: PricedPrompt, ttl: CacheTtl, warmStaticBlock: boolean): CacheOutcome {
-  if (warmStaticBlock && cache.model === null) {
+function withSharedStaticPart(segments: readonly Segment[], warmStaticTokens: number): readonly Segment[] {
+  const [first, ...rest] = segments;
+  if (first === undefined || warmStaticTokens <= 0 || warmStaticTokens >= first.tokens) return segments;
+  return [{ id: `${first.id}#shared`, tokens: warmStaticTokens }, { id: first.id, tokens: first.tokens - warmStaticTokens }, ...rest];
+}
+
+/**
+ * One priced prompt through the cache. A session that starts warm finds its static block already
+ * cached at its first request: the environment, not the policy (another session left it there);
+ * on a provider that shares prefixes across sessions it stays cached (`sharedAcrossSessions`).
+ */
+function priceThroughCache(cache: CacheState, priced: PricedPrompt, choice: TtlChoice, warmStaticBlock: boolean): CacheOutcome {
+  const logged = choice.fromLog ? priced.loggedTtl : null;
+  const ttl: CacheTtl = logged?.ttl ?? choice.ttl;
+  // Where the provider shares a prefix across sessions, the others keep the static block alive all along.
+  if (warmStaticBlock && (cache.model === null || priced.rules.sharedAcrossSessions)) {
     applyCacheRequest(cache, {
       prompt: priced.segments.slice(0, 1),
       atMs: priced.atMs,
@@ -218,7 +252,25 @@ function priceThroughCache(cache: CacheState, priced: PricedPrompt, ttl: CacheTt
       ttl,
     });
   }
-  return applyCacheRequest(cache, { prompt: priced.segments, atMs: priced.atMs, model: priced.model, rules: priced.rules, ttl });
+  const outcome = applyCacheRequest(cache, { prompt: priced.segments, atMs: priced.atMs, model: priced.model, rules: priced.rules, ttl });
+  if (logged === null || logged.oneHourShare <= 0 || logged.oneHourShare >= 1) return outcome;
+  // A 5m/1h split: entries live for the longer TTL, the writes are billed in the log's proportion.
+  const writes = outcome.cacheWrite5mTokens + outcome.cacheWrite1hTokens;
+  const write1h = Math.round(writes * logged.oneHourShare);
+  return { ...outcome, cacheWrite1hTokens: write1h, cacheWrite5mTokens: writes - write1h };
+}
+
+/** How a scenario chooses each request's TTL: the log's where it says (`fromLog`), else `ttl`. */
+export type TtlChoice = { readonly ttl: CacheTtl; readonly fromLog: boolean };
+
+/** The TTL a request's measured writes show: 1h when any was written at 1h; null when the log has no split or no write. */
+export function loggedTtl(request: Request): LoggedTtl | null {
+  const usage = request.usage;
+  if (usage === null || usage.cacheWrite5mTokens === null || usage.cacheWrite1hTokens === null) return null;
+  const writes = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
+  if (writes === 0) return null;
+  const oneHourShare = usage.cacheWrite1hTokens / writes;
+  return { ttl: oneHourShare > 0 ? '1h' : '5m', oneHourShare };
 }
 
 /**
@@ -226,14 +278,14 @@ function priceThroughCache(cache: CacheState, priced: PricedPrompt, ttl: CacheTt
  * (the measured count is the prompt size, whatever was cached), so only the cache classes of
  * the priced rows change; a sweep over TTLs replays once. Needs a result made with `keepPrompts`.
  */
-export function repriceReplay(result: ReplayResult, ttl: CacheTtl, warmStaticBlock: boolean): ReplayResult {
+export function repriceReplay(result: ReplayResult, ttl: TtlChoice, warmStaticTokens: number): ReplayResult {
   if (result.pricedPrompts === undefined) throw new Error('invariant: repriceReplay needs a replay made with keepPrompts');
   const cache = createCacheState();
   const rows = [...result.rows];
   for (const priced of result.pricedPrompts) {
     const row = rows[priced.rowIndex];
     if (row === undefined) throw new Error('invariant: a priced prompt names a row of its replay');
-    const outcome = priceThroughCache(cache, priced, ttl, warmStaticBlock);
+    const outcome = priceThroughCache(cache, priced, ttl, warmStaticTokens > 0);
     rows[priced.rowIndex] = {
       ...row,
       cacheReadTokens: outcome.cacheReadTokens,

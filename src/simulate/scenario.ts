@@ -82,6 +82,11 @@ export const ScenarioParamsSchema = z.object({
   summarizer: z.enum(['llm', 'heuristic']),
   selector: z.enum(['freecode', 'strict']),
   ttl: z.enum(['5m', '1h']),
+  /**
+   * Whether each request writes at the TTL its measured writes show (the 5m/1h split where the
+   * log has it), `ttl` being the fallback where the log does not say. `--ttl` turns it off.
+   */
+  ttlFromLog: z.boolean(),
   editing: ToolResultEditingSchema,
 });
 export type ScenarioParams = z.infer<typeof ScenarioParamsSchema>;
@@ -110,6 +115,7 @@ const FREECODE_DEFAULTS: ScenarioParams = {
   summarizer: 'llm',
   selector: 'freecode',
   ttl: '5m',
+  ttlFromLog: true,
   editing: { kind: 'none' },
 };
 
@@ -319,7 +325,7 @@ export function buildScenarios(families: readonly ScenarioFamily[], overrides: S
 }
 
 function withTtl(params: ScenarioParams, overrides: ScenarioOverrides): ScenarioParams {
-  return overrides.ttl === undefined ? params : { ...params, ttl: overrides.ttl };
+  return overrides.ttl === undefined ? params : { ...params, ttl: overrides.ttl, ttlFromLog: false };
 }
 
 /** The family's editing with the overrides that apply to its kind. */
@@ -358,7 +364,7 @@ function applyOverrides(base: ScenarioParams, o: ScenarioOverrides, values: List
     ...(o.bufferTokens !== undefined ? { bufferTokens: o.bufferTokens } : {}),
     ...(o.preserveRecentTurns !== undefined ? { preserveRecentTurns: o.preserveRecentTurns } : {}),
     ...(o.maxPreserveRecentTokens !== undefined ? { maxPreserveRecentTokens: o.maxPreserveRecentTokens } : {}),
-    ...(o.ttl !== undefined ? { ttl: o.ttl } : {}),
+    ...(o.ttl !== undefined ? { ttl: o.ttl, ttlFromLog: false } : {}),
     ...(o.pruning !== undefined ? { pruning: o.pruning } : {}),
     ...(o.summarizer !== undefined ? { summarizer: o.summarizer } : {}),
     ...(o.selector !== undefined ? { selector: o.selector } : {}),

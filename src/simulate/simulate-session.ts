@@ -7,7 +7,7 @@ import type { Session } from '../session/model.js';
 import type { CalibrationPoint, TokenCalibration } from './calibrate.js';
 import { calibrateTokens } from './calibrate.js';
 import type { Fidelity } from './fidelity.js';
-import { measureFidelity } from './fidelity.js';
+import { isModelledRequest, measureFidelity } from './fidelity.js';
 import { recordedPolicyCandidates } from './recorded-policy.js';
 import type { ModelFacts, RecordedPolicy, ReplayResult } from './replay.js';
 import { replaySession } from './replay.js';
@@ -21,8 +21,12 @@ export type SessionSimulation = {
   readonly calibration: TokenCalibration;
   readonly recordedPolicy: RecordedPolicy;
   readonly fidelity: Fidelity;
-  /** Whether the session started with its static block cached (see `startsWarm`); every replay of it must say so. */
-  readonly warmStaticBlock: boolean;
+  /** Tokens of the static block cached when the session began (see `warmStaticTokens`); every replay of it must say so. */
+  readonly warmStaticTokens: number;
+  /** The session's own transient miss share when its log measured it (`measuredTransientMissRate`); every replay of it uses it. */
+  readonly transientMissRate: number | undefined;
+  /** The automatic cache's lifetime when the session's log fits the provider's documented one better. */
+  readonly automaticTtlMs: number | undefined;
   /** One result per scenario, in the order given. */
   readonly results: ReadonlyArray<{ readonly scenario: Scenario; readonly result: ReplayResult }>;
 };
@@ -62,14 +66,15 @@ export function preCompactHookBlocks(session: Session): boolean {
 }
 
 /**
- * Whether the session started with its static block already cached (a system prompt shared with
- * an earlier session of the same agent): its first main-agent request read at least most of the
- * static block from the cache.
+ * How much of the static block was already cached when the session began (a system prompt shared
+ * with earlier sessions of the same agent): what its first main-agent request read from the
+ * cache, at most the whole block, 0 when it read nothing. An environment fact
+ * read from the log, like the static block's size.
  */
-export function startsWarm(session: Session, calibration: TokenCalibration): boolean {
+export function warmStaticTokens(session: Session, calibration: TokenCalibration): number {
   const first = session.requests.find((request) => request.agentId === null);
   const read = first?.usage?.cacheReadTokens ?? 0;
-  return read > 0 && read >= 0.9 * calibration.staticBlockTokens;
+  return Math.max(0, Math.min(read, calibration.staticBlockTokens));
 }
 
 /** Replays a session under every scenario; the `recorded` one is calibrated first. */
@@ -93,7 +98,8 @@ export function simulateSession(session: Session, scenarios: readonly Scenario[]
             recordedPolicy: fit.policy,
             modelFacts: options.modelFacts,
             preCompactHookBlocks: hookBlocks,
-            warmStaticBlock: fit.warmStaticBlock,
+            warmStaticTokens: fit.warmStaticTokens,
+            ...automaticCacheFacts(fit),
           }),
   }));
   return {
@@ -102,7 +108,9 @@ export function simulateSession(session: Session, scenarios: readonly Scenario[]
     calibration: fit.calibration,
     recordedPolicy: fit.policy,
     fidelity: fit.fidelity,
-    warmStaticBlock: fit.warmStaticBlock,
+    warmStaticTokens: fit.warmStaticTokens,
+    transientMissRate: fit.transientMissRate,
+    automaticTtlMs: fit.automaticTtlMs,
     results,
   };
 }
@@ -115,7 +123,9 @@ type RecordedFit = {
   readonly calibration: TokenCalibration;
   readonly result: ReplayResult;
   readonly fidelity: Fidelity;
-  readonly warmStaticBlock: boolean;
+  readonly warmStaticTokens: number;
+  readonly transientMissRate: number | undefined;
+  readonly automaticTtlMs: number | undefined;
 };
 
 /**
@@ -126,9 +136,9 @@ type RecordedFit = {
 function fitRecorded(session: Session, scenario: Scenario, options: SimulateOptions, hookBlocks: boolean): RecordedFit {
   let best: RecordedFit | null = null;
   for (const policy of recordedPolicyCandidates(session)) {
-    const replay = (calibration: TokenCalibration, warmStaticBlock: boolean) =>
-      replaySession({ session, scenario, calibration, recordedPolicy: policy, modelFacts: options.modelFacts, preCompactHookBlocks: hookBlocks, warmStaticBlock });
-    const probe = replay(calibrateTokens([]), false);
+    const replay = (calibration: TokenCalibration, warmStatic: number) =>
+      replaySession({ session, scenario, calibration, recordedPolicy: policy, modelFacts: options.modelFacts, preCompactHookBlocks: hookBlocks, warmStaticTokens: warmStatic });
+    const probe = replay(calibrateTokens([]), 0);
     const points: CalibrationPoint[] = [];
     for (const row of probe.rows) {
       if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
@@ -138,17 +148,114 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
       points.push({ promptTokens: usage.promptTokens - row.fixedTokens, visibleChars: row.visibleChars, visibleSegments: row.visibleUnits });
     }
     const calibration = calibrateTokens(points);
-    const warmStaticBlock = startsWarm(session, calibration);
-    const result = replay(calibration, warmStaticBlock);
+    const warmStatic = warmStaticTokens(session, calibration);
+    const result = replay(calibration, warmStatic);
     const fidelity = measureFidelity(session, result.rows);
-    const candidate: RecordedFit = { policy, calibration, result, fidelity, warmStaticBlock };
+    const candidate: RecordedFit = { policy, calibration, result, fidelity, warmStaticTokens: warmStatic, transientMissRate: undefined, automaticTtlMs: undefined };
     if (best === null || score(candidate.fidelity) < score(best.fidelity)) best = candidate;
     // The date's candidate comes first; when it already reproduces the measured prompts the
     // others cannot do meaningfully better, and each costs two more replays.
     if (fidelity.measuredRequests === 0 || (fidelity.medianRequestErrorPct ?? Number.POSITIVE_INFINITY) < GOOD_FIT_MEDIAN_ERROR_PCT) break;
   }
   if (best === null) throw new Error('invariant: at least one recorded policy candidate');
-  return best;
+  const fit = best;
+  return withAutomaticCacheFacts(session, fit, options, (rate, ttlMs) =>
+    replaySession({
+      session,
+      scenario,
+      calibration: fit.calibration,
+      recordedPolicy: fit.policy,
+      modelFacts: options.modelFacts,
+      preCompactHookBlocks: hookBlocks,
+      warmStaticTokens: fit.warmStaticTokens,
+      transientMissRate: rate,
+      ...(ttlMs === undefined ? {} : { automaticTtlMs: ttlMs }),
+    }),
+  );
+}
+
+/** The replay input fields for what the fit measured of an automatic cache. */
+export function automaticCacheFacts(fit: {
+  readonly transientMissRate: number | undefined;
+  readonly automaticTtlMs: number | undefined;
+}): { transientMissRate?: number; automaticTtlMs?: number } {
+  return {
+    ...(fit.transientMissRate === undefined ? {} : { transientMissRate: fit.transientMissRate }),
+    ...(fit.automaticTtlMs === undefined ? {} : { automaticTtlMs: fit.automaticTtlMs }),
+  };
+}
+
+/** Requests reading beyond the static block a session needs before its own miss share replaces the provider's. */
+export const MIN_MISS_EVIDENCE_REQUESTS = 20;
+
+/**
+ * An automatic cache's transient misses (`CacheRules.transientMissRate`) are an environment fact
+ * like a warm start: when the log has enough requests that read beyond the static block, the
+ * share it measured (replayed without misses, then compared with the measured reads) replaces the
+ * provider's rate; with too few, the provider's rate stands. Breakpoint caches: no change.
+ */
+function withAutomaticCacheFacts(
+  session: Session,
+  fit: RecordedFit,
+  options: SimulateOptions,
+  replay: (rate: number, ttlMs: number | undefined) => ReplayResult,
+): RecordedFit {
+  const rules = session.requests.map((request) => options.modelFacts(request.model).rules);
+  if (!rules.some((r) => r.kind === 'automatic-prefix' && r.transientMissRate > 0)) return fit;
+  // The lifetime first, without misses: the provider's documented one when it fits the measured reads better.
+  const documented = rules.find((r) => r.documentedTtlMs !== null)?.documentedTtlMs ?? null;
+  const observed = replay(0, undefined);
+  let ttlMs: number | undefined;
+  let withoutMisses = observed;
+  if (documented !== null) {
+    const short = replay(0, documented);
+    if (readError(session, short) < readError(session, observed)) {
+      ttlMs = documented;
+      withoutMisses = short;
+    }
+  }
+  const rate = measuredTransientMissRate(session, withoutMisses, fit.warmStaticTokens, options);
+  if (rate === null && ttlMs === undefined) return fit;
+  const result = rate === null ? replay(rules.find((r) => r.transientMissRate > 0)?.transientMissRate ?? 0, ttlMs) : replay(rate, ttlMs);
+  return {
+    ...fit,
+    result,
+    fidelity: measureFidelity(session, result.rows),
+    transientMissRate: rate ?? undefined,
+    automaticTtlMs: ttlMs,
+  };
+}
+
+/** Σ |replayed − measured| cache reads over the modelled requests. */
+function readError(session: Session, result: ReplayResult): number {
+  let error = 0;
+  for (const row of result.rows) {
+    if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
+    const request = session.requests[row.sourceRequestIndex];
+    if (request === undefined || request.usage === null || !isModelledRequest(request)) continue;
+    error += Math.abs(row.cacheReadTokens - request.usage.cacheReadTokens);
+  }
+  return error;
+}
+
+/** 1 − Σ measured / Σ replayed reads beyond the shared static block, over the modelled requests; null without enough evidence. */
+export function measuredTransientMissRate(session: Session, withoutMisses: ReplayResult, warmStaticTokens: number, options: SimulateOptions): number | null {
+  let replayed = 0;
+  let measured = 0;
+  let requests = 0;
+  for (const row of withoutMisses.rows) {
+    if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
+    const request = session.requests[row.sourceRequestIndex];
+    if (request === undefined || request.usage === null || !isModelledRequest(request)) continue;
+    const rules = options.modelFacts(request.model).rules;
+    const floor = Math.floor(warmStaticTokens / rules.granularityTokens) * rules.granularityTokens;
+    if (row.cacheReadTokens <= floor) continue;
+    requests += 1;
+    replayed += row.cacheReadTokens - floor;
+    measured += Math.min(Math.max(0, request.usage.cacheReadTokens - floor), row.cacheReadTokens - floor);
+  }
+  if (requests < MIN_MISS_EVIDENCE_REQUESTS || replayed === 0) return null;
+  return 1 - measured / replayed;
 }
 
 /** Lower is better: the median per-request error, then the total error. */

@@ -5,6 +5,7 @@
 import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from '../cost/rows.js';
 import { MEASURED_SCENARIO } from '../cost/rows.js';
 import type { MeasuredUsage, Session } from '../session/model.js';
+import { isModelledRequest } from './fidelity.js';
 import type { Scenario } from './scenario.js';
 import type { SessionSimulation } from './simulate-session.js';
 
@@ -62,6 +63,7 @@ export function measuredRows(session: Session): RequestRow[] {
       context_tokens_after: usage.promptTokens + usage.outputTokens,
       compaction_before: false,
       overflow_retries: 0,
+      modelled: isModelledRequest(request),
     });
   }
   return rows;
@@ -77,6 +79,11 @@ export function fidelityNote(simulation: SessionSimulation): string | null {
   if (calibration.source !== 'fitted') notes.push('chars-per-token ratio not fitted (default 4)');
 
   return notes.length === 0 ? null : notes.join('; ');
+}
+
+function isModelled(session: Session, sourceRequestIndex: number | null): boolean {
+  const request = sourceRequestIndex === null ? undefined : session.requests[sourceRequestIndex];
+  return request !== undefined && isModelledRequest(request);
 }
 
 /**
@@ -109,6 +116,7 @@ export function simulationRows(simulation: SessionSimulation, flags: ReadonlyMap
         context_tokens_after: row.contextTokensAfter,
         compaction_before: row.compactionBefore,
         overflow_retries: row.overflowRetries,
+        modelled: scenario.family === 'recorded' && row.kind === 'request' && isModelled(session, row.sourceRequestIndex),
       });
     }
     for (const compaction of result.compactions) {

@@ -10,7 +10,7 @@ import type { Fidelity } from '../simulate/fidelity.js';
 import type { ReplayResult } from '../simulate/replay.js';
 import { repriceReplay, replaySession } from '../simulate/replay.js';
 import type { Scenario } from '../simulate/scenario.js';
-import { isReplayable, preCompactHookBlocks, simulateSession } from '../simulate/simulate-session.js';
+import { automaticCacheFacts, isReplayable, preCompactHookBlocks, simulateSession } from '../simulate/simulate-session.js';
 import { measuredRows } from '../simulate/to-rows.js';
 import { EquivalentReplays } from './equivalent-replays.js';
 import { modelFactsForSession } from '../simulate/model-facts.js';
@@ -128,7 +128,7 @@ export function sweepSession(session: Session, scenarios: readonly Scenario[], o
       }
       let result: ReplayResult;
       if (kept !== undefined && options.reuseEquivalent) {
-        result = repriceReplay(kept, scenario.params.ttl, fit.warmStaticBlock);
+        result = repriceReplay(kept, { ttl: scenario.params.ttl, fromLog: scenario.params.ttlFromLog }, fit.warmStaticTokens);
         reused += 1;
         options.onScenario?.(0);
       } else {
@@ -139,7 +139,8 @@ export function sweepSession(session: Session, scenarios: readonly Scenario[], o
           recordedPolicy: fit.recordedPolicy,
           modelFacts,
           preCompactHookBlocks: hookBlocks,
-          warmStaticBlock: fit.warmStaticBlock,
+          warmStaticTokens: fit.warmStaticTokens,
+          ...automaticCacheFacts(fit),
           keepPrompts: group.length > 1,
         });
         kept = result;

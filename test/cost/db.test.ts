@@ -22,6 +22,7 @@ function request(over: Partial<RequestRow> & Pick<RequestRow, 'scenario' | 'requ
     context_tokens_after: 0,
     compaction_before: false,
     overflow_retries: 0,
+    modelled: true,
     ...over,
   };
   const prompt = base.cache_read_tokens + base.cache_write_5m_tokens + base.cache_write_1h_tokens + base.uncached_input_tokens;

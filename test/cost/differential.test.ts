@@ -103,6 +103,7 @@ const rowArb = fc
       context_tokens_after: prompt + output,
       compaction_before: false,
       overflow_retries: 0,
+      modelled: kind === 'request',
     };
   });
 

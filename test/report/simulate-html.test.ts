@@ -33,7 +33,7 @@ const hostile: SimulateReport = {
       charsPerToken: 4,
       staticBlockTokens: 12_000,
       recorded: { ...usage, costUsd: 0.01, requests: 3 },
-      fidelity: { promptTokensErrorPct: 0.1, costErrorPct: null, medianRequestErrorPct: 0.2, medianCacheReadErrorPct: null, note: '<img src=x onerror=alert(1)>' },
+      fidelity: { modelledRequests: 3, promptTokensErrorPct: 0.1, costErrorPct: null, medianRequestErrorPct: 0.2, medianCacheReadErrorPct: null, note: '<img src=x onerror=alert(1)>' },
       results: [result('recorded', 0.01), result('none', null)],
     },
   ],

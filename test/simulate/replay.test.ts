@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CACHE_RULES } from '../../src/provider/cache-rules.js';
 import type { TokenCalibration } from '../../src/simulate/calibrate.js';
-import { NO_PRUNING_POLICY, PREFIX_STABLE_NEWEST_POLICY } from '../../src/simulate/recorded-policy.js';
+import { NO_PRUNING_POLICY, PREFIX_STABLE_AUG_POLICY, PREFIX_STABLE_NEWEST_POLICY } from '../../src/simulate/recorded-policy.js';
 import type { ModelFacts, ReplayInput } from '../../src/simulate/replay.js';
 import { repriceReplay, replaySession } from '../../src/simulate/replay.js';
 import type { Scenario, ScenarioFamily } from '../../src/simulate/scenario.js';
@@ -127,19 +127,81 @@ describe('repriceReplay', () => {
           maxLength: 20,
         }),
         fc.constantFrom<ScenarioFamily>('recorded', 'freecode', 'none'),
-        fc.boolean(),
+        fc.constantFrom(0, 500, 1_000_000),
         (turns, family, warm) => {
           const builder = new SessionBuilder();
           for (const turn of turns) builder.wait(turn.gapMs).user(turn.user).request({ textChars: 40, tool: { argsChars: 20, resultChars: turn.result } });
           const session = builder.build();
-          const base = { ...input(session, scenario(family)), warmStaticBlock: warm };
-          const kept = replaySession({ ...base, scenario: scenario(family, { ttl: '5m' }), keepPrompts: true });
-          const direct = replaySession({ ...base, scenario: scenario(family, { ttl: '1h' }) });
-          const repriced = repriceReplay(kept, '1h', warm);
+          const base = { ...input(session, scenario(family)), warmStaticTokens: warm };
+          const kept = replaySession({ ...base, scenario: scenario(family, { ttl: '5m', ttlFromLog: false }), keepPrompts: true });
+          const direct = replaySession({ ...base, scenario: scenario(family, { ttl: '1h', ttlFromLog: false }) });
+          const repriced = repriceReplay(kept, { ttl: '1h', fromLog: false }, warm);
           expect(JSON.stringify(repriced.rows)).toBe(JSON.stringify(direct.rows));
         },
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('engine generation', () => {
+  it('replays a log of the Aug generation with the Aug engine, not the newest (engine.md §2.2, §4.3, §4.4, §5.1)', () => {
+    const builder = new SessionBuilder().user(100);
+    for (let i = 0; i < 10; i++) builder.user(300).request({ textChars: 300, tool: { argsChars: 3_000, resultChars: 20_000 } });
+    const session = builder.build();
+    // window-only replays the agent as it ran; a small window makes it compact.
+    const run = (policy: typeof PREFIX_STABLE_NEWEST_POLICY) =>
+      replaySession({ ...input(session, scenario('window-only', { windowTokens: 120_000 })), recordedPolicy: policy });
+    const newest = run(PREFIX_STABLE_NEWEST_POLICY);
+    const aug = run(PREFIX_STABLE_AUG_POLICY);
+    expect(newest.compactions.some((c) => c.compacted)).toBe(true);
+    // The Aug memory truncates each tool output to 2,000 chars where newest keeps a 4,000-char
+    // transcript per turn: the summaries, and so the prompts after a compaction, differ.
+    const summaries = (r: typeof newest) => r.compactions.map((c) => c.summaryTokens);
+    expect(summaries(aug)).not.toEqual(summaries(newest));
+  });
+});
+
+describe('recorded cache-write TTLs', () => {
+  const usage1h = (prompt: number) => ({
+    promptTokens: prompt,
+    uncachedInputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: prompt,
+    cacheWrite5mTokens: 0,
+    cacheWrite1hTokens: prompt,
+    outputTokens: 10,
+    reasoningTokens: null,
+  });
+  const session = new SessionBuilder()
+    .user(500)
+    .request({ textChars: 100, usage: usage1h(2_500) })
+    .wait(30 * 60 * 1000)
+    .user(100)
+    .request({ textChars: 100, usage: usage1h(2_700) })
+    .build();
+
+  it('writes at the TTL the log shows and keeps the entry alive for it; scenarios inherit it', () => {
+    for (const family of ['recorded', 'none'] as const) {
+      const { rows } = replaySession(input(session, scenario(family)));
+      expect(rows[0]).toMatchObject({ cacheWrite5mTokens: 0, cacheWrite1hTokens: 2_500 });
+      // 30 minutes later the 1-hour entry is still there.
+      expect(rows[1]?.cacheReadTokens).toBe(2_500);
+    }
+  });
+
+  it('--ttl overrides the log', () => {
+    const { rows } = replaySession(input(session, scenario('none', { ttl: '5m', ttlFromLog: false })));
+    expect(rows[0]).toMatchObject({ cacheWrite5mTokens: 2_500, cacheWrite1hTokens: 0 });
+    expect(rows[1]?.cacheReadTokens).toBe(0);
+  });
+
+  it('splits a write in the proportion the log shows', () => {
+    const split = new SessionBuilder()
+      .user(500)
+      .request({ textChars: 100, usage: { ...usage1h(2_500), cacheWrite5mTokens: 2_000, cacheWrite1hTokens: 500 } })
+      .build();
+    const { rows } = replaySession(input(split, scenario('recorded')));
+    expect(rows[0]).toMatchObject({ cacheWrite5mTokens: 2_000, cacheWrite1hTokens: 500 });
   });
 });

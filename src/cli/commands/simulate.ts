@@ -29,6 +29,7 @@ type SimulateArgs = GlobalArgs & {
   readonly db: string | undefined;
   readonly csv: string | undefined;
   readonly html?: string | undefined;
+  readonly fidelityCsv?: string | undefined;
   readonly json: boolean;
   readonly policy?: PolicyArgs;
   readonly host?: string | undefined;
@@ -72,6 +73,10 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
     const [{ renderSimulateHtml }, { writeFileAtomic }] = await Promise.all([import('../../report/simulate-html.js'), import('../../report/atomic-write.js')]);
     await writeFileAtomic(args.html, await renderSimulateHtml(outcome.report));
   }
+  if (args.fidelityCsv !== undefined) {
+    const [{ fidelityCsvChunks }, { writeFileAtomic }] = await Promise.all([import('../../report/fidelity-csv.js'), import('../../report/atomic-write.js')]);
+    await writeFileAtomic(args.fidelityCsv, fidelityCsvChunks(outcome.report.sessions));
+  }
   for (const line of outcome.notices) io.stderr(`cachecost: ${terminalSafe(line)}\n`);
   reportIssueSummary(outcome.report.issues, args, io);
   return 0;
@@ -98,6 +103,11 @@ export const simulateCommand: CliCommand = {
           .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, compactions, flags, runs) to a DuckDB file; every run is kept' })
           .option('csv', { type: 'string', requiresArg: true, describe: 'Write requests.csv, sessions.csv, scenarios.csv, compactions.csv into this directory' })
           .option('html', { type: 'string', requiresArg: true, describe: 'Also write a self-contained HTML report with a chart to this file' })
+          .option('fidelity-csv', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Write how closely the recorded replay reproduces each session (replay.md §6) to this CSV file',
+          })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
           .example('$0 simulate --target 120000 datasets/freecode', 'FreeCode at 120K against the recorded policy and no compaction')
           .example('$0 simulate --target 80000,120000,200000 --csv out/', 'Three targets; CSV tables in out/')
@@ -125,6 +135,7 @@ export const simulateCommand: CliCommand = {
               db: args.db,
               csv: args.csv,
               html: args.html,
+              fidelityCsv: args['fidelity-csv'],
               json: args.json,
               policy: policyArgs(args),
               host: args.host,

@@ -1,6 +1,10 @@
 -- Fidelity of the `recorded` replay against the measured usage (`measured` rows), request by
 -- request (replay.md §6): prompt-token and cost error over the matched requests, and the median
 -- absolute per-request error of prompt tokens and of cache reads (as % of the measured prompt).
+-- The requests compared are the ones the replay models, flagged `modelled` by the one definition
+-- (`isModelledRequest`, src/simulate/fidelity.ts): side requests billed as measured and requests
+-- without measured usage would only dilute the medians. A session with none has no row here
+-- (reported as n/a, never 0%).
 CREATE OR REPLACE VIEW fidelity AS
 WITH pairs AS (
   SELECT
@@ -15,7 +19,7 @@ WITH pairs AS (
   JOIN request_costs r
     ON r.session_id = m.session_id AND r.request_index = m.request_index
    AND r.scenario = 'recorded' AND r.kind = 'request'
-  WHERE m.scenario = 'measured' AND m.kind = 'request'
+  WHERE m.scenario = 'measured' AND m.kind = 'request' AND m.modelled AND r.modelled
 )
 SELECT
   session_id,

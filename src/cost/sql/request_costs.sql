@@ -60,6 +60,7 @@ SELECT
   session_id, source, model, scenario, request_index, timestamp_ms, kind,
   prompt_tokens, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens,
   uncached_input_tokens, output_tokens, context_tokens_after, compaction_before, overflow_retries,
+  modelled,
   seq,
   price_id,
   -- Whether the tier priced this request (not for unpriced or unbilled requests).

@@ -24,6 +24,8 @@ CREATE OR REPLACE TABLE requests (
   context_tokens_after  BIGINT NOT NULL CHECK (context_tokens_after >= 0),
   compaction_before     BOOLEAN NOT NULL,
   overflow_retries      INTEGER NOT NULL CHECK (overflow_retries >= 0),
+  -- A request the replay models: the fidelity compares exactly these (replay.md §6).
+  modelled              BOOLEAN NOT NULL,
   -- Billed requests split their prompt exactly into the four classes (engine.md §10 inclusive convention).
   CHECK (kind = 'rejected_overflow'
          OR prompt_tokens = cache_read_tokens + cache_write_5m_tokens + cache_write_1h_tokens + uncached_input_tokens)
