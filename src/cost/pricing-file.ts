@@ -215,9 +215,13 @@ export async function loadPricingFile(path: string, base: PriceTable): Promise<P
   let text: string;
   let date: string;
   try {
+    const stats = await stat(path);
+    // A FIFO would block the read forever; refuse anything that is not a regular file.
+    if (!stats.isFile()) throw new CachecostError('BAD_PRICING_FILE', `pricing file ${path}: not a regular file`);
     text = await readFile(path, 'utf8');
-    date = (await stat(path)).mtime.toISOString().slice(0, 10);
+    date = stats.mtime.toISOString().slice(0, 10);
   } catch (error) {
+    if (error instanceof CachecostError) throw error;
     const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
     throw new CachecostError('BAD_PRICING_FILE', `pricing file ${path}: cannot read it (${reason})`, { cause: error });
   }

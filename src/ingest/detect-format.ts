@@ -83,15 +83,38 @@ async function readFirstLine(path: string): Promise<string> {
   return decodeHead(end === -1 ? bytes : bytes.subarray(0, end + 1));
 }
 
+/** Lines looked at for the first JSON object: a first line that is damaged must not hide the whole file. */
+const HEAD_LINES = 8;
+
 function firstLineObject(head: string): JsonObject | null {
-  const trimmed = head.trimStart();
-  const end = trimmed.indexOf('\n');
-  const line = end === -1 ? trimmed : trimmed.slice(0, end);
-  try {
-    return asObject(JSON.parse(line)) ?? null;
-  } catch {
-    return null;
+  const lines = head.split('\n');
+  // The head's last piece may be a line cut at HEAD_BYTES: it is only tried when it is the only one.
+  const complete = lines.length > 1 ? lines.slice(0, -1) : lines;
+  for (const line of complete.slice(0, HEAD_LINES)) {
+    if (line.trim() === '') continue;
+    try {
+      const object = asObject(JSON.parse(line.replace(/^\uFEFF/, '')));
+      if (object !== undefined) return object;
+    } catch {
+      // A malformed line: its reader reports it; detection looks at the next one.
+    }
   }
+  return null;
+}
+
+/**
+ * The first JSON object of a JSONL file and the text it came from. Usually that is the first line
+ * alone (the bounded read above); only when that line is damaged or not an object are the next
+ * few lines of the same bounded prefix (at most HEAD_BYTES) tried, so one bad line does not hide
+ * the whole file.
+ */
+async function readJsonlHead(path: string): Promise<{ readonly head: string; readonly first: JsonObject | null }> {
+  const line = await readFirstLine(path);
+  const first = firstLineObject(line);
+  // No `\n` in the first line's read: there is no later line within the bound to fall back on.
+  if (first !== null || !line.endsWith('\n')) return { head: line, first };
+  const head = await readHead(path);
+  return { head, first: firstLineObject(head) };
 }
 
 /** Which JSONL format a first line belongs to, from its keys; a prefix regex when the line was too long to read whole. */
@@ -133,8 +156,7 @@ export async function detectFormat(path: string): Promise<Detection | null> {
     return null;
   }
   if (name.endsWith('.jsonl')) {
-    const head = await readFirstLine(path);
-    const first = firstLineObject(head);
+    const { head, first } = await readJsonlHead(path);
     const format = jsonlFormat(head, first);
     return format === null ? null : { format, head: first };
   }

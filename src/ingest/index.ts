@@ -17,6 +17,7 @@ import {
 import { type CodexSessionFiles, groupCodexFiles, loadCodexSession } from './codex/index.js';
 import type { ContentMode } from './content-mode.js';
 import { detectFormat } from './detect-format.js';
+import { notRegularReason } from './dir-entry.js';
 import type { ParseCache } from './parse-cache.js';
 import { discoverFreecode, type FreecodeSessionFiles, loadFreecodeSession } from './freecode/index.js';
 import { loadOpencodeSession, type OpencodeSessionFiles, groupOpencodeFiles } from './opencode/index.js';
@@ -72,8 +73,12 @@ export async function discoverSessions(paths: readonly string[]): Promise<{ read
   for (const path of paths) {
     let isDirectory: boolean;
     try {
-      isDirectory = (await stat(path)).isDirectory();
+      const stats = await stat(path);
+      // Opening a FIFO with no writer blocks forever; a socket or device is no log either.
+      if (!stats.isDirectory() && !stats.isFile()) throw new CachecostError('BAD_ARGUMENT', `cannot read ${path}: ${notRegularReason(stats)}`);
+      isDirectory = stats.isDirectory();
     } catch (error) {
+      if (error instanceof CachecostError) throw error;
       if (isMissing(error)) throw new CachecostError('PATH_NOT_FOUND', `no such file or directory: ${path}`, { cause: error });
       throw new CachecostError('IO_ERROR', `cannot read ${path}: ${errorMessage(error)}`, { cause: error });
     }

@@ -8,6 +8,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import Table from 'cli-table3';
 import { fitWidth, isCompact, PLAIN, type TerminalOptions } from '../format/terminal.js';
+import { terminalSafeOutput } from '../format/terminal-safe.js';
 import { wrapWords } from '../format/wrap.js';
 
 export type Align = 'left' | 'right';
@@ -98,7 +99,9 @@ function fit(spec: TableSpec, rows: readonly (readonly string[])[], options: Ter
  * a line under it says when columns were left out.
  */
 export function renderTable(spec: TableSpec, options: TerminalOptions = PLAIN): string {
-  const rows = [...spec.rows, ...(spec.footer ?? [])];
+  // Cells quote logs (model names, ids, paths): no control character reaches the terminal. Renderers
+  // may put their own line breaks and colour (SGR) in a cell; every other control is escaped.
+  const rows = [...spec.rows, ...(spec.footer ?? [])].map((row) => row.map(terminalSafeOutput));
   for (const row of rows) {
     if (row.length !== spec.columns.length) {
       throw new Error(`table row has ${row.length} cells for ${spec.columns.length} columns`);

@@ -4,9 +4,9 @@
  * through one at a time, so memory holds one session's content plus the tables.
  */
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
 import type { PriceTable } from '../cost/price-table.js';
 import { CSV_EXPORTS, CostDb } from '../cost/db.js';
+import { ensureDirectory } from '../cost/output-path.js';
 import { writeFileAtomic } from '../report/atomic-write.js';
 import type { CsvColumn } from '../report/csv.js';
 import { csvChunks } from '../report/csv.js';
@@ -80,22 +80,25 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
   // The flags column needs the default-target scenario their dollars are measured against.
   const baseline = request.scenarios.find((s) => s.name === BASELINE_SCENARIO.name && JSON.stringify(s.params) === JSON.stringify(BASELINE_SCENARIO.params));
   const db = await CostDb.open({ prices, path: request.dbPath ?? null });
+  // A `--db` file is replaced only when the run completes (CostDb.close); a failure keeps the old one.
+  let completed = false;
   const record = request.record ?? null;
-  const sink =
-    record === null
-      ? null
-      : await FleetSink.open(
-          runInfo(record.stamp, {
-            command: 'simulate',
-            paths: request.paths,
-            scenarios: request.scenarios,
-            pricingFile: request.pricingFile ?? null,
-            prices,
-            thresholds: baseline === undefined ? null : DEFAULT_THRESHOLDS,
-            withText: false,
-          }),
-        );
+  let sink: FleetSink | null = null;
   try {
+    sink =
+      record === null
+        ? null
+        : await FleetSink.open(
+            runInfo(record.stamp, {
+              command: 'simulate',
+              paths: request.paths,
+              scenarios: request.scenarios,
+              pricingFile: request.pricingFile ?? null,
+              prices,
+              thresholds: baseline === undefined ? null : DEFAULT_THRESHOLDS,
+              withText: false,
+            }),
+          );
     await db.insertScenarios(scenarioRows(request.scenarios));
     const facts: SessionFacts[] = [];
     const meta: SessionMeta[] = [];
@@ -148,18 +151,20 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
     const details = request.details === true ? await readSessionDetails(db, meta, allFlags) : [];
     if (sink !== null && record !== null) await sink.close(issues, { outDir: null, dbPath: record.dbPath });
+    completed = true;
     return { report, notices, details };
   } catch (error) {
     sink?.abandon();
     throw error;
   } finally {
-    db.close();
+    if (completed) db.close();
+    else db.abandon();
   }
 }
 
 async function writeCsvTables(db: CostDb, dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await ensureDirectory(dir);
   } catch (error) {
     throw new CachecostError('IO_ERROR', `cannot create directory ${dir}: ${errorMessage(error)}`);
   }

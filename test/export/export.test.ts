@@ -5,7 +5,7 @@
  * file of the old one-run layout; the README's fleet query runs unchanged on DuckDB and agrees
  * with `report --by project`; bad `--host` / `--from` are one-line errors.
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,10 +205,15 @@ describe('--db FILE keeps every run', () => {
     const file = join(dir, 'old.duckdb');
     const db = await CostDb.open({ path: file, prices: loadBundledPriceTable() });
     db.close();
+    const before = await readFile(file);
     const result = await cli(['report', FIXTURE, '--db', file, '--host', 'h1']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/older layout/);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    // The run worked on a copy: the file is byte for byte as it was, the copy is gone, no path of it is shown.
+    expect((await readFile(file)).equals(before)).toBe(true);
+    expect((await readdir(dir)).filter((name) => name.includes('.tmp'))).toEqual([]);
+    expect(result.stderr).not.toMatch(/\.tmp/);
     await duck(file, async (query) => {
       expect((await query("SELECT count(*) AS n FROM duckdb_tables() WHERE table_name IN ('scenarios', 'prices', 'runs')"))[0]?.['n']).toBe(2n);
     });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_TOKENS_PER_REQUEST } from '../../src/ingest/token-count.js';
 import { normalizeUsage } from '../../src/ingest/usage.js';
 import { MeasuredUsageSchema } from '../../src/session/model.js';
 
@@ -36,11 +37,27 @@ describe('normalizeUsage', () => {
     expect(problem).toBe('cache read + write (1800) exceed the inclusive inputTokens (1500); prompt taken as 1800');
   });
 
-  it('treats a value that is not a token count as absent and says so', () => {
-    const { usage, problem } = normalizeUsage({ inputTokens: -5, outputTokens: '7', cacheReadTokens: 0, cacheWriteTokens: 2 });
-    expect(usage).toMatchObject({ promptTokens: 2, outputTokens: 0 });
+  it('a value that is not a token count makes the usage invalid: no usage (never priced), one problem', () => {
+    const { usage, problem, invalid } = normalizeUsage({ inputTokens: -5, outputTokens: '7', cacheReadTokens: 0, cacheWriteTokens: 2 });
+    expect(usage).toBeNull();
+    expect(invalid).toBe(true);
+    expect(problem).toMatch(/^usage invalid: /);
     expect(problem).toContain('inputTokens is not a token count (-5)');
-    expect(problem).toContain('outputTokens is not a token count ("7")');
+    expect(problem).toContain('outputTokens is not a token count (the string "7")');
+  });
+
+  it('huge, unsafe, fractional and implausible counts are invalid, not Infinity or a rounded number', () => {
+    for (const bad of [1e308, 2 ** 53 + 2, 2 ** 53, 1.5, Number.NaN, MAX_TOKENS_PER_REQUEST + 1, [[[1]]], { n: 1 }, true]) {
+      const reading = normalizeUsage({ inputTokens: 1000, outputTokens: bad, cacheReadTokens: 10 });
+      expect(reading.usage, String(bad)).toBeNull();
+      expect(reading.invalid).toBe(true);
+      expect(reading.problem).not.toContain('\n');
+    }
+    // Counts each within the bound whose inclusive prompt is not are invalid too.
+    const sum = normalizeUsage({ inputTokens: undefined, outputTokens: 1, cacheReadTokens: 90_000_000, cacheWriteTokens: 90_000_000 });
+    expect(sum.usage).toBeNull();
+    expect(sum.problem).toMatch(/^usage invalid: prompt of 180000000 tokens/);
+    expect(normalizeUsage({ inputTokens: MAX_TOKENS_PER_REQUEST, outputTokens: 0 }).usage?.promptTokens).toBe(MAX_TOKENS_PER_REQUEST);
   });
 
   // Deliberate bug checked once: computing `uncachedInputTokens = input − read` (forgetting the

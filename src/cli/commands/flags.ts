@@ -3,7 +3,7 @@
  * at stake, on the recorded data and on any scenario chosen as in `simulate`. The handler parses
  * the options, calls the use case (`usecases/flags.ts`) and renders (`report/flags-report.ts`).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import type { Severity } from '../../detect/flag.js';
 import { SEVERITIES } from '../../detect/flag.js';
@@ -75,8 +75,11 @@ export function parseThresholdOptions(raw: readonly string[]): Record<string, nu
 async function readConfig(path: string): Promise<unknown> {
   let text: string;
   try {
+    // A FIFO would block the read forever; refuse anything that is not a regular file.
+    if (!(await stat(path)).isFile()) throw new CachecostError('BAD_ARGUMENT', `cannot read --config ${path}: not a regular file`);
     text = await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof CachecostError) throw error;
     throw new CachecostError('PATH_NOT_FOUND', `cannot read --config ${path}: ${errorMessage(error)}`);
   }
   try {

@@ -12,6 +12,7 @@ import type { PolicyArgs } from '../scenario-options.js';
 import { parseFamilies, parseOverrides } from '../scenario-options.js';
 import { policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 import { terminalOptions } from '../terminal.js';
+import { terminalSafe } from '../../format/terminal-safe.js';
 
 type SimulateArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -90,7 +91,7 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
     const [{ fidelityCsvChunks }, { writeFileAtomic }] = await Promise.all([import('../../report/fidelity-csv.js'), import('../../report/atomic-write.js')]);
     await writeFileAtomic(args.fidelityCsv, fidelityCsvChunks(outcome.report.sessions));
   }
-  for (const line of outcome.notices) io.stderr(`cachecost: ${line}\n`);
+  for (const line of outcome.notices) io.stderr(`cachecost: ${terminalSafe(line)}\n`);
   reportIssueSummary(outcome.report.issues, args, io);
   return 0;
 }

@@ -19,6 +19,7 @@ import type { PolicyArgs } from '../scenario-options.js';
 import { NO_POLICY_ARGS, parseFamilies, parseOverrides, parsePolicyOverrides, parseTokenCount } from '../scenario-options.js';
 import { policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 import { terminalOptions } from '../terminal.js';
+import { terminalSafe } from '../../format/terminal-safe.js';
 
 /** The default grid, 40K to 400K in steps of 20K (documented in the README's `cachecost tune`). */
 export const DEFAULT_TARGET_GRID = '40000..400000:20000';
@@ -183,7 +184,7 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
       io.stdout(`${renderTuneReport(report, terminalOptions(args, io))}\n`);
     }
   }
-  for (const line of outcome.notices) io.stderr(`cachecost: ${line}\n`);
+  for (const line of outcome.notices) io.stderr(`cachecost: ${terminalSafe(line)}\n`);
   reportIssueSummary(report.issues, args, io);
   return 0;
 }

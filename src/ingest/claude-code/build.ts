@@ -66,18 +66,21 @@ function betterUsage(candidate: MeasuredUsage | null, current: MeasuredUsage | n
 }
 
 /** The usage of every response of the session: its best line over all files (§1.4, §1.5). */
-function bestUsages(files: readonly ClaudeFileRecords[]): Map<string, MeasuredUsage | null> {
+function bestUsages(files: readonly ClaudeFileRecords[]): { best: Map<string, MeasuredUsage | null>; invalid: Set<string> } {
   const best = new Map<string, MeasuredUsage | null>();
+  // A response with a line whose counts are invalid has no usage we can trust: never an earlier partial line's.
+  const invalid = new Set<string>();
   for (const file of files) {
     for (const { line, record } of file.records) {
       if (record.kind !== 'assistant' || record.apiError !== null) continue;
       const key = claudeRequestKey(record) ?? `${file.file}:${line}`;
+      if (record.usageInvalid) invalid.add(key);
       const current = best.get(key);
       if (current === undefined) best.set(key, record.usage);
       else if (betterUsage(record.usage, current)) best.set(key, record.usage);
     }
   }
-  return best;
+  return { best, invalid };
 }
 
 /** Responses of one file that another session already counted: first line, how many, by which sessions. */
@@ -108,6 +111,8 @@ class Builder {
     private readonly sessionId: string,
     private readonly usages: ReadonlyMap<string, MeasuredUsage | null>,
     private readonly claims: ResponseClaims | undefined,
+    /** Keys whose usage is invalid (a `usage invalid` issue is already on the line): usage null, no second issue. */
+    private readonly invalidUsage: ReadonlySet<string> = new Set(),
   ) {
     this.issues = [...issues];
   }
@@ -154,8 +159,9 @@ class Builder {
       this.owners.set(key, file);
       if (ids === null || this.claim(key, file, line)) {
         const usage = this.usages.get(key) ?? null;
-        const reported = usageReported(usage);
-        if (!reported) {
+        const invalid = this.invalidUsage.has(key);
+        const reported = !invalid && usageReported(usage);
+        if (!reported && !invalid) {
           this.issues.push({
             file,
             line,
@@ -335,7 +341,8 @@ function readingOrder(files: readonly ClaudeFileRecords[]): ClaudeFileRecords[] 
 /** Builds the session from its files' records (any order); bad content is already in `issues`. */
 export function buildClaudeSession(input: ClaudeSessionInput, _options: { readonly content: ContentMode }): Session {
   const files = readingOrder(input.files);
-  const builder = new Builder(input.issues, input.sessionId, bestUsages(files), input.claims);
+  const usages = bestUsages(files);
+  const builder = new Builder(input.issues, input.sessionId, usages.best, input.claims, usages.invalid);
   for (const file of files) {
     const unknownTypes = new Map<string, { line: number; count: number }>();
     for (const { line, record } of file.records) builder.record(record, file, line, unknownTypes);

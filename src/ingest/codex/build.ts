@@ -16,8 +16,8 @@
  * attributed through `agentId` (as Claude Code subagents are); alone, it is its own session that
  * names its parent.
  */
-import type { HarnessEvent, IngestIssue, Item, MeasuredUsage, Request, Session } from '../../session/model.js';
-import { normalizeUsage } from '../usage.js';
+import type { HarnessEvent, IngestIssue, Item, Request, Session } from '../../session/model.js';
+import { normalizeUsage, type UsageReading } from '../usage.js';
 import type { CodexRecord, CodexTokenUsage } from './record.js';
 
 export type CodexRolloutRecords = {
@@ -45,7 +45,8 @@ const UNKNOWN_MODEL = 'unknown';
 const CONTEXT_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<permissions instructions>'];
 
 function count(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+  // Safe integers only: differences of totals above 2^53 would be rounding noise posing as usage.
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
 
 /** The comparable identity of a cumulative total; null when it has no counts. */
@@ -74,7 +75,7 @@ function difference(current: CodexTokenUsage, previous: CodexTokenUsage | null):
   };
 }
 
-function usageOf(raw: CodexTokenUsage): { readonly usage: MeasuredUsage | null; readonly problem: string | null } {
+function usageOf(raw: CodexTokenUsage): UsageReading {
   return normalizeUsage({
     inputTokens: raw.inputTokens,
     cacheReadTokens: raw.cachedInputTokens,
@@ -199,10 +200,12 @@ function readRollout(
           firstUnclaimedOutput = null;
           break;
         }
-        const { usage, problem } = usageOf(raw);
-        if (problem !== null) issues.push({ file: input.file, line, reason: problem, effect: 'repaired' });
-        if (usage === null) break;
-        if (usage.promptTokens === 0 && usage.outputTokens === 0) {
+        const { usage, problem, invalid } = usageOf(raw);
+        // An invalid count is not a repair: the line's usage is not used (a `usage invalid` issue).
+        if (problem !== null) issues.push({ file: input.file, line, reason: problem, ...(invalid === true ? {} : { effect: 'repaired' as const }) });
+        // A request whose usage is invalid still happened: it is kept, unpriced, with usage null.
+        if (usage === null && invalid !== true) break;
+        if (usage !== null && usage.promptTokens === 0 && usage.outputTokens === 0) {
           // Every count 0: the event reports no usage; not a request of 0 tokens (a $0 bill).
           const reason = 'token_count whose usage is all zero; counted as a request without usage, not priced';
           issues.push({ file: input.file, line, reason, effect: 'usage-not-reported' });
@@ -210,7 +213,7 @@ function readRollout(
         const itemIndex = firstUnclaimedOutput ?? items.length;
         openRequest = firstUnclaimedOutput === null;
         firstUnclaimedOutput = null;
-        const reported = usage.promptTokens > 0 || usage.outputTokens > 0;
+        const reported = usage !== null && (usage.promptTokens > 0 || usage.outputTokens > 0);
         requests.push({
           index: requests.length,
           itemIndex,

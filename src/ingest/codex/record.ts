@@ -8,6 +8,7 @@ import { type ContentMode, kept } from '../content-mode.js';
 import { parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
 import type { Line } from '../lines.js';
+import { jsonText, tooDeepReason } from '../json-text.js';
 
 /** Token counts as a `token_count` event reports them (OpenAI convention: input includes cached, output includes reasoning). */
 export type CodexTokenUsage = {
@@ -85,7 +86,7 @@ const IGNORED_EVENTS: ReadonlySet<string> = new Set([
 ]);
 
 function textOf(value: unknown, content: ContentMode): CodexText {
-  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : jsonText(value);
   return { text: kept(text, content), chars: text.length };
 }
 
@@ -133,9 +134,9 @@ function responseItem(payload: JsonObject, timestampMs: number | null, content: 
     case 'custom_tool_call':
       return { kind: 'tool_call', timestampMs, call: { callId: asString(payload['call_id']) ?? '', name: asString(payload['name']) ?? '', argsJson: textOf(payload['input'], 'text').text ?? '' } };
     case 'local_shell_call':
-      return { kind: 'tool_call', timestampMs, call: { callId: asString(payload['call_id']) ?? asString(payload['id']) ?? '', name: 'local_shell', argsJson: JSON.stringify(payload['action'] ?? {}) } };
+      return { kind: 'tool_call', timestampMs, call: { callId: asString(payload['call_id']) ?? asString(payload['id']) ?? '', name: 'local_shell', argsJson: jsonText(payload['action'] ?? {}) } };
     case 'web_search_call':
-      return { kind: 'tool_call', timestampMs, call: { callId: asString(payload['id']) ?? '', name: 'web_search', argsJson: JSON.stringify(payload['action'] ?? {}) } };
+      return { kind: 'tool_call', timestampMs, call: { callId: asString(payload['id']) ?? '', name: 'web_search', argsJson: jsonText(payload['action'] ?? {}) } };
     case 'function_call_output':
     case 'custom_tool_call_output':
     case 'local_shell_call_output':
@@ -149,6 +150,16 @@ function responseItem(payload: JsonObject, timestampMs: number | null, content: 
 
 /** Parses one rollout line; never throws. */
 export function parseCodexLine(line: Line, content: ContentMode): CodexLineResult {
+  try {
+    return parseCodexLineUnguarded(line, content);
+  } catch (error) {
+    const reason = tooDeepReason(error);
+    if (reason === null) throw error;
+    return { kind: 'invalid', reason };
+  }
+}
+
+function parseCodexLineUnguarded(line: Line, content: ContentMode): CodexLineResult {
   const json = parseJsonLine(line);
   if (json.kind !== 'json') return json;
   const object = asObject(json.value);

@@ -124,7 +124,7 @@ function storePath(store: StoreSource, ctx: Context): readonly StoreMessage[] {
   return activePath(store.messages, leafId);
 }
 
-function sideStep(step: { timestampMs: number; agentId: string; model: string | null; provider: string | null; usage: MeasuredUsage }, ctx: Context): Step {
+function sideStep(step: { timestampMs: number; agentId: string; model: string | null; provider: string | null; usage: MeasuredUsage | null }, ctx: Context): Step {
   return {
     kind: 'side',
     timestampMs: step.timestampMs,

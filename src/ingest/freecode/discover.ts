@@ -6,10 +6,11 @@
  * other files are looked up in that home, so pointing at a store directory still reads its rollout.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { IngestIssue } from '../../session/model.js';
 import { CachecostError, errorMessage } from '../../session/errors.js';
+import { entryKind } from '../dir-entry.js';
 
 /** The files of one FreeCode session; any of them may be missing. */
 export type FreecodeSessionFiles = {
@@ -58,6 +59,8 @@ async function exists(path: string): Promise<boolean> {
 class Collector {
   readonly sessions = new Map<string, MutableFiles>();
   readonly issues: IngestIssue[] = [];
+  /** Real paths of the directories walked: a symbolic link back to one of them is not followed again. */
+  readonly visitedDirs = new Set<string>();
   private readonly seenFiles = new Set<string>();
 
   add(kind: FileKind, path: string): void {
@@ -98,10 +101,19 @@ async function walk(dir: string, depth: number, collector: Collector): Promise<v
   for (const entry of entries) {
     const path = join(dir, entry.name);
     const kind = FILE_KINDS.get(entry.name);
-    if (kind !== undefined && (entry.isFile() || (entry.isSymbolicLink() && (await exists(path))))) {
-      collector.add(kind, path);
-    } else if (entry.isDirectory() && depth < MAX_DEPTH && !entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) {
-      await walk(path, depth + 1, collector);
+    const enterable = depth < MAX_DEPTH && !entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name);
+    if (kind === undefined && !(enterable && (entry.isDirectory() || entry.isSymbolicLink()))) continue;
+    // Symbolic links are followed (a linked session folder is read); a directory is entered once by its real path.
+    const found = await entryKind(path, entry);
+    if (found.kind === 'file') {
+      if (kind !== undefined) collector.add(kind, path);
+    } else if (found.kind === 'directory') {
+      if (enterable && !collector.visitedDirs.has(found.realPath)) {
+        collector.visitedDirs.add(found.realPath);
+        await walk(path, depth + 1, collector);
+      }
+    } else if (kind !== undefined) {
+      collector.issues.push({ file: path, line: 0, reason: found.reason });
     }
   }
 }
@@ -183,6 +195,7 @@ export async function discoverFreecode(paths: readonly string[]): Promise<Discov
       throw new CachecostError('IO_ERROR', `cannot read ${path}: ${errorMessage(error)}`, { cause: error });
     }
     if (isDirectory) {
+      collector.visitedDirs.add(await realpath(path));
       await walk(path, 0, collector);
     } else {
       const kind = FILE_KINDS.get(basename(path));

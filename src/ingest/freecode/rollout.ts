@@ -11,6 +11,8 @@ import { describeSchemaError, parseJsonLine } from '../json-line.js';
 import type { Line } from '../lines.js';
 import { isSkippableWholeLine, peekLeadingString } from '../peek-type.js';
 import { normalizeUsage } from '../usage.js';
+import { jsonText, tooDeepReason } from '../json-text.js';
+import { MAX_TIMESTAMP_MS } from '../json-value.js';
 
 type RecordBase = { readonly line: number; readonly eventId: string; readonly timestampMs: number };
 
@@ -61,7 +63,8 @@ export type RolloutRecord = RecordBase &
         readonly agentId: string;
         readonly provider: string | null;
         readonly model: string | null;
-        readonly usage: MeasuredUsage;
+        /** Null when the line's usage is invalid (the request happened; it is not priced). */
+        readonly usage: MeasuredUsage | null;
       }
   );
 
@@ -115,7 +118,7 @@ const optionalText = z.string().nullish();
 const optionalCount = z.number().int().nonnegative().nullish();
 
 const TypeSchema = z.looseObject({ type: z.string() });
-const BaseSchema = z.looseObject({ id: z.string(), timestamp: z.number() });
+const BaseSchema = z.looseObject({ id: z.string(), timestamp: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc) });
 
 const TokenFields = {
   inputTokens: z.unknown().optional(),
@@ -157,7 +160,7 @@ type Parsed<K extends keyof typeof Schemas> = z.infer<(typeof Schemas)[K]>;
 
 function argsJson(args: unknown): string {
   // JSON.stringify(undefined) is undefined: a call recorded without args sent `{}`.
-  return JSON.stringify(args ?? {}) ?? '{}';
+  return jsonText(args ?? {}) ?? '{}';
 }
 
 function parseWith<K extends keyof typeof Schemas>(
@@ -172,6 +175,16 @@ function parseWith<K extends keyof typeof Schemas>(
 
 /** Parses one rollout line; see the module comment. Never throws for bad content. */
 export function parseRolloutLine(line: Line, content: ContentMode = 'text'): RolloutLineResult {
+  try {
+    return parseRolloutLineUnguarded(line, content);
+  } catch (error) {
+    const reason = tooDeepReason(error);
+    if (reason === null) throw error;
+    return { kind: 'invalid', reason };
+  }
+}
+
+function parseRolloutLineUnguarded(line: Line, content: ContentMode): RolloutLineResult {
   const peeked = peekLeadingString(line.text, 'type');
   if (peeked !== null && IGNORED_EVENT_TYPES.has(peeked) && isSkippableWholeLine(line.text, 'type')) {
     return { kind: 'ignored' };
@@ -316,6 +329,8 @@ function sideRequest(
 ): RolloutLineResult {
   const reading = normalizeUsage(tokens);
   // A side call that reports no tokens (a failed memory job, a redirect without usage) bills nothing we can see.
-  if (reading.usage === null) return reading.problem === null ? { kind: 'ignored' } : { kind: 'invalid', reason: reading.problem };
+  if (reading.usage === null && reading.invalid !== true) {
+    return reading.problem === null ? { kind: 'ignored' } : { kind: 'invalid', reason: reading.problem };
+  }
   return record({ ...common, kind: 'side_request', agentId, provider, model, usage: reading.usage }, reading.problem);
 }

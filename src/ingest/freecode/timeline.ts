@@ -60,7 +60,7 @@ export type TimelineStep =
       readonly agentId: string;
       readonly model: string | null;
       readonly provider: string | null;
-      readonly usage: MeasuredUsage;
+      readonly usage: MeasuredUsage | null;
     };
 
 export type Timeline = { readonly steps: readonly TimelineStep[]; readonly issues: readonly IngestIssue[] };

@@ -56,7 +56,8 @@ export function buildOpencodeSession(input: OpencodeSessionInput, options: { rea
       .map(({ file: f, tokens }) => ({ file: f, ...opencodeUsage(tokens) }));
     for (const reading of usages) {
       if (reading.problem !== null) issues.push({ file: reading.file, line: 0, reason: reading.problem });
-      if (reading.usage === null) continue;
+      // An invalid usage is still a request: kept unpriced (usage null), never dropped or priced at $0.
+      if (reading.usage === null && reading.invalid !== true) continue;
       requests.push({ index: requests.length, itemIndex: items.length, model, provider: message.provider, timestampMs: message.createdMs, usage: reading.usage, agentId });
     }
     if (message.error !== null) {

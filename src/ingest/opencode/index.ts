@@ -8,6 +8,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
+import { parseJsonDocument } from '../json-line.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-text.js';
 import { asObject, type JsonObject } from '../json-value.js';
 import { buildOpencodeSession, type OpencodeMessageInput } from './build.js';
 import type { OpencodeSessionFiles } from './discover.js';
@@ -18,7 +20,13 @@ export { groupOpencodeFiles, type OpencodeSessionFiles } from './discover.js';
 
 async function readObject(file: string, issues: IngestIssue[]): Promise<JsonObject | null> {
   try {
-    const object = asObject(JSON.parse(await readFile(file, 'utf8')));
+    const value = parseJsonDocument(await readFile(file, 'utf8'));
+    // The builder stringifies tool inputs: a file nested past the bound is reported, not stringified.
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+      issues.push({ file, line: 0, reason: `value nested deeper than ${MAX_JSON_DEPTH} levels` });
+      return null;
+    }
+    const object = asObject(value);
     if (object === undefined) issues.push({ file, line: 0, reason: 'not a JSON object' });
     return object ?? null;
   } catch (error) {

@@ -9,6 +9,7 @@
 import type { IngestIssue, Item, MeasuredUsage, Request } from '../../session/model.js';
 import { type ContentMode, kept } from '../content-mode.js';
 import { asArray, asNumber, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
+import { jsonText, tooDeepReason } from '../json-text.js';
 import { normalizeUsage } from '../usage.js';
 
 export type OpenhandsInstance = {
@@ -57,7 +58,7 @@ function argsJsonOf(response: JsonObject | undefined, toolCallId: string, event:
       if (typeof args === 'string') return args;
     }
   }
-  return JSON.stringify(event['args'] ?? {});
+  return jsonText(event['args'] ?? {});
 }
 
 /** Builds the items and requests of one instance or trajectory; never throws. */
@@ -109,7 +110,16 @@ export function openhandsParts(instance: OpenhandsInstance, content: ContentMode
         const choice = asObject(asObject(asArray(response?.['choices'])?.[0])?.['message']);
         const text = newResponse ? (asString(choice?.['content']) ?? '') : action === 'message' ? (asString(asObject(event['args'])?.['content']) ?? message) : '';
         const callId = asString(metadata?.['tool_call_id']);
-        const toolCalls = callId === undefined ? [] : [{ callId, name: asString(metadata?.['function_name']) ?? action, argsJson: argsJsonOf(response, callId, event) }];
+        let argsJson = '';
+        try {
+          if (callId !== undefined) argsJson = argsJsonOf(response, callId, event);
+        } catch (error) {
+          const reason = tooDeepReason(error);
+          if (reason === null) throw error;
+          issues.push({ file: instance.file, line: instance.line, reason: `event ${position}: ${reason}; ignored` });
+          continue;
+        }
+        const toolCalls = callId === undefined ? [] : [{ callId, name: asString(metadata?.['function_name']) ?? action, argsJson }];
         let chars = text.length;
         for (const call of toolCalls) chars += call.name.length + call.argsJson.length;
         items.push({ kind: 'assistant', id, timestampMs, text: kept(text, content), chars, imageParts: 0, imageChars: 0, responseId: responseId ?? null, toolCalls, thinkingChars: 0 });

@@ -6,7 +6,7 @@ import { errorMessage } from '../../session/errors.js';
 import { readFile } from 'node:fs/promises';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
-import { parseJsonLine } from '../json-line.js';
+import { parseJsonDocument, parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString } from '../json-value.js';
 import { readLines } from '../lines.js';
 import type { OpenhandsSessionFiles } from './discover.js';
@@ -55,7 +55,7 @@ export async function loadOpenhandsSession(files: OpenhandsSessionFiles, options
       else value = read.value;
     } else {
       try {
-        value = JSON.parse(await readFile(files.file, 'utf8'));
+        value = parseJsonDocument(await readFile(files.file, 'utf8'));
       } catch (error) {
         issues.push({ file: files.file, line: 0, reason: `malformed JSON (${errorMessage(error)})` });
       }

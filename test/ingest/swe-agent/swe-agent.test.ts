@@ -11,9 +11,9 @@ describe('SWE-agent trajectories', () => {
       ['good', { promptTokens: 12000, outputTokens: 300, requests: 4 }, 0],
     ]);
     expect(sessions[0]?.issues.map((i) => i.reason)).toEqual([
-      'info.model_stats.tokens_sent is not a count ("many"); taken as 0',
-      'info.model_stats.tokens_received missing; taken as 0',
       'info.model_stats.api_calls missing; taken as 0',
+      'usage invalid: info.model_stats.tokens_sent is not a plausible count (the string "many"); taken as 0',
+      'info.model_stats.tokens_received missing; taken as 0',
     ]);
   });
 });
