@@ -39,11 +39,31 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
   };
   let parser: Argv<GlobalArgs> = yargs([...argv])
     .scriptName('cachecost')
-    .usage('$0 <command> [options]\n\nReplay coding-agent sessions through FreeCode\'s compaction engine and price every request by prompt-cache class.')
-    .option('verbose', { type: 'boolean', default: false, global: true, describe: 'List every ingest issue on stderr; show stacks of internal errors' })
-    .option('strict', { type: 'boolean', default: false, global: true, describe: 'Treat any ingest issue as fatal (exit 2)' })
-    .option('color', { type: 'boolean', global: true, describe: 'Colour the tables (--no-color: never) [on a terminal, unless NO_COLOR is set]' })
-    .option('compact', { type: 'boolean', global: true, describe: 'Compact tables: leave secondary columns out [below 120 columns]' })
+    .usage(
+      "$0 <command> [options]\n\nReplay coding-agent sessions through FreeCode's compaction engine and price every request by prompt-cache class.",
+    )
+    .option('verbose', {
+      type: 'boolean',
+      default: false,
+      global: true,
+      describe: 'List every ingest issue on stderr; show stacks of internal errors',
+    })
+    .option('strict', {
+      type: 'boolean',
+      default: false,
+      global: true,
+      describe: 'Treat any ingest issue as fatal (exit 2)',
+    })
+    .option('color', {
+      type: 'boolean',
+      global: true,
+      describe: 'Colour the tables (--no-color: never) [on a terminal, unless NO_COLOR is set]',
+    })
+    .option('compact', {
+      type: 'boolean',
+      global: true,
+      describe: 'Compact tables: leave secondary columns out [below 120 columns]',
+    })
     .option('wide', { type: 'boolean', global: true, describe: 'Every column, whatever the terminal width' })
     .conflicts('compact', 'wide')
     .strict()
@@ -81,7 +101,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     }
     const message = errorMessage(error);
     io.stderr(`cachecost: internal error: ${terminalSafe(message)}\n`);
-    if (argv.includes('--verbose') && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
+    if (argv.includes('--verbose') && error instanceof Error && error.stack !== undefined)
+      io.stderr(`${error.stack}\n`);
     return INTERNAL_ERROR_EXIT;
   }
 }

@@ -25,7 +25,14 @@ import {
   sessionCostOf,
   unpricedModelOf,
 } from './reports.js';
-import type { CompactionSummary, Fidelity, ScenarioCost, ScenarioSaving, SessionCost, UnpricedModel } from './reports.js';
+import type {
+  CompactionSummary,
+  Fidelity,
+  ScenarioCost,
+  ScenarioSaving,
+  SessionCost,
+  UnpricedModel,
+} from './reports.js';
 import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from './rows.js';
 
 /** Report views, in creation order (a view may read the ones before it). */
@@ -115,14 +122,18 @@ export class CostDb {
       connection = await instance.connect();
     } catch (error) {
       if (file !== null) removeTemp(file.temp);
-      throw new CachecostError('DATABASE_ERROR', `cannot open database ${path ?? '(memory)'}: ${named(error)}`, { cause: error });
+      throw new CachecostError('DATABASE_ERROR', `cannot open database ${path ?? '(memory)'}: ${named(error)}`, {
+        cause: error,
+      });
     }
     const db = new CostDb(api, instance, connection, options.prices, file);
     try {
       await connection.run(await readSqlFile('schema'));
     } catch (error) {
       db.abandon();
-      throw new CachecostError('DATABASE_ERROR', `cannot write database ${path ?? '(memory)'}: ${named(error)}`, { cause: error });
+      throw new CachecostError('DATABASE_ERROR', `cannot write database ${path ?? '(memory)'}: ${named(error)}`, {
+        cause: error,
+      });
     }
     for (const view of VIEW_FILES) await connection.run(await readSqlFile(view));
     await db.writePrices();
@@ -142,7 +153,8 @@ export class CostDb {
     for (const price of this.prices.prices) {
       const rates = price.ratesPicoUsdPerToken;
       const tier = price.longContext;
-      const bigint = (value: number | null): void => appendNullable(appender, value, (v) => appender.appendBigInt(BigInt(v)));
+      const bigint = (value: number | null): void =>
+        appendNullable(appender, value, (v) => appender.appendBigInt(BigInt(v)));
       appender.appendVarchar(price.id);
       appender.appendVarchar(price.provider);
       appender.appendVarchar(price.cacheFamily);
@@ -232,7 +244,8 @@ export class CostDb {
 
   async insertCompactions(rows: readonly CompactionRow[]): Promise<void> {
     const appender = await this.connection.createAppender('compactions');
-    const bigint = (value: number | null): void => appendNullable(appender, value, (v) => appender.appendBigInt(BigInt(v)));
+    const bigint = (value: number | null): void =>
+      appendNullable(appender, value, (v) => appender.appendBigInt(BigInt(v)));
     for (const row of rows) {
       appender.appendVarchar(row.session_id);
       appender.appendVarchar(row.scenario);
@@ -271,7 +284,11 @@ export class CostDb {
    * Appends plain tuples to `table` through one appender (side tables such as the bill's): values are
    * never spliced into SQL text, and one appender per call is far cheaper than `INSERT … VALUES`.
    */
-  async appendTuples(table: string, columns: readonly TupleColumn[], rows: readonly (readonly TupleValue[])[]): Promise<void> {
+  async appendTuples(
+    table: string,
+    columns: readonly TupleColumn[],
+    rows: readonly (readonly TupleValue[])[],
+  ): Promise<void> {
     if (rows.length === 0) return;
     const appender = await this.connection.createAppender(table);
     for (const row of rows) {
@@ -279,7 +296,8 @@ export class CostDb {
         const value = row[i] ?? null;
         if (value === null) appender.appendNull();
         else if (column === 'varchar') appender.appendVarchar(String(value));
-        else if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new RangeError(`not an integer: ${String(value)}`);
+        else if (typeof value !== 'number' || !Number.isSafeInteger(value))
+          throw new RangeError(`not an integer: ${String(value)}`);
         else if (column === 'integer') appender.appendInteger(value);
         else appender.appendBigInt(BigInt(value));
       }
@@ -368,7 +386,9 @@ export class CostDb {
     } catch (error) {
       removeTemp(this.file.temp);
       const reason = firstLine(error).split(this.file.temp).join(this.file.target);
-      throw new CachecostError('DATABASE_ERROR', `cannot write database ${this.file.target}: ${reason}`, { cause: error });
+      throw new CachecostError('DATABASE_ERROR', `cannot write database ${this.file.target}: ${reason}`, {
+        cause: error,
+      });
     }
   }
 

@@ -24,7 +24,13 @@ const NEWLINE = 0x0a;
 /** Whitespace and the UTF-8 BOM's bytes (EF BB BF), skipped before the first line. */
 const LEADING_BYTES: ReadonlySet<number> = new Set([0x20, 0x09, 0x0d, NEWLINE, 0xef, 0xbb, 0xbf]);
 
-const CODEX_KINDS: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
+const CODEX_KINDS: ReadonlySet<string> = new Set([
+  'session_meta',
+  'turn_context',
+  'response_item',
+  'event_msg',
+  'compacted',
+]);
 const CLAUDE_KINDS: ReadonlySet<string> = new Set([
   'user',
   'assistant',
@@ -122,14 +128,19 @@ function jsonlFormat(head: string, first: JsonObject | null): DetectedFormat | n
   if (first !== null) {
     const type = asString(first['type']);
     if (type !== undefined && CODEX_KINDS.has(type) && 'payload' in first) return 'codex';
-    if (type !== undefined && CLAUDE_KINDS.has(type) && ('sessionId' in first || 'uuid' in first || 'leafUuid' in first || 'messageId' in first)) {
+    if (
+      type !== undefined &&
+      CLAUDE_KINDS.has(type) &&
+      ('sessionId' in first || 'uuid' in first || 'leafUuid' in first || 'messageId' in first)
+    ) {
       return 'claude-code';
     }
     if ('instance_id' in first && ('history' in first || 'metrics' in first)) return 'openhands';
     return null;
   }
   const prefix = head.slice(0, 4096);
-  if (/^\s*\{"timestamp":"[^"]*","type":"(session_meta|turn_context|response_item|event_msg|compacted)"/.test(prefix)) return 'codex';
+  if (/^\s*\{"timestamp":"[^"]*","type":"(session_meta|turn_context|response_item|event_msg|compacted)"/.test(prefix))
+    return 'codex';
   if (/"sessionId":"/.test(prefix) && /"type":"(user|assistant|system|summary)"/.test(prefix)) return 'claude-code';
   if (/"instance_id"\s*:/.test(prefix)) return 'openhands';
   return null;
@@ -151,8 +162,10 @@ export async function detectFormat(path: string): Promise<Detection | null> {
     if (isOpencodeSessionFile(path)) return { format: 'opencode', head: null };
     const head = (await readHead(path)).trimStart();
     // A saved OpenHands trajectory is an array of events (formats.md §4.1).
-    if (head.startsWith('[') && /"(action|observation)"\s*:/.test(head.slice(0, 8192))) return { format: 'openhands', head: null };
-    if (head.startsWith('{') && /"instance_id"\s*:/.test(head.slice(0, 8192)) && /"history"\s*:/.test(head)) return { format: 'openhands', head: null };
+    if (head.startsWith('[') && /"(action|observation)"\s*:/.test(head.slice(0, 8192)))
+      return { format: 'openhands', head: null };
+    if (head.startsWith('{') && /"instance_id"\s*:/.test(head.slice(0, 8192)) && /"history"\s*:/.test(head))
+      return { format: 'openhands', head: null };
     return null;
   }
   if (name.endsWith('.jsonl')) {

@@ -26,19 +26,28 @@ export async function entryKind(path: string, entry: Dirent): Promise<EntryKind>
       return { kind: 'other', reason: `cannot resolve directory: ${message(error)}` };
     }
   }
-  if (!entry.isSymbolicLink()) return { kind: 'other', reason: 'not a regular file (a FIFO, socket or device); skipped' };
+  if (!entry.isSymbolicLink())
+    return { kind: 'other', reason: 'not a regular file (a FIFO, socket or device); skipped' };
   try {
     const target = await stat(path);
     if (target.isFile()) return { kind: 'file' };
     if (target.isDirectory()) return { kind: 'directory', realPath: await realpath(path) };
-    return { kind: 'other', reason: 'symbolic link to something that is not a regular file (a FIFO, socket or device); skipped' };
+    return {
+      kind: 'other',
+      reason: 'symbolic link to something that is not a regular file (a FIFO, socket or device); skipped',
+    };
   } catch (error) {
     return { kind: 'other', reason: `broken symbolic link; skipped (${message(error)})` };
   }
 }
 
 /** A one-line refusal for a path given on the command line that is neither a regular file nor a directory. */
-export function notRegularReason(stats: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+export function notRegularReason(stats: {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
   if (stats.isFIFO()) return 'a FIFO (named pipe), not a log file';
   if (stats.isSocket()) return 'a socket, not a log file';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device, not a log file';

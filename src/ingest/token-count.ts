@@ -16,7 +16,8 @@ export const MAX_TOKENS_PER_REQUEST = 100_000_000;
 /** Prefix of every ingest issue raised by an invalid count (the request is kept without usage). */
 export const USAGE_INVALID = 'usage invalid';
 
-export type TokenCountCheck = { readonly ok: true; readonly value: number } | { readonly ok: false; readonly reason: string };
+export type TokenCountCheck =
+  { readonly ok: true; readonly value: number } | { readonly ok: false; readonly reason: string };
 
 /** A short, one-line description of an arbitrary log value for an issue (never recursive, never long). */
 export function describeValue(value: unknown): string {
@@ -39,9 +40,13 @@ export function describeValue(value: unknown): string {
 /** Checks one count; `name` is the field as the issue should name it. */
 export function checkTokenCount(name: string, value: unknown): TokenCountCheck {
   if (typeof value !== 'number') return { ok: false, reason: `${name} is not a token count (${describeValue(value)})` };
-  if (!Number.isSafeInteger(value) || value < 0) return { ok: false, reason: `${name} is not a token count (${describeValue(value)})` };
+  if (!Number.isSafeInteger(value) || value < 0)
+    return { ok: false, reason: `${name} is not a token count (${describeValue(value)})` };
   if (value > MAX_TOKENS_PER_REQUEST) {
-    return { ok: false, reason: `${name} ${value} is above ${MAX_TOKENS_PER_REQUEST} tokens, more than any one request can hold` };
+    return {
+      ok: false,
+      reason: `${name} ${value} is above ${MAX_TOKENS_PER_REQUEST} tokens, more than any one request can hold`,
+    };
   }
   return { ok: true, value };
 }

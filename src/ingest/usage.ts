@@ -47,10 +47,17 @@ export function normalizeUsage(raw: RawUsage): UsageReading {
   const read = readCount('cacheReadTokens', raw.cacheReadTokens);
   const write = readCount('cacheWriteTokens', raw.cacheWriteTokens);
   const reasoning = readCount('reasoningTokens', raw.reasoningTokens);
-  const problems = [input, output, read, write, reasoning].flatMap((count) => (count.problem === null ? [] : [count.problem]));
+  const problems = [input, output, read, write, reasoning].flatMap((count) =>
+    count.problem === null ? [] : [count.problem],
+  );
   if (problems.length > 0) return { usage: null, problem: `${USAGE_INVALID}: ${problems.join('; ')}`, invalid: true };
 
-  if (input.value === undefined && output.value === undefined && read.value === undefined && write.value === undefined) {
+  if (
+    input.value === undefined &&
+    output.value === undefined &&
+    read.value === undefined &&
+    write.value === undefined
+  ) {
     return { usage: null, problem: null };
   }
   const cacheReadTokens = read.value ?? 0;

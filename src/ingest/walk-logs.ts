@@ -17,8 +17,24 @@ import { entryKind } from './dir-entry.js';
 
 export type FoundLog = Detection & { readonly path: string };
 
-const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', 'file-history', 'tool-results', 'todos', 'shell-snapshots', 'debug', 'statsig']);
-const OPENCODE_BULK_DIRS: ReadonlySet<string> = new Set(['message', 'part', 'session_diff', 'project', 'migration', 'snapshot']);
+const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  'node_modules',
+  '.git',
+  'file-history',
+  'tool-results',
+  'todos',
+  'shell-snapshots',
+  'debug',
+  'statsig',
+]);
+const OPENCODE_BULK_DIRS: ReadonlySet<string> = new Set([
+  'message',
+  'part',
+  'session_diff',
+  'project',
+  'migration',
+  'snapshot',
+]);
 const CANDIDATE = /\.(jsonl|json|traj)$/;
 const MAX_DEPTH = 10;
 
@@ -102,7 +118,12 @@ async function classify(path: string, found: FoundLog[], issues: IngestIssue[]):
     if (detection !== null && detection.format !== 'freecode') found.push({ ...detection, path });
     else if (detection === null) {
       const head = await probe(path);
-      if (head.binary) issues.push({ file: path, line: 0, reason: 'binary content (not UTF-8 text) in a file named like a log; not read' });
+      if (head.binary)
+        issues.push({
+          file: path,
+          line: 0,
+          reason: 'binary content (not UTF-8 text) in a file named like a log; not read',
+        });
       else if (path.endsWith('.jsonl') && head.noJsonObject) {
         issues.push({ file: path, line: 0, reason: 'none of its first lines is a JSON object; not read as a log' });
       }
@@ -113,7 +134,9 @@ async function classify(path: string, found: FoundLog[], issues: IngestIssue[]):
 }
 
 /** Every non-FreeCode log file under the directory `dir`, in path order. */
-export async function walkLogs(dir: string): Promise<{ readonly found: readonly FoundLog[]; readonly issues: readonly IngestIssue[] }> {
+export async function walkLogs(
+  dir: string,
+): Promise<{ readonly found: readonly FoundLog[]; readonly issues: readonly IngestIssue[] }> {
   const state: WalkState = { found: [], issues: [], visited: new Set() };
   try {
     state.visited.add(await realpath(dir));

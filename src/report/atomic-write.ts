@@ -34,6 +34,8 @@ export async function writeFileAtomic(path: string, content: FileContent): Promi
     await rename(tempPath, target);
   } catch (error) {
     if (tempPath !== '') await rm(tempPath, { force: true });
-    throw new CachecostError('IO_ERROR', `cannot write ${path}: ${writeFailure(error, path, tempPath)}`, { cause: error });
+    throw new CachecostError('IO_ERROR', `cannot write ${path}: ${writeFailure(error, path, tempPath)}`, {
+      cause: error,
+    });
   }
 }

@@ -140,7 +140,8 @@ export type BillReportInput = {
 /** The report object (`--json` prints it as is). */
 export function buildBillReport(input: BillReportInput): BillReport {
   const notes: string[] = [];
-  if (['day', 'week', 'month'].includes(input.by) || input.since !== null || input.until !== null) notes.push(dayNote(input.timeZone));
+  if (['day', 'week', 'month'].includes(input.by) || input.since !== null || input.until !== null)
+    notes.push(dayNote(input.timeZone));
   if (input.table.total.cacheWriteUnknownTtlTokens > 0) notes.push(UNKNOWN_TTL_NOTE);
   const lines = input.table.lines.map((line) => billLineJson(line, input.breakdown));
   return {
@@ -206,7 +207,9 @@ function cells(line: BillLineJson, key: string, paint: Paint): string[] {
     formatTokens(line.outputTokens),
     formatPct(line.cacheHitRatePct),
     costCell(line, paint),
-    line.unpricedRequests === 0 ? '-' : paint.warn(`${formatTokens(line.unpricedTokens)} (${formatCount(line.unpricedRequests)} req)`),
+    line.unpricedRequests === 0
+      ? '-'
+      : paint.warn(`${formatTokens(line.unpricedTokens)} (${formatCount(line.unpricedRequests)} req)`),
   ];
 }
 
@@ -227,7 +230,10 @@ const NUMBER_COLUMNS: readonly TableColumn[] = [
 /** The bill as a terminal table with a total row, followed by its notes (wrapped to the width). */
 export function renderBillReport(report: BillReport, options: TerminalOptions = PLAIN): string {
   const paint = makePaint(options);
-  const columns: TableColumn[] = [{ header: KEY_HEADERS[report.by], align: 'left', noWrap: report.by !== 'project' && report.by !== 'model' }, ...NUMBER_COLUMNS];
+  const columns: TableColumn[] = [
+    { header: KEY_HEADERS[report.by], align: 'left', noWrap: report.by !== 'project' && report.by !== 'model' },
+    ...NUMBER_COLUMNS,
+  ];
   const rows: string[][] = [];
   for (const line of report.lines) {
     rows.push(cells(line, keyText(report.by, line.key), paint));
@@ -239,14 +245,27 @@ export function renderBillReport(report: BillReport, options: TerminalOptions = 
     notes.push(`A cost ending in ${INCOMPLETE_MARK} leaves out unpriced requests (see "Unpriced tok", or --json).`);
   }
   for (const model of report.unpricedModels) {
-    notes.push(`Model "${model.model}" is unpriced: ${formatCount(model.requests)} requests, ${formatTokensWithUnit(model.tokens)} left out of every cost.`);
+    notes.push(
+      `Model "${model.model}" is unpriced: ${formatCount(model.requests)} requests, ${formatTokensWithUnit(model.tokens)} left out of every cost.`,
+    );
   }
   const { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow } = report.excluded;
-  if (totalsOnlySessions > 0) notes.push(`${formatCount(totalsOnlySessions)} session(s) record totals only (no per-request usage) and are not in the bill.`);
-  if (requestsWithoutUsage > 0) notes.push(`${formatCount(requestsWithoutUsage)} request(s) have no measured usage in the log and are not in the bill.`);
-  if (undatedRequestsOutsideWindow > 0) notes.push(`${formatCount(undatedRequestsOutsideWindow)} request(s) without a timestamp are outside --since/--until.`);
+  if (totalsOnlySessions > 0)
+    notes.push(
+      `${formatCount(totalsOnlySessions)} session(s) record totals only (no per-request usage) and are not in the bill.`,
+    );
+  if (requestsWithoutUsage > 0)
+    notes.push(
+      `${formatCount(requestsWithoutUsage)} request(s) have no measured usage in the log and are not in the bill.`,
+    );
+  if (undatedRequestsOutsideWindow > 0)
+    notes.push(
+      `${formatCount(undatedRequestsOutsideWindow)} request(s) without a timestamp are outside --since/--until.`,
+    );
   const window =
-    report.since === null && report.until === null ? [] : [`Window: ${report.since ?? 'start'} .. ${report.until ?? 'end'} (${report.timeZone}, inclusive).`];
+    report.since === null && report.until === null
+      ? []
+      : [`Window: ${report.since ?? 'start'} .. ${report.until ?? 'end'} (${report.timeZone}, inclusive).`];
   const width = fitWidth(options);
   return [...window, table, ...notes].map((line) => (line === table ? line : wrapText(line, width))).join('\n');
 }

@@ -37,7 +37,9 @@ const PROJECTS = ['alpha', 'beta', null];
 // Times on six days, biased to the midnights where a window or a price window starts.
 const timeArb = fc.oneof(
   fc.constant(null),
-  fc.tuple(fc.integer({ min: 0, max: 5 }), fc.constantFrom(0, -1, 1, 43_200_000)).map(([day, offsetMs]) => DAY0_MS + day * DAY_MS + offsetMs),
+  fc
+    .tuple(fc.integer({ min: 0, max: 5 }), fc.constantFrom(0, -1, 1, 43_200_000))
+    .map(([day, offsetMs]) => DAY0_MS + day * DAY_MS + offsetMs),
   fc.integer({ min: DAY0_MS, max: DAY0_MS + 6 * DAY_MS }),
 );
 const usageArb = fc
@@ -54,7 +56,10 @@ const sessionsArb = fc
   .array(
     fc.record({
       project: fc.constantFrom(...PROJECTS),
-      requests: fc.array(fc.record({ model: fc.constantFrom(...MODELS), atMs: timeArb, usage: fc.option(usageArb, { freq: 8 }) }), { minLength: 1, maxLength: 6 }),
+      requests: fc.array(
+        fc.record({ model: fc.constantFrom(...MODELS), atMs: timeArb, usage: fc.option(usageArb, { freq: 8 }) }),
+        { minLength: 1, maxLength: 6 },
+      ),
     }),
     { minLength: 1, maxLength: 3 },
   )
@@ -63,7 +68,11 @@ const sessionsArb = fc
       session(
         `s${i}`,
         spec.project,
-        spec.requests.map((r) => ({ model: r.model, at: r.atMs === null ? null : new Date(r.atMs).toISOString(), usage: r.usage })),
+        spec.requests.map((r) => ({
+          model: r.model,
+          at: r.atMs === null ? null : new Date(r.atMs).toISOString(),
+          usage: r.usage,
+        })),
       ),
     ),
   );
@@ -77,7 +86,14 @@ async function load(sessions: readonly Session[]): Promise<void> {
   for (const s of sessions) {
     await db.insertRequests(measuredRows(s));
     await insertBillSessions(db, [{ session_id: s.id, project: s.project, host: hostOf(s) }]);
-    await insertUnknownTtl(db, s.requests.map((r) => ({ session_id: s.id, request_index: r.index, write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage) })));
+    await insertUnknownTtl(
+      db,
+      s.requests.map((r) => ({
+        session_id: s.id,
+        request_index: r.index,
+        write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage),
+      })),
+    );
   }
 }
 
@@ -95,7 +111,17 @@ const TOKEN_FIELDS = [
   'longContextRequests',
 ] as const satisfies readonly (keyof BillLine)[];
 
-function pico(line: BillLine, field: 'cost' | 'inputCost' | 'cacheReadCost' | 'cacheWrite5mCost' | 'cacheWrite1hCost' | 'cacheWriteUnknownTtlCost' | 'outputCost'): bigint {
+function pico(
+  line: BillLine,
+  field:
+    | 'cost'
+    | 'inputCost'
+    | 'cacheReadCost'
+    | 'cacheWrite5mCost'
+    | 'cacheWrite1hCost'
+    | 'cacheWriteUnknownTtlCost'
+    | 'outputCost',
+): bigint {
   return line[field]?.picoUsd ?? 0n;
 }
 
@@ -137,11 +163,16 @@ describe('bill invariants', () => {
         await load(sessions);
         const { lines, total } = await billTable(db, by, window);
         // Reference: each measured request in the window, priced by priceRow, summed per key.
-        const expected = new Map<string | null, { requests: number; costPico: bigint; unknownPico: bigint; unpriced: number; output: number }>();
+        const expected = new Map<
+          string | null,
+          { requests: number; costPico: bigint; unknownPico: bigint; unpriced: number; output: number }
+        >();
         for (const s of sessions) {
           for (const row of measuredRows(s)) {
             const t = row.timestamp_ms;
-            const inside = (window.sinceMs === null || (t !== null && t >= window.sinceMs)) && (window.untilMs === null || (t !== null && t < window.untilMs));
+            const inside =
+              (window.sinceMs === null || (t !== null && t >= window.sinceMs)) &&
+              (window.untilMs === null || (t !== null && t < window.untilMs));
             if (!inside) continue;
             const key = keyOf(s, row.model, t, by);
             const entry = expected.get(key) ?? { requests: 0, costPico: 0n, unknownPico: 0n, unpriced: 0, output: 0 };
@@ -153,7 +184,8 @@ describe('bill invariants', () => {
             if (cost === null) entry.unpriced += 1;
             else {
               entry.costPico += cost.totalPicoUsd;
-              entry.unknownPico += priceRow(prices, { ...row, cache_write_5m_tokens: unknown })?.cacheWrite5mPicoUsd ?? 0n;
+              entry.unknownPico +=
+                priceRow(prices, { ...row, cache_write_5m_tokens: unknown })?.cacheWrite5mPicoUsd ?? 0n;
             }
             expected.set(key, entry);
           }
@@ -168,8 +200,23 @@ describe('bill invariants', () => {
           expect(pico(line, 'cacheWriteUnknownTtlCost')).toBe(want?.unknownPico);
         }
         for (const line of [...lines, total]) {
-          expect(line.promptTokens).toBe(line.uncachedInputTokens + line.cacheReadTokens + line.cacheWrite5mTokens + line.cacheWrite1hTokens + line.cacheWriteUnknownTtlTokens);
-          const classes = (['inputCost', 'cacheReadCost', 'cacheWrite5mCost', 'cacheWrite1hCost', 'cacheWriteUnknownTtlCost', 'outputCost'] as const).reduce((sum, f) => sum + pico(line, f), 0n);
+          expect(line.promptTokens).toBe(
+            line.uncachedInputTokens +
+              line.cacheReadTokens +
+              line.cacheWrite5mTokens +
+              line.cacheWrite1hTokens +
+              line.cacheWriteUnknownTtlTokens,
+          );
+          const classes = (
+            [
+              'inputCost',
+              'cacheReadCost',
+              'cacheWrite5mCost',
+              'cacheWrite1hCost',
+              'cacheWriteUnknownTtlCost',
+              'outputCost',
+            ] as const
+          ).reduce((sum, f) => sum + pico(line, f), 0n);
           expect(classes).toBe(pico(line, 'cost'));
           // Unpriced never $0: a group with nothing priced has no cost at all.
           expect(line.cost === null).toBe(line.requests === line.unpricedRequests);

@@ -25,14 +25,18 @@ const SEEDS: readonly FormatSeed[] = [
     format: 'codex',
     fixture: 'test/fixtures/codex',
     target: (file) => file.endsWith('.jsonl'),
-    usagePath: /^payload\.info\.last_token_usage\.(input_tokens|cached_input_tokens|output_tokens|reasoning_output_tokens)$/,
+    usagePath:
+      /^payload\.info\.last_token_usage\.(input_tokens|cached_input_tokens|output_tokens|reasoning_output_tokens)$/,
     deepPath: /^payload\.(output|message)$/,
     usageIgnored: (value, earlier) => {
       const total = (v: unknown): string | undefined => {
         const info = (v as { payload?: { type?: string; info?: { total_token_usage?: unknown } | null } }).payload;
         return info?.type === 'token_count' && info.info ? JSON.stringify(info.info.total_token_usage) : undefined;
       };
-      const previous = earlier.map(total).filter((t) => t !== undefined).at(-1);
+      const previous = earlier
+        .map(total)
+        .filter((t) => t !== undefined)
+        .at(-1);
       return previous !== undefined && previous === total(value);
     },
   },
@@ -40,7 +44,8 @@ const SEEDS: readonly FormatSeed[] = [
     format: 'freecode',
     fixture: 'test/fixtures/freecode/home-newest',
     target: (file) => file.endsWith('.jsonl'),
-    usagePath: /^(inputTokens|outputTokens|cacheReadTokens|cacheWriteTokens)$|^usage\.(inputTokens|outputTokens|cacheReadInputTokens|cacheWriteInputTokens)$/,
+    usagePath:
+      /^(inputTokens|outputTokens|cacheReadTokens|cacheWriteTokens)$|^usage\.(inputTokens|outputTokens|cacheReadInputTokens|cacheWriteInputTokens)$/,
     deepPath: /^args$|^parts\.\d+\.tool\.args$/,
   },
   {
@@ -52,8 +57,14 @@ const SEEDS: readonly FormatSeed[] = [
     deepPath: /^state\.input$/,
     // A message whose counts are all zero reports no usage (§3.4): no request to corrupt.
     usageIgnored: (value) => {
-      const tokens = (value as { tokens?: { input?: number; output?: number; reasoning?: number; cache?: { read?: number; write?: number } } }).tokens;
-      return [tokens?.input, tokens?.output, tokens?.reasoning, tokens?.cache?.read, tokens?.cache?.write].every((v) => (v ?? 0) === 0);
+      const tokens = (
+        value as {
+          tokens?: { input?: number; output?: number; reasoning?: number; cache?: { read?: number; write?: number } };
+        }
+      ).tokens;
+      return [tokens?.input, tokens?.output, tokens?.reasoning, tokens?.cache?.read, tokens?.cache?.write].every(
+        (v) => (v ?? 0) === 0,
+      );
     },
     readThrough: (file, other) => {
       const message = /\/part\/([^/]+)\//.exec(file)?.[1];
@@ -79,14 +90,23 @@ const SEEDS: readonly FormatSeed[] = [
 for (const seed of SEEDS) {
   describe(`fuzz: ${seed.format}`, () => {
     const fuzz = fuzzSeed(seed);
-    it('breaking corruptions cost exactly their own records, one issue each, and never crash a command', fuzz.breaking, TIMEOUT);
-    it('invalid token counts are one "usage invalid" issue each; no request is dropped or priced from them', fuzz.usage, TIMEOUT);
+    it(
+      'breaking corruptions cost exactly their own records, one issue each, and never crash a command',
+      fuzz.breaking,
+      TIMEOUT,
+    );
+    it(
+      'invalid token counts are one "usage invalid" issue each; no request is dropped or priced from them',
+      fuzz.usage,
+      TIMEOUT,
+    );
     it('a BOM and escaped control characters change nothing and never reach the terminal raw', fuzz.harmless, TIMEOUT);
   });
 }
 
 afterAll(() => {
   const perFormat = new Map<string, number>();
-  for (const [key, count] of casesRun) perFormat.set(key.split(' ')[0] ?? key, (perFormat.get(key.split(' ')[0] ?? key) ?? 0) + count);
+  for (const [key, count] of casesRun)
+    perFormat.set(key.split(' ')[0] ?? key, (perFormat.get(key.split(' ')[0] ?? key) ?? 0) + count);
   console.log(`fuzz cases: ${[...perFormat].map(([format, count]) => `${format} ${count}`).join(', ')}`);
 });

@@ -90,7 +90,8 @@ function unitsOf(tree: Tree, seed: FormatSeed): Unit[] {
     text.split('\n').forEach((line, index) => {
       try {
         const value: unknown = JSON.parse(line);
-        if (typeof value === 'object' && value !== null && !Array.isArray(value)) units.push({ file, line: index + 1, value });
+        if (typeof value === 'object' && value !== null && !Array.isArray(value))
+          units.push({ file, line: index + 1, value });
       } catch {
         // A line the fixture already has broken on purpose: not a seed record.
       }
@@ -109,7 +110,9 @@ function paths(value: unknown, prefix: string[] = []): { path: string[]; leaf: u
 
 function matching(value: unknown, pattern: RegExp | null, leaf: (v: unknown) => boolean): string[][] {
   if (pattern === null) return [];
-  return paths(value).filter((p) => p.path.length > 0 && pattern.test(p.path.join('.')) && leaf(p.leaf)).map((p) => p.path);
+  return paths(value)
+    .filter((p) => p.path.length > 0 && pattern.test(p.path.join('.')) && leaf(p.leaf))
+    .map((p) => p.path);
 }
 
 function setPath(value: unknown, path: readonly string[], replacement: unknown): unknown {
@@ -165,12 +168,25 @@ const breakingArb: fc.Arbitrary<Breaking> = fc.oneof(
   fc.record({ kind: fc.constant('truncate' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
   fc.record({
     kind: fc.constant('binary' as const),
-    bytes: fc.array(fc.integer({ min: 0, max: 255 }).filter((b) => b !== 0x0a), { minLength: 1, maxLength: 64 }),
+    bytes: fc.array(
+      fc.integer({ min: 0, max: 255 }).filter((b) => b !== 0x0a),
+      { minLength: 1, maxLength: 64 },
+    ),
   }),
   fc.record({ kind: fc.constant('bom-inside' as const) }),
-  fc.record({ kind: fc.constant('raw-control' as const), code: fc.integer({ min: 0, max: 0x1f }).filter((c) => c !== 0x0a && c !== 0x0d) }),
-  fc.record({ kind: fc.constant('type-swap' as const), replacement: fc.constantFrom('[]', '42', '"text"', 'null', 'true', '[{"type":"assistant"}]') }),
-  fc.record({ kind: fc.constant('deep-tool-input' as const), pick: fc.nat(), depth: fc.integer({ min: 1_001, max: 20_000 }) }),
+  fc.record({
+    kind: fc.constant('raw-control' as const),
+    code: fc.integer({ min: 0, max: 0x1f }).filter((c) => c !== 0x0a && c !== 0x0d),
+  }),
+  fc.record({
+    kind: fc.constant('type-swap' as const),
+    replacement: fc.constantFrom('[]', '42', '"text"', 'null', 'true', '[{"type":"assistant"}]'),
+  }),
+  fc.record({
+    kind: fc.constant('deep-tool-input' as const),
+    pick: fc.nat(),
+    depth: fc.integer({ min: 1_001, max: 20_000 }),
+  }),
 );
 
 const usageArb: fc.Arbitrary<UsageMutation> = fc.record({
@@ -272,7 +288,10 @@ async function ingest(root: string): Promise<Outcome> {
   for (const source of sources) {
     const session = await loadSession(source, { content: 'sizes' });
     for (const issue of session.issues) issues.push(`${relative(root, issue.file)}:${issue.line}`);
-    usages.set(`${session.source}:${session.id}`, session.requests.map((request) => request.usage));
+    usages.set(
+      `${session.source}:${session.id}`,
+      session.requests.map((request) => request.usage),
+    );
     for (const request of session.requests) {
       const usage = request.usage;
       if (usage === null) continue;
@@ -326,7 +345,9 @@ function withTree<T>(tree: Tree, use: (root: string) => Promise<T>): Promise<T> 
 /** True when every non-blank line of `file` is one of the seed's records. */
 function onlyRecords(tree: Tree, file: string, units: readonly Unit[]): boolean {
   const lines = (tree.get(file)?.toString('utf8') ?? '').split('\n');
-  return lines.every((line, index) => line.trim() === '' || units.some((unit) => unit.file === file && unit.line === index + 1));
+  return lines.every(
+    (line, index) => line.trim() === '' || units.some((unit) => unit.file === file && unit.line === index + 1),
+  );
 }
 
 function expectIssues(
@@ -339,15 +360,25 @@ function expectIssues(
   stillObjects: readonly Unit[] = [],
 ): void {
   // A corrupted record only read through another corrupted one is never read: it has no issue.
-  const read = corrupted.filter((unit) => !corrupted.some((other) => other !== unit && seed.readThrough?.(unit.file, other.file) === true));
+  const read = corrupted.filter(
+    (unit) => !corrupted.some((other) => other !== unit && seed.readThrough?.(unit.file, other.file) === true),
+  );
   // A JSONL file with every record corrupted is no longer recognisable as a log: one issue for the file.
   const whole = new Set(
     [...new Set(read.map((unit) => unit.file))].filter(
       // A corrupted line that is still a JSON object (too deep inside) keeps the file recognisable.
-      (file) => units !== null && !isDocument(file) && !stillObjects.some((unit) => unit.file === file) && units.filter((unit) => unit.file === file).every((unit) => read.includes(unit)) && onlyRecords(tree, file, units),
+      (file) =>
+        units !== null &&
+        !isDocument(file) &&
+        !stillObjects.some((unit) => unit.file === file) &&
+        units.filter((unit) => unit.file === file).every((unit) => read.includes(unit)) &&
+        onlyRecords(tree, file, units),
     ),
   );
-  const keys = [...read.filter((unit) => !whole.has(unit.file)).map((unit) => `${unit.file}:${unit.line}`), ...[...whole].map((file) => `${file}:0`)];
+  const keys = [
+    ...read.filter((unit) => !whole.has(unit.file)).map((unit) => `${unit.file}:${unit.line}`),
+    ...[...whole].map((file) => `${file}:0`),
+  ];
   const expected = [...oracle, ...keys].sort();
   expect(actual).toEqual(expected);
 }
@@ -363,13 +394,20 @@ export function fuzzSeed(seed: FormatSeed): {
   const tree = readTree(seed.fixture);
   const units = unitsOf(tree, seed);
   const picks = (arb: fc.Arbitrary<unknown>): fc.Arbitrary<{ unit: number; mutation: unknown }[]> =>
-    fc.uniqueArray(fc.record({ unit: fc.nat(units.length - 1), mutation: arb }), { minLength: 1, maxLength: 3, selector: (p) => p.unit });
+    fc.uniqueArray(fc.record({ unit: fc.nat(units.length - 1), mutation: arb }), {
+      minLength: 1,
+      maxLength: 3,
+      selector: (p) => p.unit,
+    });
   const options = { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) };
 
   // The oracle depends only on which records are removed: computed once per set of records.
   const oracles = new Map<string, Outcome>();
   const oracleFor = async (removed: readonly Unit[], oracle: Tree): Promise<Outcome> => {
-    const key = removed.map((unit) => `${unit.file}:${unit.line}`).sort().join('|');
+    const key = removed
+      .map((unit) => `${unit.file}:${unit.line}`)
+      .sort()
+      .join('|');
     const known = oracles.get(key);
     if (known !== undefined) return known;
     const computed = await withTree(oracle, ingest);
@@ -413,12 +451,19 @@ export function fuzzSeed(seed: FormatSeed): {
     const priced = units.filter(
       (unit, index) =>
         matching(unit.value, seed.usagePath, (leaf) => typeof leaf === 'number').length > 0 &&
-        seed.usageIgnored?.(unit.value, units.slice(0, index).map((u) => u.value)) !== true,
+        seed.usageIgnored?.(
+          unit.value,
+          units.slice(0, index).map((u) => u.value),
+        ) !== true,
     );
     expect(priced.length).toBeGreaterThan(0);
     await fc.assert(
       fc.asyncProperty(
-        fc.uniqueArray(fc.record({ unit: fc.nat(priced.length - 1), mutation: usageArb }), { minLength: 1, maxLength: 3, selector: (p) => p.unit }),
+        fc.uniqueArray(fc.record({ unit: fc.nat(priced.length - 1), mutation: usageArb }), {
+          minLength: 1,
+          maxLength: 3,
+          selector: (p) => p.unit,
+        }),
         async (chosen) => {
           let corrupted = tree;
           const hit: Unit[] = [];
@@ -457,14 +502,20 @@ export function fuzzSeed(seed: FormatSeed): {
       fc.asyncProperty(
         fc.nat(files.length - 1),
         fc.boolean(),
-        fc.array(fc.integer({ min: 0, max: 0x9f }).filter((c) => c < 0x20 || c >= 0x7f), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.integer({ min: 0, max: 0x9f }).filter((c) => c < 0x20 || c >= 0x7f),
+          { minLength: 1, maxLength: 6 },
+        ),
         async (fileIndex, bom, controls) => {
           const file = files[fileIndex] ?? '';
           let text = tree.get(file)?.toString('utf8') ?? '';
           if (bom) text = `\uFEFF${text}`;
           // Control characters escaped (by JSON) in every model name of the file.
           const noise = String.fromCharCode(...controls);
-          text = text.replace(/("model(?:ID)?":")([^"\\]*)"/g, (_m, head: string, name: string) => `${head}${name}${JSON.stringify(noise).slice(1, -1)}"`);
+          text = text.replace(
+            /("model(?:ID)?":")([^"\\]*)"/g,
+            (_m, head: string, name: string) => `${head}${name}${JSON.stringify(noise).slice(1, -1)}"`,
+          );
           const changed = new Map(tree).set(file, Buffer.from(text, 'utf8'));
           await withTree(changed, async (root) => {
             const actual = await ingest(root);

@@ -35,18 +35,16 @@ describe('default locations', () => {
   });
 
   it('honours CLAUDE_CONFIG_DIR as a comma list, CODEX_HOME, XDG_DATA_HOME and FREECODE_HOME', () => {
-    expect(defaultLocations(io({ CLAUDE_CONFIG_DIR: '/a, /b', CODEX_HOME: '/c', XDG_DATA_HOME: '/d', FREECODE_HOME: '/f' }))).toEqual([
-      '/f',
-      '/a/projects',
-      '/b/projects',
-      '/c/sessions',
-      '/c/archived_sessions',
-      '/d/opencode/storage',
-    ]);
+    expect(
+      defaultLocations(io({ CLAUDE_CONFIG_DIR: '/a, /b', CODEX_HOME: '/c', XDG_DATA_HOME: '/d', FREECODE_HOME: '/f' })),
+    ).toEqual(['/f', '/a/projects', '/b/projects', '/c/sessions', '/c/archived_sessions', '/d/opencode/storage']);
   });
 
   it('keeps only the locations that exist, and the FreeCode home when none does', () => {
-    expect(pathsOrDefault(undefined, io({}), (p) => p.includes('.codex'))).toEqual(['/home/me/.codex/sessions', '/home/me/.codex/archived_sessions']);
+    expect(pathsOrDefault(undefined, io({}), (p) => p.includes('.codex'))).toEqual([
+      '/home/me/.codex/sessions',
+      '/home/me/.codex/archived_sessions',
+    ]);
     // Nothing exists: one error naming every place searched.
     expect(() => pathsOrDefault([], io({}), () => false)).toThrow(
       'no logs found: none of the default locations exists (/home/me/.freecode, /home/me/.claude/projects, /home/me/.config/claude/projects, /home/me/.codex/sessions, /home/me/.codex/archived_sessions, /home/me/.local/share/opencode/storage); give a path',
@@ -56,7 +54,12 @@ describe('default locations', () => {
 });
 
 describe('a damaged first line', () => {
-  const claudeLine = JSON.stringify({ type: 'user', sessionId: 's1', uuid: 'u1', message: { role: 'user', content: 'hi' } });
+  const claudeLine = JSON.stringify({
+    type: 'user',
+    sessionId: 's1',
+    uuid: 'u1',
+    message: { role: 'user', content: 'hi' },
+  });
 
   async function detectText(text: string): Promise<string | null> {
     const dir = mkdtempSync(join(tmpdir(), 'cachecost-detect-'));

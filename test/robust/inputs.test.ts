@@ -3,7 +3,18 @@
  * nesting, terminal escapes, BOMs, binary and garbage files, symbolic links, FIFOs, output paths.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,8 +34,21 @@ function freshDir(name: string): string {
 }
 
 /** A Claude Code transcript of `n` responses (formats.md §1.3); `edit` may change response i's line. */
-function claudeTranscript(n: number, edit: (i: number, line: Record<string, unknown>) => string | null = () => null): string {
-  const lines = [JSON.stringify({ type: 'user', uuid: 'u0', parentUuid: null, sessionId: 'H1', cwd: '/w', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'go' } })];
+function claudeTranscript(
+  n: number,
+  edit: (i: number, line: Record<string, unknown>) => string | null = () => null,
+): string {
+  const lines = [
+    JSON.stringify({
+      type: 'user',
+      uuid: 'u0',
+      parentUuid: null,
+      sessionId: 'H1',
+      cwd: '/w',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      message: { role: 'user', content: 'go' },
+    }),
+  ];
   for (let i = 0; i < n; i++) {
     const line = {
       type: 'assistant',
@@ -95,7 +119,10 @@ describe('huge token counts (1)', () => {
 describe('deep nesting (2)', () => {
   it('a tool input nested 5,000 levels costs its own line only: 20 of 21 requests remain', async () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
-    const dir = writeClaude(freshDir('deep'), claudeTranscript(21, (i, line) => (i === 7 ? JSON.stringify(line).replace('{"command":"ls"}', deep) : null)));
+    const dir = writeClaude(
+      freshDir('deep'),
+      claudeTranscript(21, (i, line) => (i === 7 ? JSON.stringify(line).replace('{"command":"ls"}', deep) : null)),
+    );
     const read = await sessionsOf(dir);
     expect(read.requests).toBe(20);
     expect(read.issues).toEqual(['value nested deeper than 1000 levels']);
@@ -105,15 +132,28 @@ describe('deep nesting (2)', () => {
 describe('terminal escapes (4)', () => {
   it('escapes every control character in one value and keeps only newlines and colour in output', () => {
     expect(terminalSafe('a\u001b]0;x\u0007b\r\nc\u009b')).toBe('a\\u001b]0;x\\u0007b\\u000d\\u000ac\\u009b');
-    expect(terminalSafeOutput('row\tcell\n\u001b[31mred\u001b[0m \u001b[2J\r')).toBe('row\\u0009cell\n\u001b[31mred\u001b[0m \\u001b[2J\\u000d');
+    expect(terminalSafeOutput('row\tcell\n\u001b[31mred\u001b[0m \u001b[2J\r')).toBe(
+      'row\\u0009cell\n\u001b[31mred\u001b[0m \\u001b[2J\\u000d',
+    );
   });
 
   it('a model name and a file name with ESC, BEL, CR and LF reach no terminal raw', async () => {
     const evil = 'claude\u001b]0;owned\u0007\r\nFAKE LINE\u001b[2J';
-    const dir = writeClaude(freshDir('escape'), claudeTranscript(2, (i, line) => (i === 0 ? JSON.stringify(line).replace('claude-sonnet-4-5', evil) : null)));
+    const dir = writeClaude(
+      freshDir('escape'),
+      claudeTranscript(2, (i, line) => (i === 0 ? JSON.stringify(line).replace('claude-sonnet-4-5', evil) : null)),
+    );
     // A log file whose name holds an escape and a newline, with one bad line to be listed.
-    writeFileSync(join(dir, 'projects', '-w', 'bad\u001b[2J\nname.jsonl'), `${readFileSync(join(dir, 'projects', '-w', 'H1.jsonl'), 'utf8').replaceAll('"H1"', '"H2"')}{oops\n`);
-    for (const command of [['sessions', '--verbose'], ['report', '--verbose'], ['simulate', '--verbose', '--target', '120000'], ['flags', '--verbose']]) {
+    writeFileSync(
+      join(dir, 'projects', '-w', 'bad\u001b[2J\nname.jsonl'),
+      `${readFileSync(join(dir, 'projects', '-w', 'H1.jsonl'), 'utf8').replaceAll('"H1"', '"H2"')}{oops\n`,
+    );
+    for (const command of [
+      ['sessions', '--verbose'],
+      ['report', '--verbose'],
+      ['simulate', '--verbose', '--target', '120000'],
+      ['flags', '--verbose'],
+    ]) {
       const result = await cli([...command, dir]);
       expect(result.code, result.stderr).toBe(0);
       expect(RAW_CONTROL.test(result.stdout), `${command[0] ?? ''} stdout`).toBe(false);
@@ -159,7 +199,10 @@ describe('silent drops (6)', () => {
   it('garbage lines in an OpenHands output.jsonl are issues, not phantom sessions', async () => {
     const dir = freshDir('openhands');
     const good = readFileSync('test/fixtures/openhands/eval/output.jsonl', 'utf8').trim().split('\n');
-    writeFileSync(join(dir, 'output.jsonl'), [good[0], '{"instance_id": "x", "garb', '[1,2,3]', '42', good[1], '\u0000\u0001binary'].join('\n'));
+    writeFileSync(
+      join(dir, 'output.jsonl'),
+      [good[0], '{"instance_id": "x", "garb', '[1,2,3]', '42', good[1], '\u0000\u0001binary'].join('\n'),
+    );
     const { sources, issues } = await discoverSessions([dir]);
     expect(sources).toHaveLength(2);
     expect(issues.map((issue) => issue.line)).toEqual([2, 3, 4, 6]);
@@ -194,7 +237,14 @@ describe('hangs (7)', () => {
   });
 
   it('--csv under /proc fails with one line instead of spinning', async () => {
-    const result = await cli(['simulate', '--target', '120000', '--csv', '/proc/cachecost-x', 'test/fixtures/freecode/home-newest']);
+    const result = await cli([
+      'simulate',
+      '--target',
+      '120000',
+      '--csv',
+      '/proc/cachecost-x',
+      'test/fixtures/freecode/home-newest',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^cachecost: cannot create directory \/proc\/cachecost-x: [^\n]*\n$/);
   });
@@ -203,7 +253,14 @@ describe('hangs (7)', () => {
 describe('output paths (8)', () => {
   it('a missing output directory is named in the error, never the temporary file', async () => {
     const target = join(root, 'no-such-dir', 'report.html');
-    const result = await cli(['simulate', '--target', '120000', '--html', target, 'test/fixtures/freecode/home-newest']);
+    const result = await cli([
+      'simulate',
+      '--target',
+      '120000',
+      '--html',
+      target,
+      'test/fixtures/freecode/home-newest',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`cannot write ${target}: directory ${join(root, 'no-such-dir')} does not exist`);
     expect(result.stderr).not.toContain('.tmp');
@@ -217,7 +274,16 @@ describe('output paths (8)', () => {
     writeFileSync(join(csv, '.requests.csv.4194305.0123abcd.tmp'), 'x'.repeat(1000));
     writeFileSync(join(dir, 'real.html'), 'old');
     symlinkSync(join(dir, 'real.html'), join(dir, 'link.html'));
-    const result = await cli(['simulate', '--target', '120000', '--csv', csv, '--html', join(dir, 'link.html'), 'test/fixtures/freecode/home-newest']);
+    const result = await cli([
+      'simulate',
+      '--target',
+      '120000',
+      '--csv',
+      csv,
+      '--html',
+      join(dir, 'link.html'),
+      'test/fixtures/freecode/home-newest',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(readdirSync(csv).sort()).toEqual(['compactions.csv', 'requests.csv', 'scenarios.csv', 'sessions.csv']);
     expect(lstatSync(join(dir, 'link.html')).isSymbolicLink()).toBe(true);
@@ -228,10 +294,21 @@ describe('output paths (8)', () => {
   it('a failed run keeps the previous --db file as it was', async () => {
     const dir = freshDir('db');
     const db = join(dir, 'costs.duckdb');
-    expect((await cli(['simulate', '--target', '120000', '--db', db, 'test/fixtures/freecode/home-newest'])).code).toBe(0);
+    expect((await cli(['simulate', '--target', '120000', '--db', db, 'test/fixtures/freecode/home-newest'])).code).toBe(
+      0,
+    );
     const before = readFileSync(db);
     // --csv into a path that cannot be created fails after the tables were filled.
-    const failed = await cli(['simulate', '--target', '80000', '--db', db, '--csv', '/proc/cachecost-y', 'test/fixtures/freecode/home-newest']);
+    const failed = await cli([
+      'simulate',
+      '--target',
+      '80000',
+      '--db',
+      db,
+      '--csv',
+      '/proc/cachecost-y',
+      'test/fixtures/freecode/home-newest',
+    ]);
     expect(failed.code).toBe(1);
     expect(readFileSync(db).equals(before)).toBe(true);
     expect(readdirSync(dir)).toEqual(['costs.duckdb']);

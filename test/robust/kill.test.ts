@@ -16,7 +16,10 @@ const dir = mkdtempSync(join(tmpdir(), 'cachecost-kill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Two small sessions of the generated dataset: enough work to be killed in the middle of.
-const DATA = ['datasets/freecode/rollout/sessions/b8739e35-e2c1-44ab-baba-e8c7f58b3576', 'datasets/freecode/rollout/sessions/01d607bc-ff09-4e33-8f3e-39a4a001007a'];
+const DATA = [
+  'datasets/freecode/rollout/sessions/b8739e35-e2c1-44ab-baba-e8c7f58b3576',
+  'datasets/freecode/rollout/sessions/01d607bc-ff09-4e33-8f3e-39a4a001007a',
+];
 const OLD = ['--target', '80000'];
 const NEW = ['--target', '200000', '--scenario', 'freecode,window-only,none'];
 
@@ -26,7 +29,10 @@ function digest(path: string): string {
 
 function csvDigests(csvDir: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of readdirSync(csvDir).filter((n) => n.endsWith('.csv')).sort()) out[name] = digest(join(csvDir, name));
+  for (const name of readdirSync(csvDir)
+    .filter((n) => n.endsWith('.csv'))
+    .sort())
+    out[name] = digest(join(csvDir, name));
   return out;
 }
 

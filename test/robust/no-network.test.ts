@@ -13,11 +13,24 @@ const dir = mkdtempSync(join(tmpdir(), 'cachecost-offline-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const SESSION = 'datasets/freecode/rollout/sessions/b8739e35-e2c1-44ab-baba-e8c7f58b3576';
-const LOGS = [SESSION, 'test/fixtures/claude-code', 'test/fixtures/codex', 'test/fixtures/opencode', 'test/fixtures/openhands', 'test/fixtures/swe-agent'];
+const LOGS = [
+  SESSION,
+  'test/fixtures/claude-code',
+  'test/fixtures/codex',
+  'test/fixtures/opencode',
+  'test/fixtures/openhands',
+  'test/fixtures/swe-agent',
+];
 
 describe('no network', () => {
   it('the preload does refuse a connection (the test can fail)', async () => {
-    const { done } = startCli(['sessions', SESSION], [PRELOAD, `data:text/javascript,${encodeURIComponent("import net from 'node:net'; net.connect(80, 'example.com');")}`]);
+    const { done } = startCli(
+      ['sessions', SESSION],
+      [
+        PRELOAD,
+        `data:text/javascript,${encodeURIComponent("import net from 'node:net'; net.connect(80, 'example.com');")}`,
+      ],
+    );
     const result = await done;
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('network access refused');
@@ -26,7 +39,18 @@ describe('no network', () => {
   const commands: readonly (readonly string[])[] = [
     ['sessions', ...LOGS],
     ['report', ...LOGS],
-    ['simulate', '--target', '120000', '--db', join(dir, 'c.duckdb'), '--csv', join(dir, 'csv'), '--html', join(dir, 'r.html'), ...LOGS],
+    [
+      'simulate',
+      '--target',
+      '120000',
+      '--db',
+      join(dir, 'c.duckdb'),
+      '--csv',
+      join(dir, 'csv'),
+      '--html',
+      join(dir, 'r.html'),
+      ...LOGS,
+    ],
     ['flags', ...LOGS],
     ['tune', SESSION],
   ];

@@ -111,7 +111,8 @@ async function appendTo(db: CostDb, file: string, path: string, named: (error: u
     }
     await db.query('BEGIN TRANSACTION');
     try {
-      for (const table of FLEET_TABLES) await db.query(`INSERT INTO ${ALIAS}.main.${table} BY NAME SELECT * FROM memory.fleet.${table}`);
+      for (const table of FLEET_TABLES)
+        await db.query(`INSERT INTO ${ALIAS}.main.${table} BY NAME SELECT * FROM memory.fleet.${table}`);
       await db.query('COMMIT');
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);

@@ -66,7 +66,10 @@ function betterUsage(candidate: MeasuredUsage | null, current: MeasuredUsage | n
 }
 
 /** The usage of every response of the session: its best line over all files (§1.4, §1.5). */
-function bestUsages(files: readonly ClaudeFileRecords[]): { best: Map<string, MeasuredUsage | null>; invalid: Set<string> } {
+function bestUsages(files: readonly ClaudeFileRecords[]): {
+  best: Map<string, MeasuredUsage | null>;
+  invalid: Set<string>;
+} {
   const best = new Map<string, MeasuredUsage | null>();
   // A response with a line whose counts are invalid has no usage we can trust: never an earlier partial line's.
   const invalid = new Set<string>();
@@ -121,7 +124,10 @@ class Builder {
     if (fileAgentId !== null) return record.agentId ?? fileAgentId;
     if (!record.sidechain) return null;
     if (record.agentId !== null) return record.agentId;
-    const root = (record.parentUuid !== null ? this.sidechainRoot.get(record.parentUuid) : undefined) ?? record.uuid ?? 'sidechain';
+    const root =
+      (record.parentUuid !== null ? this.sidechainRoot.get(record.parentUuid) : undefined) ??
+      record.uuid ??
+      'sidechain';
     if (record.uuid !== null) this.sidechainRoot.set(record.uuid, root);
     return `sidechain:${root}`;
   }
@@ -147,7 +153,14 @@ class Builder {
   assistant(record: AssistantRecord, file: string, line: number, agentId: string | null): void {
     if (record.apiError !== null) {
       if (agentId === null) {
-        this.events.push({ kind: 'model_error', itemIndex: this.items.length, requestIndex: this.requests.length, timestampMs: record.timestampMs, errorKind: 'api_error', message: record.apiError });
+        this.events.push({
+          kind: 'model_error',
+          itemIndex: this.items.length,
+          requestIndex: this.requests.length,
+          timestampMs: record.timestampMs,
+          errorKind: 'api_error',
+          message: record.apiError,
+        });
       }
       return;
     }
@@ -205,13 +218,31 @@ class Builder {
     const id = record.uuid ?? `${file}:${line}`;
     if (record.isCompactSummary) {
       const itemIndex = this.items.length;
-      this.items.push({ kind: 'summary', id, timestampMs: record.timestampMs, text: record.content.text, chars: record.content.chars, imageParts: 0, imageChars: 0 });
+      this.items.push({
+        kind: 'summary',
+        id,
+        timestampMs: record.timestampMs,
+        text: record.content.text,
+        chars: record.content.chars,
+        imageParts: 0,
+        imageChars: 0,
+      });
       const pending = this.pendingBoundary === null ? undefined : this.events[this.pendingBoundary];
       if (pending !== undefined && pending.kind === 'compaction') {
         this.events[this.pendingBoundary ?? 0] = { ...pending, summaryItemId: id };
       } else {
         // Legacy compaction (1.0.x): no boundary record, only the summary (§1.7).
-        this.events.push({ kind: 'compaction', itemIndex, requestIndex: this.requests.length, timestampMs: record.timestampMs, trigger: 'unknown', tokensBefore: null, tokensAfter: null, tokenUnit: 'provider', summaryItemId: id });
+        this.events.push({
+          kind: 'compaction',
+          itemIndex,
+          requestIndex: this.requests.length,
+          timestampMs: record.timestampMs,
+          trigger: 'unknown',
+          tokensBefore: null,
+          tokensAfter: null,
+          tokenUnit: 'provider',
+          summaryItemId: id,
+        });
       }
       this.pendingBoundary = null;
       return;
@@ -232,7 +263,13 @@ class Builder {
       });
     }
     if (record.hasText || record.toolResults.length === 0) {
-      this.items.push({ kind: 'user', id, timestampMs: record.timestampMs, ...record.content, synthetic: record.isMeta ? 'meta' : null });
+      this.items.push({
+        kind: 'user',
+        id,
+        timestampMs: record.timestampMs,
+        ...record.content,
+        synthetic: record.isMeta ? 'meta' : null,
+      });
     }
   }
 
@@ -250,7 +287,12 @@ class Builder {
     return holder !== input.file;
   }
 
-  record(record: ClaudeRecord, input: ClaudeFileRecords, line: number, unknownTypes: Map<string, { line: number; count: number }>): void {
+  record(
+    record: ClaudeRecord,
+    input: ClaudeFileRecords,
+    line: number,
+    unknownTypes: Map<string, { line: number; count: number }>,
+  ): void {
     const kind = record.kind;
     const placed = kind === 'assistant' || kind === 'user' || kind === 'compact_boundary' || kind === 'api_error';
     if (placed && this.isMainCopy(record, input)) return;
@@ -281,7 +323,14 @@ class Builder {
         return;
       case 'api_error':
         if (input.agentId !== null || record.sidechain) return;
-        this.events.push({ kind: 'model_error', itemIndex: this.items.length, requestIndex: this.requests.length, timestampMs: record.timestampMs, errorKind: 'api_error', message: record.message });
+        this.events.push({
+          kind: 'model_error',
+          itemIndex: this.items.length,
+          requestIndex: this.requests.length,
+          timestampMs: record.timestampMs,
+          errorKind: 'api_error',
+          message: record.message,
+        });
         return;
       case 'title':
         if (record.fromSummary) this.summaries.push({ leafUuid: record.leafUuid, title: record.title });
@@ -348,7 +397,12 @@ export function buildClaudeSession(input: ClaudeSessionInput, _options: { readon
     for (const { line, record } of file.records) builder.record(record, file, line, unknownTypes);
     for (const [type, seen] of unknownTypes) {
       const reason = `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored`;
-      builder.issues.push({ file: file.file, line: seen.line, reason, ...(seen.count > 1 ? { lines: seen.count } : {}) });
+      builder.issues.push({
+        file: file.file,
+        line: seen.line,
+        reason,
+        ...(seen.count > 1 ? { lines: seen.count } : {}),
+      });
     }
   }
   for (const [file, seen] of builder.claimedElsewhere) {

@@ -29,7 +29,12 @@ export type Envelope = {
   readonly cwd: string | null;
 };
 
-export type TextContent = { readonly text: string | null; readonly chars: number; readonly imageParts: number; readonly imageChars: number };
+export type TextContent = {
+  readonly text: string | null;
+  readonly chars: number;
+  readonly imageParts: number;
+  readonly imageChars: number;
+};
 
 export type ToolResultBlock = TextContent & { readonly callId: string; readonly failed: boolean };
 
@@ -62,7 +67,12 @@ export type UserRecord = Envelope & {
 export type ClaudeRecord =
   | AssistantRecord
   | UserRecord
-  | (Envelope & { readonly kind: 'compact_boundary'; readonly trigger: 'auto' | 'manual' | 'unknown'; readonly preTokens: number | null; readonly postTokens: number | null })
+  | (Envelope & {
+      readonly kind: 'compact_boundary';
+      readonly trigger: 'auto' | 'manual' | 'unknown';
+      readonly preTokens: number | null;
+      readonly postTokens: number | null;
+    })
   | (Envelope & { readonly kind: 'api_error'; readonly message: string })
   | { readonly kind: 'title'; readonly title: string; readonly leafUuid: string | null; readonly fromSummary: boolean }
   | { readonly kind: 'ignored' }
@@ -176,8 +186,18 @@ function usageOf(value: unknown): UsageReading {
   // Anthropic's input_tokens is the uncached part: the inclusive prompt adds reads and writes (§1.3).
   // Only valid counts are added; an invalid one reaches normalizeUsage as is and makes the usage invalid.
   const countOrZero = (v: unknown): number => (isTokenCountOrAbsent(v) && typeof v === 'number' ? v : 0);
-  const inclusive = input === undefined ? undefined : isTokenCountOrAbsent(input) && typeof input === 'number' ? input + countOrZero(read) + countOrZero(write) : input;
-  const reading = normalizeUsage({ inputTokens: inclusive, outputTokens: raw['output_tokens'], cacheReadTokens: read, cacheWriteTokens: write });
+  const inclusive =
+    input === undefined
+      ? undefined
+      : isTokenCountOrAbsent(input) && typeof input === 'number'
+        ? input + countOrZero(read) + countOrZero(write)
+        : input;
+  const reading = normalizeUsage({
+    inputTokens: inclusive,
+    outputTokens: raw['output_tokens'],
+    cacheReadTokens: read,
+    cacheWriteTokens: write,
+  });
   if (reading.usage === null) return reading;
   const split = asObject(raw['cache_creation']);
   const w5m = tokenCountOf(split?.['ephemeral_5m_input_tokens']);
@@ -190,7 +210,11 @@ function usageOf(value: unknown): UsageReading {
   return { usage: { ...reading.usage, cacheWrite5mTokens: w5m, cacheWrite1hTokens: w1h }, problem: reading.problem };
 }
 
-function assistantRecord(line: JsonObject, message: JsonObject | undefined, content: ContentMode): { record: AssistantRecord; problem: string | null } {
+function assistantRecord(
+  line: JsonObject,
+  message: JsonObject | undefined,
+  content: ContentMode,
+): { record: AssistantRecord; problem: string | null } {
   const model = asString(message?.['model']) ?? 'unknown';
   const isError = line['isApiErrorMessage'] === true || model === '<synthetic>';
   let text = '';
@@ -220,13 +244,19 @@ function assistantRecord(line: JsonObject, message: JsonObject | undefined, cont
         break;
       case 'tool_use':
       case 'server_tool_use':
-        toolCalls.push({ callId: asString(object['id']) ?? '', name: asString(object['name']) ?? '', argsJson: jsonText(object['input'] ?? {}) });
+        toolCalls.push({
+          callId: asString(object['id']) ?? '',
+          name: asString(object['name']) ?? '',
+          argsJson: jsonText(object['input'] ?? {}),
+        });
         break;
       default:
         break;
     }
   }
-  const { usage, problem, invalid } = isError ? { usage: null, problem: null, invalid: false } : usageOf(message?.['usage']);
+  const { usage, problem, invalid } = isError
+    ? { usage: null, problem: null, invalid: false }
+    : usageOf(message?.['usage']);
   const errorText = asString(line['error']) ?? (isError ? text : null);
   return {
     record: {
@@ -273,7 +303,10 @@ function assistantMessageProblem(raw: unknown): string | null {
     return `assistant record whose "message" is ${describeJson(raw)}, not a message object; not counted`;
   }
   if (!['id', 'model', 'content', 'usage', 'role'].some((key) => key in message)) {
-    const keys = Object.keys(message).slice(0, 3).map((key) => JSON.stringify(key)).join(', ');
+    const keys = Object.keys(message)
+      .slice(0, 3)
+      .map((key) => JSON.stringify(key))
+      .join(', ');
     const listed = keys === '' ? 'none' : keys;
     return `assistant record whose "message" has none of id, model, content, usage, role (keys ${listed}); not counted`;
   }
@@ -349,7 +382,11 @@ function parseClaudeLineUnguarded(line: Line, content: ContentMode): ClaudeLineR
       const title = asString(object['summary']);
       return title === undefined
         ? { kind: 'record', record: { kind: 'ignored' }, problem: null }
-        : { kind: 'record', record: { kind: 'title', title, leafUuid: asString(object['leafUuid']) ?? null, fromSummary: true }, problem: null };
+        : {
+            kind: 'record',
+            record: { kind: 'title', title, leafUuid: asString(object['leafUuid']) ?? null, fromSummary: true },
+            problem: null,
+          };
     }
     case 'ai-title':
     case 'custom-title': {

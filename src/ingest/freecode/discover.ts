@@ -45,7 +45,12 @@ const MAX_DEPTH = 8;
 type MutableFiles = { -readonly [K in keyof FreecodeSessionFiles]: FreecodeSessionFiles[K] };
 
 function isMissing(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    (error.code === 'ENOENT' || error.code === 'ENOTDIR')
+  );
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -78,10 +83,21 @@ class Collector {
       memoryFile: null,
     };
     this.sessions.set(sessionId, files);
-    const field = kind === 'rollout' ? 'rolloutFile' : kind === 'messages' ? 'messagesFile' : kind === 'meta' ? 'metaFile' : 'memoryFile';
+    const field =
+      kind === 'rollout'
+        ? 'rolloutFile'
+        : kind === 'messages'
+          ? 'messagesFile'
+          : kind === 'meta'
+            ? 'metaFile'
+            : 'memoryFile';
     const previous = files[field];
     if (previous !== null) {
-      this.issues.push({ file: path, line: 0, reason: `another ${basename(path)} for session ${sessionId} was already found (${previous}); this one is not read` });
+      this.issues.push({
+        file: path,
+        line: 0,
+        reason: `another ${basename(path)} for session ${sessionId} was already found (${previous}); this one is not read`,
+      });
       return;
     }
     files[field] = path;
@@ -124,7 +140,9 @@ function homeOf(kind: FileKind, path: string): string | null {
   const parent = dirname(sessionDir);
   switch (kind) {
     case 'rollout':
-      return basename(parent) === 'sessions' && basename(dirname(parent)) === 'rollout' ? dirname(dirname(parent)) : null;
+      return basename(parent) === 'sessions' && basename(dirname(parent)) === 'rollout'
+        ? dirname(dirname(parent))
+        : null;
     case 'messages':
     case 'meta':
       return basename(dirname(parent)) === 'sessions' ? dirname(dirname(parent)) : null;
@@ -137,7 +155,11 @@ function homeOf(kind: FileKind, path: string): string | null {
   }
 }
 
-async function addCompanions(files: MutableFiles, collector: Collector, projectDirsByHome: Map<string, string[]>): Promise<void> {
+async function addCompanions(
+  files: MutableFiles,
+  collector: Collector,
+  projectDirsByHome: Map<string, string[]>,
+): Promise<void> {
   // The two store files live side by side wherever the store directory is.
   if (files.messagesFile !== null && files.metaFile === null) {
     const meta = join(dirname(files.messagesFile), 'meta.json');
@@ -164,7 +186,10 @@ async function addCompanions(files: MutableFiles, collector: Collector, projectD
     if (projects === undefined) {
       try {
         const entries = await readdir(join(home, 'sessions'), { withFileTypes: true });
-        projects = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+        projects = entries
+          .filter((e) => e.isDirectory())
+          .map((e) => e.name)
+          .sort();
       } catch {
         projects = [];
       }
@@ -191,7 +216,8 @@ export async function discoverFreecode(paths: readonly string[]): Promise<Discov
     try {
       isDirectory = (await stat(path)).isDirectory();
     } catch (error) {
-      if (isMissing(error)) throw new CachecostError('PATH_NOT_FOUND', `no such file or directory: ${path}`, { cause: error });
+      if (isMissing(error))
+        throw new CachecostError('PATH_NOT_FOUND', `no such file or directory: ${path}`, { cause: error });
       throw new CachecostError('IO_ERROR', `cannot read ${path}: ${errorMessage(error)}`, { cause: error });
     }
     if (isDirectory) {
@@ -200,7 +226,10 @@ export async function discoverFreecode(paths: readonly string[]): Promise<Discov
     } else {
       const kind = FILE_KINDS.get(basename(path));
       if (kind === undefined) {
-        throw new CachecostError('BAD_ARGUMENT', `not a FreeCode log file: ${path} (expected events.jsonl, messages.jsonl, meta.json or memory.json)`);
+        throw new CachecostError(
+          'BAD_ARGUMENT',
+          `not a FreeCode log file: ${path} (expected events.jsonl, messages.jsonl, meta.json or memory.json)`,
+        );
       }
       collector.add(kind, path);
     }
@@ -209,10 +238,16 @@ export async function discoverFreecode(paths: readonly string[]): Promise<Discov
   for (const files of collector.sessions.values()) await addCompanions(files, collector, projectDirsByHome);
 
   const sessions: FreecodeSessionFiles[] = [];
-  for (const files of [...collector.sessions.values()].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0))) {
+  for (const files of [...collector.sessions.values()].sort((a, b) =>
+    a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0,
+  )) {
     if (files.rolloutFile === null && files.messagesFile === null && files.metaFile === null) {
       // Compaction memory alone has no requests to count: say so rather than drop it silently.
-      collector.issues.push({ file: files.memoryFile ?? files.sessionId, line: 0, reason: `memory.json without a rollout log or session store for session ${files.sessionId}; skipped` });
+      collector.issues.push({
+        file: files.memoryFile ?? files.sessionId,
+        line: 0,
+        reason: `memory.json without a rollout log or session store for session ${files.sessionId}; skipped`,
+      });
       continue;
     }
     sessions.push({ ...files });

@@ -34,7 +34,11 @@ const SummarySchema = z.looseObject({
   summaryTokenCount: z.number().int().nonnegative().nullish(),
 });
 
-const MessageSchema = z.looseObject({ role: z.string(), content: z.string(), timestamp: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc) });
+const MessageSchema = z.looseObject({
+  role: z.string(),
+  content: z.string(),
+  timestamp: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc),
+});
 
 const FileSchema = z.looseObject({
   summaries: z.array(z.unknown()).nullish(),
@@ -60,7 +64,12 @@ export function parseMemory(content: string): MemoryResult {
       return;
     }
     const s = parsed.data;
-    summaries.push({ id: s.id, createdAtMs: s.createdAt, content: s.content, summaryTokenCount: s.summaryTokenCount ?? null });
+    summaries.push({
+      id: s.id,
+      createdAtMs: s.createdAt,
+      content: s.content,
+      summaryTokenCount: s.summaryTokenCount ?? null,
+    });
   });
   const userMessages: MemoryUserMessage[] = [];
   (file.data.messages ?? []).forEach((raw, index) => {
@@ -69,7 +78,8 @@ export function parseMemory(content: string): MemoryResult {
       problems.push(describeSchemaError(`memory.json messages[${index}]`, parsed.error));
       return;
     }
-    if (parsed.data.role === 'user') userMessages.push({ content: parsed.data.content, timestampMs: parsed.data.timestamp });
+    if (parsed.data.role === 'user')
+      userMessages.push({ content: parsed.data.content, timestampMs: parsed.data.timestamp });
   });
   return { kind: 'memory', memory: { summaries, userMessages }, problems };
 }

@@ -99,7 +99,8 @@ function parsePart(raw: unknown, partIndex: number, content: ContentMode): PartR
     case 'image':
       return { part: { kind: 'image', dataChars: (p.data ?? '').length }, problem: null };
     case 'tool': {
-      if (p.tool === null || p.tool === undefined) return { part: null, problem: `part ${partIndex}: tool part without "tool"` };
+      if (p.tool === null || p.tool === undefined)
+        return { part: null, problem: `part ${partIndex}: tool part without "tool"` };
       const result = p.result ?? '';
       return {
         part: {
@@ -137,7 +138,8 @@ function parseStoreLineUnguarded(line: Line, content: ContentMode): StoreLineRes
   const parsed = MessageSchema.safeParse(json.value);
   if (!parsed.success) return { kind: 'invalid', reason: describeSchemaError('message', parsed.error) };
   const m = parsed.data;
-  if (m.role !== 'user' && m.role !== 'assistant') return { kind: 'invalid', reason: `message: unexpected role "${m.role}"` };
+  if (m.role !== 'user' && m.role !== 'assistant')
+    return { kind: 'invalid', reason: `message: unexpected role "${m.role}"` };
 
   const problems: string[] = [];
   const parts: StorePart[] = [];
@@ -190,7 +192,15 @@ export type StoreMeta = {
   readonly leafId: string | null;
 };
 
-export const EMPTY_META: StoreMeta = { id: null, title: null, projectPath: null, provider: null, model: null, parentId: null, leafId: null };
+export const EMPTY_META: StoreMeta = {
+  id: null,
+  title: null,
+  projectPath: null,
+  provider: null,
+  model: null,
+  parentId: null,
+  leafId: null,
+};
 
 const MetaSchema = z.looseObject({
   id: z.string().nullish(),
@@ -202,7 +212,8 @@ const MetaSchema = z.looseObject({
   leafId: z.string().nullish(),
 });
 
-export type MetaResult = { readonly kind: 'meta'; readonly meta: StoreMeta } | { readonly kind: 'invalid'; readonly reason: string };
+export type MetaResult =
+  { readonly kind: 'meta'; readonly meta: StoreMeta } | { readonly kind: 'invalid'; readonly reason: string };
 
 /** Parses the text of a `meta.json` (a small file, read whole). */
 export function parseMeta(content: string): MetaResult {

@@ -30,7 +30,8 @@ async function readObject(file: string, issues: IngestIssue[]): Promise<JsonObje
     if (object === undefined) issues.push({ file, line: 0, reason: 'not a JSON object' });
     return object ?? null;
   } catch (error) {
-    const reason = error instanceof SyntaxError ? `malformed JSON (${error.message})` : `cannot read: ${errorMessage(error)}`;
+    const reason =
+      error instanceof SyntaxError ? `malformed JSON (${error.message})` : `cannot read: ${errorMessage(error)}`;
     issues.push({ file, line: 0, reason });
     return null;
   }
@@ -39,14 +40,20 @@ async function readObject(file: string, issues: IngestIssue[]): Promise<JsonObje
 /** The `.json` files of a directory in name order (ids sort by time); none when it does not exist. */
 async function jsonFiles(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir)).filter((name) => name.endsWith('.json')).sort().map((name) => join(dir, name));
+    return (await readdir(dir))
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => join(dir, name));
   } catch {
     return [];
   }
 }
 
 /** Reads one opencode session with its messages and parts. */
-export async function loadOpencodeSession(files: OpencodeSessionFiles, options: { readonly content: ContentMode }): Promise<Session> {
+export async function loadOpencodeSession(
+  files: OpencodeSessionFiles,
+  options: { readonly content: ContentMode },
+): Promise<Session> {
   const issues: IngestIssue[] = [];
   const read: string[] = [files.sessionFile];
   const session = await readObject(files.sessionFile, issues);
@@ -69,7 +76,13 @@ export async function loadOpencodeSession(files: OpencodeSessionFiles, options: 
   }
   messages.sort((a, b) => (a.message.id < b.message.id ? -1 : a.message.id > b.message.id ? 1 : 0));
   return buildOpencodeSession(
-    { sessionId: files.sessionId, files: read, info: session === null ? { title: null, parentId: null, directory: null } : sessionInfo(session), messages, issues },
+    {
+      sessionId: files.sessionId,
+      files: read,
+      info: session === null ? { title: null, parentId: null, directory: null } : sessionInfo(session),
+      messages,
+      issues,
+    },
     options,
   );
 }

@@ -17,7 +17,9 @@ export type OpenhandsSessionFiles =
   | { readonly kind: 'output-line'; readonly sessionId: string; readonly file: string; readonly line: number };
 
 /** One session per trajectory file and per non-blank line of an `output.jsonl`, in path and line order. */
-export async function groupOpenhandsFiles(found: readonly FoundLog[]): Promise<{ readonly sessions: OpenhandsSessionFiles[]; readonly issues: IngestIssue[] }> {
+export async function groupOpenhandsFiles(
+  found: readonly FoundLog[],
+): Promise<{ readonly sessions: OpenhandsSessionFiles[]; readonly issues: IngestIssue[] }> {
   const sessions: OpenhandsSessionFiles[] = [];
   const issues: IngestIssue[] = [];
   for (const log of found) {
@@ -41,7 +43,12 @@ export async function groupOpenhandsFiles(found: readonly FoundLog[]): Promise<{
           continue;
         }
         const id = asString(object?.['instance_id']);
-        sessions.push({ kind: 'output-line', sessionId: id ?? `${basename(log.path, '.jsonl')}-${line.number}`, file: log.path, line: line.number });
+        sessions.push({
+          kind: 'output-line',
+          sessionId: id ?? `${basename(log.path, '.jsonl')}-${line.number}`,
+          file: log.path,
+          line: line.number,
+        });
       }
     } catch (error) {
       issues.push({ file: log.path, line: 0, reason: `cannot read: ${errorMessage(error)}` });

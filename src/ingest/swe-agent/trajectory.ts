@@ -12,7 +12,12 @@ import { describeValue, MAX_TOKENS_PER_REQUEST, USAGE_INVALID } from '../token-c
 type SessionTotals = NonNullable<z.infer<typeof SessionSchema>['totalsOnly']>;
 
 export type TrajectoryReading =
-  | { readonly kind: 'totals'; readonly totals: SessionTotals; readonly exitStatus: string | null; readonly problems: readonly string[] }
+  | {
+      readonly kind: 'totals';
+      readonly totals: SessionTotals;
+      readonly exitStatus: string | null;
+      readonly problems: readonly string[];
+    }
   | { readonly kind: 'invalid'; readonly reason: string };
 
 /** More calls than any one agent run makes; keeps calls × MAX_TOKENS_PER_REQUEST far inside 2^53. */
@@ -25,7 +30,9 @@ function count(name: string, value: unknown, bound: number, problems: string[]):
   }
   // These are sums over the run's calls: a safe integer within calls × the per-request bound.
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > bound) {
-    problems.push(`${USAGE_INVALID}: info.model_stats.${name} is not a plausible count (${describeValue(value)}); taken as 0`);
+    problems.push(
+      `${USAGE_INVALID}: info.model_stats.${name} is not a plausible count (${describeValue(value)}); taken as 0`,
+    );
     return 0;
   }
   return value;

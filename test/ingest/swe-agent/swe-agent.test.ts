@@ -5,7 +5,9 @@ import { SessionSchema } from '../../../src/session/model.js';
 describe('SWE-agent trajectories', () => {
   it('are totals-only sessions; bad totals are issues, not a throw', async () => {
     const { sources } = await discoverSessions(['test/fixtures/swe-agent']);
-    const sessions = await Promise.all(sources.map(async (s) => SessionSchema.parse(await loadSession(s, { content: 'sizes' }))));
+    const sessions = await Promise.all(
+      sources.map(async (s) => SessionSchema.parse(await loadSession(s, { content: 'sizes' }))),
+    );
     expect(sessions.map((s) => [s.id, s.totalsOnly, s.requests.length])).toEqual([
       ['bad', { promptTokens: 0, outputTokens: 0, requests: 0 }, 0],
       ['good', { promptTokens: 12000, outputTokens: 300, requests: 4 }, 0],
