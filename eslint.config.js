@@ -11,7 +11,10 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['vitest.config.ts'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       // A promise nobody awaits loses its error (a silent wrong number, or an exit before the write).
@@ -20,7 +23,10 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
       // Variants are unions on `kind` handled by an exhaustive switch (STYLE.md habit 3).
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -33,9 +39,20 @@ export default tseslint.config(
     // Scripts run on Node: its globals (TypeScript files get them from @types/node instead).
     languageOptions: {
       globals: Object.fromEntries(
-        ['process', 'console', 'URL', 'Buffer', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'TextDecoder', 'TextEncoder', 'structuredClone'].map(
-          (name) => [name, 'readonly'],
-        ),
+        [
+          'process',
+          'console',
+          'URL',
+          'Buffer',
+          'performance',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'TextDecoder',
+          'TextEncoder',
+          'structuredClone',
+        ].map((name) => [name, 'readonly']),
       ),
     },
   },

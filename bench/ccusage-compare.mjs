@@ -50,7 +50,11 @@ await mkdir(emptyHome);
 
 try {
   try {
-    await run('npm', ['install', '--prefix', work, `ccusage@${VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'], { timeout: 300_000 });
+    await run(
+      'npm',
+      ['install', '--prefix', work, `ccusage@${VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'],
+      { timeout: 300_000 },
+    );
   } catch (error) {
     console.log(`skipped: cannot install ccusage@${VERSION} (${firstLine(error)})`);
     process.exit(0);
@@ -61,7 +65,9 @@ try {
   const real = await compare(ccusageBin, logs);
   printComparison(real);
 
-  console.log('\nInvented transcript (a streamed response with a 1h write, a request above 200K, a final line only in an acompact copy, an all-zero stream):');
+  console.log(
+    '\nInvented transcript (a streamed response with a 1h write, a request above 200K, a final line only in an acompact copy, an all-zero stream):',
+  );
   const invented = join(work, 'invented');
   await writeInventedTranscript(invented);
   printComparison(await compare(ccusageBin, invented));
@@ -82,8 +88,16 @@ function firstLine(error) {
 
 async function compare(ccusageBin, configDir) {
   const env = { ...process.env, HOME: emptyHome, CLAUDE_CONFIG_DIR: configDir, NO_COLOR: '1' };
-  const theirs = JSON.parse((await run(ccusageBin, ['claude', 'session', '--json', '--offline'], { env, maxBuffer: 64 * 2 ** 20 })).stdout);
-  const ours = JSON.parse((await run(process.execPath, [cachecostMain, 'report', configDir, '--by', 'session', '--json'], { maxBuffer: 64 * 2 ** 20 })).stdout);
+  const theirs = JSON.parse(
+    (await run(ccusageBin, ['claude', 'session', '--json', '--offline'], { env, maxBuffer: 64 * 2 ** 20 })).stdout,
+  );
+  const ours = JSON.parse(
+    (
+      await run(process.execPath, [cachecostMain, 'report', configDir, '--by', 'session', '--json'], {
+        maxBuffer: 64 * 2 ** 20,
+      })
+    ).stdout,
+  );
   const ourSessions = new Map(ours.lines.map((line) => [line.key, line]));
   const rows = [];
   for (const session of theirs.sessions) {
@@ -96,32 +110,49 @@ async function compare(ccusageBin, configDir) {
     const creation = mine.cacheWrite5mTokens + mine.cacheWrite1hTokens + mine.cacheWriteUnknownTtlTokens;
     const costDiff = Number(mine.costUsd ?? 'NaN') - session.totalCost;
     const reasons = [];
-    if (mine.uncachedInputTokens !== session.inputTokens || mine.cacheReadTokens !== session.cacheReadTokens || creation !== session.cacheCreationTokens) {
-      reasons.push(`UNEXPLAINED: input/cache tokens differ (ours ${mine.uncachedInputTokens}/${mine.cacheReadTokens}/${creation}, ccusage ${session.inputTokens}/${session.cacheReadTokens}/${session.cacheCreationTokens})`);
+    if (
+      mine.uncachedInputTokens !== session.inputTokens ||
+      mine.cacheReadTokens !== session.cacheReadTokens ||
+      creation !== session.cacheCreationTokens
+    ) {
+      reasons.push(
+        `UNEXPLAINED: input/cache tokens differ (ours ${mine.uncachedInputTokens}/${mine.cacheReadTokens}/${creation}, ccusage ${session.inputTokens}/${session.cacheReadTokens}/${session.cacheCreationTokens})`,
+      );
     }
-    if (mine.outputTokens !== session.outputTokens) reasons.push(`dedupe: output ${mine.outputTokens} (largest line) vs ${session.outputTokens}`);
+    if (mine.outputTokens !== session.outputTokens)
+      reasons.push(`dedupe: output ${mine.outputTokens} (largest line) vs ${session.outputTokens}`);
     if (!(Math.abs(costDiff) <= COST_TOLERANCE_USD)) {
-      if (mine.longContextRequests > 0) reasons.push(`long context: ${mine.longContextRequests} request(s) billed whole at the tier`);
-      else if (mine.outputTokens === session.outputTokens) reasons.push('UNEXPLAINED: cost differs with equal tokens and no long-context request');
+      if (mine.longContextRequests > 0)
+        reasons.push(`long context: ${mine.longContextRequests} request(s) billed whole at the tier`);
+      else if (mine.outputTokens === session.outputTokens)
+        reasons.push('UNEXPLAINED: cost differs with equal tokens and no long-context request');
     }
-    if (mine.cacheWrite1hTokens > 0) reasons.push(`1h writes: ${mine.cacheWrite1hTokens} of ${creation} written tokens`);
+    if (mine.cacheWrite1hTokens > 0)
+      reasons.push(`1h writes: ${mine.cacheWrite1hTokens} of ${creation} written tokens`);
     rows.push({
       session: session.sessionId,
       tokens: [mine.uncachedInputTokens, mine.outputTokens, creation, mine.cacheReadTokens],
       theirTokens: [session.inputTokens, session.outputTokens, session.cacheCreationTokens, session.cacheReadTokens],
       ourCost: mine.costUsd,
       theirCost: session.totalCost,
-      verdict: reasons.length === 0 ? 'agree' : reasons.sort((a, b) => Number(b.startsWith('UNEXPLAINED')) - Number(a.startsWith('UNEXPLAINED'))).join('; '),
+      verdict:
+        reasons.length === 0
+          ? 'agree'
+          : reasons
+              .sort((a, b) => Number(b.startsWith('UNEXPLAINED')) - Number(a.startsWith('UNEXPLAINED')))
+              .join('; '),
     });
   }
-  for (const key of ourSessions.keys()) rows.push({ session: key, verdict: 'UNEXPLAINED: only cachecost has this session' });
+  for (const key of ourSessions.keys())
+    rows.push({ session: key, verdict: 'UNEXPLAINED: only cachecost has this session' });
   return rows;
 }
 
 function printComparison(rows) {
   for (const row of rows) {
     const cost = row.ourCost === undefined ? '' : `  $${row.ourCost} vs $${row.theirCost.toFixed(6)}`;
-    const tokens = row.tokens === undefined ? '' : `  in/out/write/read ${row.tokens.join('/')} vs ${row.theirTokens.join('/')}`;
+    const tokens =
+      row.tokens === undefined ? '' : `  in/out/write/read ${row.tokens.join('/')} vs ${row.theirTokens.join('/')}`;
     console.log(`${row.session.slice(0, 8)}  ${row.verdict}${tokens}${cost}`);
   }
   const agree = rows.filter((row) => row.verdict === 'agree').length;
@@ -134,25 +165,86 @@ async function writeInventedTranscript(root) {
   const dir = join(root, 'projects', '-tmp-demo');
   await mkdir(dir, { recursive: true });
   const assistant = (uuid, at, id, usage) => ({
-    type: 'assistant', uuid, parentUuid: null, isSidechain: false, sessionId: session, version: '2.1.87', cwd: '/tmp/demo', timestamp: at,
-    requestId: `req_${id}`, message: { id: `msg_${id}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'x' }], stop_reason: null, usage },
+    type: 'assistant',
+    uuid,
+    parentUuid: null,
+    isSidechain: false,
+    sessionId: session,
+    version: '2.1.87',
+    cwd: '/tmp/demo',
+    timestamp: at,
+    requestId: `req_${id}`,
+    message: {
+      id: `msg_${id}`,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5-20250929',
+      content: [{ type: 'text', text: 'x' }],
+      stop_reason: null,
+      usage,
+    },
   });
-  const split = (w5m, w1h) => ({ cache_creation_input_tokens: w5m + w1h, cache_creation: { ephemeral_5m_input_tokens: w5m, ephemeral_1h_input_tokens: w1h } });
+  const split = (w5m, w1h) => ({
+    cache_creation_input_tokens: w5m + w1h,
+    cache_creation: { ephemeral_5m_input_tokens: w5m, ephemeral_1h_input_tokens: w1h },
+  });
   const lines = [
-    { type: 'user', uuid: 'u1', parentUuid: null, sessionId: session, cwd: '/tmp/demo', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hi' } },
-    assistant('a1', '2026-01-01T00:00:01.000Z', '1', { input_tokens: 3, cache_read_input_tokens: 20_000, ...split(0, 500), output_tokens: 2 }),
-    assistant('a2', '2026-01-01T00:00:02.000Z', '1', { input_tokens: 3, cache_read_input_tokens: 20_000, ...split(0, 500), output_tokens: 180 }),
-    assistant('a3', '2026-01-01T00:01:00.000Z', '2', { input_tokens: 10, cache_read_input_tokens: 195_000, ...split(10_000, 0), output_tokens: 1_000 }),
+    {
+      type: 'user',
+      uuid: 'u1',
+      parentUuid: null,
+      sessionId: session,
+      cwd: '/tmp/demo',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      message: { role: 'user', content: 'hi' },
+    },
+    assistant('a1', '2026-01-01T00:00:01.000Z', '1', {
+      input_tokens: 3,
+      cache_read_input_tokens: 20_000,
+      ...split(0, 500),
+      output_tokens: 2,
+    }),
+    assistant('a2', '2026-01-01T00:00:02.000Z', '1', {
+      input_tokens: 3,
+      cache_read_input_tokens: 20_000,
+      ...split(0, 500),
+      output_tokens: 180,
+    }),
+    assistant('a3', '2026-01-01T00:01:00.000Z', '2', {
+      input_tokens: 10,
+      cache_read_input_tokens: 195_000,
+      ...split(10_000, 0),
+      output_tokens: 1_000,
+    }),
   ];
   // A response whose main-transcript line is partial (output 5) while its final line (output 900)
   // exists only in the compaction summariser's copy; and a stream that never finished (all zero).
   lines.push(
-    assistant('a4', '2026-01-01T00:02:00.000Z', '3', { input_tokens: 4, cache_read_input_tokens: 20_500, ...split(0, 0), output_tokens: 5 }),
-    assistant('a5', '2026-01-01T00:03:00.000Z', '4', { input_tokens: 0, cache_read_input_tokens: 0, ...split(0, 0), output_tokens: 0 }),
+    assistant('a4', '2026-01-01T00:02:00.000Z', '3', {
+      input_tokens: 4,
+      cache_read_input_tokens: 20_500,
+      ...split(0, 0),
+      output_tokens: 5,
+    }),
+    assistant('a5', '2026-01-01T00:03:00.000Z', '4', {
+      input_tokens: 0,
+      cache_read_input_tokens: 0,
+      ...split(0, 0),
+      output_tokens: 0,
+    }),
   );
   await writeFile(join(dir, `${session}.jsonl`), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
   const copy = join(dir, session, 'subagents');
   await mkdir(copy, { recursive: true });
-  const final = { ...assistant('c1', '2026-01-01T00:02:00.000Z', '3', { input_tokens: 4, cache_read_input_tokens: 20_500, ...split(0, 0), output_tokens: 900 }), isSidechain: true, agentId: 'acompact-1' };
+  const final = {
+    ...assistant('c1', '2026-01-01T00:02:00.000Z', '3', {
+      input_tokens: 4,
+      cache_read_input_tokens: 20_500,
+      ...split(0, 0),
+      output_tokens: 900,
+    }),
+    isSidechain: true,
+    agentId: 'acompact-1',
+  };
   await writeFile(join(copy, 'agent-acompact-1.jsonl'), `${JSON.stringify(final)}\n`);
 }

@@ -16,7 +16,16 @@
 // 4. On the 1 GB file: peak RSS of `report`, `sessions` and `simulate --scenario freecode`.
 import { Buffer } from 'node:buffer';
 import { execFile, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
@@ -49,7 +58,11 @@ async function installCcusage() {
   const prefix = join(out, `ccusage-${VERSION}`);
   const bin = join(prefix, 'node_modules', 'ccusage', 'dist', 'index.js');
   if (!existsSync(bin)) {
-    await run('npm', ['install', '--prefix', prefix, `ccusage@${VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'], { timeout: 300_000 });
+    await run(
+      'npm',
+      ['install', '--prefix', prefix, `ccusage@${VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'],
+      { timeout: 300_000 },
+    );
   }
   const pkg = JSON.parse(readFileSync(join(prefix, 'node_modules', 'ccusage', 'package.json'), 'utf8'));
   const entry = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin)[0];
@@ -60,7 +73,10 @@ async function installCcusage() {
 function measure(script, argv, env) {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, script, ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, script, ...argv], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const stdout = [];
     const stderr = [];
     child.stdout.on('data', (chunk) => stdout.push(chunk));
@@ -70,7 +86,8 @@ function measure(script, argv, env) {
       const ms = performance.now() - started;
       const errText = Buffer.concat(stderr).toString('utf8').trim().split('\n');
       const rssKb = Number(errText.at(-1));
-      if (code !== 0) return reject(new Error(`${script} ${argv.join(' ')} exited ${code}: ${errText.slice(-3).join(' | ')}`));
+      if (code !== 0)
+        return reject(new Error(`${script} ${argv.join(' ')} exited ${code}: ${errText.slice(-3).join(' | ')}`));
       resolvePromise({ ms, rssMb: rssKb / 1024, stdout: Buffer.concat(stdout).toString('utf8') });
     });
   });
@@ -88,11 +105,21 @@ function tokenTotals(ccusageJson, cachecostJson) {
   const parsed = JSON.parse(ccusageJson);
   // `ccusage session` (every agent) answers `session`; `ccusage claude session` answers `sessions`.
   const theirs = (parsed.session ?? parsed.sessions).reduce(
-    (acc, s) => [acc[0] + s.inputTokens, acc[1] + s.cacheReadTokens, acc[2] + s.cacheCreationTokens, acc[3] + s.outputTokens],
+    (acc, s) => [
+      acc[0] + s.inputTokens,
+      acc[1] + s.cacheReadTokens,
+      acc[2] + s.cacheCreationTokens,
+      acc[3] + s.outputTokens,
+    ],
     [0, 0, 0, 0],
   );
   const t = JSON.parse(cachecostJson).total;
-  const ours = [t.uncachedInputTokens, t.cacheReadTokens, t.cacheWrite5mTokens + t.cacheWrite1hTokens + t.cacheWriteUnknownTtlTokens, t.outputTokens];
+  const ours = [
+    t.uncachedInputTokens,
+    t.cacheReadTokens,
+    t.cacheWrite5mTokens + t.cacheWrite1hTokens + t.cacheWriteUnknownTtlTokens,
+    t.outputTokens,
+  ];
   return { theirs, ours };
 }
 
@@ -102,7 +129,12 @@ function largestTranscript(dir) {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.jsonl') && !e.name.startsWith('agent-') && (best === null || statSync(p).size > statSync(best).size)) best = p;
+      else if (
+        e.name.endsWith('.jsonl') &&
+        !e.name.startsWith('agent-') &&
+        (best === null || statSync(p).size > statSync(best).size)
+      )
+        best = p;
     }
   };
   walk(dir);
@@ -126,7 +158,9 @@ for (const copies of corpora) {
   const sessions = ['sessions', corpus.dir, '--json'];
   // A grown file: a copy of its own last assistant line with fresh ids, appended before each run.
   const grown = largestTranscript(corpus.dir);
-  const grownLines = readFileSync(grown, 'utf8').split('\n').filter((line) => line.includes('"type":"assistant"') && line.includes('"usage"'));
+  const grownLines = readFileSync(grown, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"type":"assistant"') && line.includes('"usage"'));
   const original = readFileSync(grown);
   const samples = { ccusage: [], report: [], sessions: [], warm: [], grown: [] };
   let outputs = {};
@@ -156,7 +190,13 @@ for (const copies of corpora) {
   const row = (label, list) => {
     const ms = median(list.map((s) => s.ms));
     const rss = Math.max(...list.map((s) => s.rssMb));
-    return { corpus: `${copies} copies (${mb.toFixed(0)} MB)`, command: label, median: fmtMs(ms), ratio: `${(ms / base).toFixed(2)}×`, peakRss: fmtMb(rss) };
+    return {
+      corpus: `${copies} copies (${mb.toFixed(0)} MB)`,
+      command: label,
+      median: fmtMs(ms),
+      ratio: `${(ms / base).toFixed(2)}×`,
+      peakRss: fmtMb(rss),
+    };
   };
   table.push(row('ccusage session --json --offline', samples.ccusage));
   table.push(row('report --by session --json (cold, --no-cache)', samples.report));
@@ -164,14 +204,22 @@ for (const copies of corpora) {
   table.push(row('report, warm cache, logs unchanged', samples.warm));
   table.push(row('report, warm cache, one file grew', samples.grown));
   const totals = tokenTotals(outputs.ccusage, outputs.cold);
-  console.log(`${copies} copies: token totals in/read/write/out cachecost ${totals.ours.join('/')} · ccusage ${totals.theirs.join('/')}`);
-  console.log(`${copies} copies: warm output ${outputs.warm === outputs.cold ? 'byte-identical to' : 'DIFFERS FROM'} cold; grown output ${outputs.grown === outputs.grownCold ? 'byte-identical to' : 'DIFFERS FROM'} a --no-cache run`);
+  console.log(
+    `${copies} copies: token totals in/read/write/out cachecost ${totals.ours.join('/')} · ccusage ${totals.theirs.join('/')}`,
+  );
+  console.log(
+    `${copies} copies: warm output ${outputs.warm === outputs.cold ? 'byte-identical to' : 'DIFFERS FROM'} cold; grown output ${outputs.grown === outputs.grownCold ? 'byte-identical to' : 'DIFFERS FROM'} a --no-cache run`,
+  );
   if (outputs.warm !== outputs.cold || outputs.grown !== outputs.grownCold) process.exitCode = 1;
 }
 console.table(table);
 
 if (!skipBig) {
-  const big = await buildSingleFile({ source, outFile: join(out, 'claude-code-1gb', 'projects', '-bench-big', '0badf00d-0000-4000-8000-000000000001.jsonl'), bytes: bigMb * 1e6 });
+  const big = await buildSingleFile({
+    source,
+    outFile: join(out, 'claude-code-1gb', 'projects', '-bench-big', '0badf00d-0000-4000-8000-000000000001.jsonl'),
+    bytes: bigMb * 1e6,
+  });
   const dir = join(out, 'claude-code-1gb');
   console.log(`single file: ${(big.bytes / 1e6).toFixed(0)} MB`);
   const env = { CACHECOST_CACHE_DIR: join(out, 'cache-1gb'), NO_COLOR: '1' };

@@ -41,7 +41,9 @@ async function fallbackCopies(outDir) {
       copy === 0
         ? text
         : text
-            .replace(/[0-9a-f]{8}(?=-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g, (g) => ((Number.parseInt(g, 16) ^ mask) >>> 0).toString(16).padStart(8, '0'))
+            .replace(/[0-9a-f]{8}(?=-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g, (g) =>
+              ((Number.parseInt(g, 16) ^ mask) >>> 0).toString(16).padStart(8, '0'),
+            )
             .replace(/\b(msg|req)_([0-9A-Za-z]+)/g, (_m, kind, id) => `${kind}_${id}c${copy}`);
     for (const [rel, text] of texts) {
       const parts = rewrite(rel).split('/');
@@ -93,8 +95,12 @@ try {
       await rm(out, { recursive: true, force: true });
     }
     console.log(`report: ${bill?.requests} requests, ${bill?.costUsd} USD; export rows: ${JSON.stringify(rows)}`);
-    console.log(`report  median ${(median(reportMs) / 1000).toFixed(2)} s  (${reportMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')})`);
-    console.log(`export  median ${(median(exportMs) / 1000).toFixed(2)} s  (${exportMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')})`);
+    console.log(
+      `report  median ${(median(reportMs) / 1000).toFixed(2)} s  (${reportMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')})`,
+    );
+    console.log(
+      `export  median ${(median(exportMs) / 1000).toFixed(2)} s  (${exportMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')})`,
+    );
     console.log(`ratio export / report: ${(median(exportMs) / median(reportMs)).toFixed(2)}× (goal ≤ 1.5×)`);
   }
 } finally {

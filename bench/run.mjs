@@ -26,10 +26,15 @@ function line(label, value) {
   console.log(`${label.padEnd(34)} ${value}`);
 }
 
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+);
 let t = performance.now();
 const corpus = generateCorpus({ outDir: dir, targetBytes: targetMb * 1e6 });
-line('generated corpus', `${(corpus.bytes / 1e6).toFixed(0)} MB, ${corpus.sessions} sessions, ${corpus.requests} requests (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+line(
+  'generated corpus',
+  `${(corpus.bytes / 1e6).toFixed(0)} MB, ${corpus.sessions} sessions, ${corpus.requests} requests (${((performance.now() - t) / 1000).toFixed(1)} s)`,
+);
 
 // Ingest only: the same loader simulate uses, with text (the replay reads it).
 t = performance.now();
@@ -40,7 +45,10 @@ const issues = await forEachSession([dir], { content: 'text' }, (session) => {
   requests += session.requests.length;
 });
 const ingestMs = performance.now() - t;
-line('ingest only', `${(ingestMs / 1000).toFixed(2)} s, ${(corpus.bytes / 1e6 / (ingestMs / 1000)).toFixed(0)} MB/s, ${sessions} sessions, ${issues.length} issues`);
+line(
+  'ingest only',
+  `${(ingestMs / 1000).toFixed(2)} s, ${(corpus.bytes / 1e6 / (ingestMs / 1000)).toFixed(0)} MB/s, ${sessions} sessions, ${issues.length} issues`,
+);
 
 const scenarios = buildScenarios(['freecode', 'none'], { targetTokens: [120_000] });
 t = performance.now();
@@ -48,8 +56,14 @@ const outcome = await runSimulation({ paths: [dir], scenarios, pricingFile: null
 const simulateMs = performance.now() - t;
 // Each scenario replays every request; the recorded fit replays each candidate policy twice more.
 const replayed = requests * scenarios.length;
-line('simulate (3 scenarios + DuckDB)', `${(simulateMs / 1000).toFixed(2)} s, ${outcome.report.sessions.length} sessions`);
-line('requests replayed per second', `${Math.round(replayed / (simulateMs / 1000)).toLocaleString('en-US')} (${replayed} scenario-requests)`);
+line(
+  'simulate (3 scenarios + DuckDB)',
+  `${(simulateMs / 1000).toFixed(2)} s, ${outcome.report.sessions.length} sessions`,
+);
+line(
+  'requests replayed per second',
+  `${Math.round(replayed / (simulateMs / 1000)).toLocaleString('en-US')} (${replayed} scenario-requests)`,
+);
 line('ratio simulate / ingest-only', `${(simulateMs / ingestMs).toFixed(2)}×`);
 
 const tuneBench = new URL('./tune-bench.mjs', import.meta.url);

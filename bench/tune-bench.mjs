@@ -41,7 +41,13 @@ export async function runTuneBench({ paths, log = defaultLog, workers = availabl
   const curvePoints = sweep.filter((s) => s.family === 'freecode').length;
 
   let t = performance.now();
-  const simulated = await runSimulation({ paths, scenarios: buildScenarios(['freecode', 'none'], { targetTokens: [120_000] }), pricingFile: null, dbPath: null, csvDir: null });
+  const simulated = await runSimulation({
+    paths,
+    scenarios: buildScenarios(['freecode', 'none'], { targetTokens: [120_000] }),
+    pricingFile: null,
+    dbPath: null,
+    csvDir: null,
+  });
   const simulateMs = performance.now() - t;
 
   t = performance.now();
@@ -65,15 +71,28 @@ export async function runTuneBench({ paths, log = defaultLog, workers = availabl
     requestsReplayedPerSecond: replayedRows / (tuneMs / 1000),
     scenarioRequestsPerSecond: (requests * sweep.length) / (tuneMs / 1000),
   };
-  log('simulate (3 scenarios + DuckDB)', `${figures.simulateSeconds.toFixed(2)} s, ${simulated.report.sessions.length} sessions`);
-  log(`tune (${curvePoints}-point sweep)`, `${figures.tuneSeconds.toFixed(2)} s, ${sweep.length} scenarios, ${workers} worker thread${workers === 1 ? '' : 's'}`);
+  log(
+    'simulate (3 scenarios + DuckDB)',
+    `${figures.simulateSeconds.toFixed(2)} s, ${simulated.report.sessions.length} sessions`,
+  );
+  log(
+    `tune (${curvePoints}-point sweep)`,
+    `${figures.tuneSeconds.toFixed(2)} s, ${sweep.length} scenarios, ${workers} worker thread${workers === 1 ? '' : 's'}`,
+  );
   log('ratio tune / simulate', `${figures.ratio.toFixed(2)}× (goal ≤ 3×)`);
-  log('tune: requests replayed per second', `${Math.round(figures.requestsReplayedPerSecond).toLocaleString('en-US')} (${replayedRows.toLocaleString('en-US')} rows in ${replays} replays)`);
-  log('tune: scenario-requests per second', `${Math.round(figures.scenarioRequestsPerSecond).toLocaleString('en-US')} (${reused} of ${sessions * sweep.length} session-scenarios reused as provably identical)`);
+  log(
+    'tune: requests replayed per second',
+    `${Math.round(figures.requestsReplayedPerSecond).toLocaleString('en-US')} (${replayedRows.toLocaleString('en-US')} rows in ${replays} replays)`,
+  );
+  log(
+    'tune: scenario-requests per second',
+    `${Math.round(figures.scenarioRequestsPerSecond).toLocaleString('en-US')} (${reused} of ${sessions * sweep.length} session-scenarios reused as provably identical)`,
+  );
   return figures;
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const paths = process.argv.length > 2 ? process.argv.slice(2) : [fileURLToPath(new URL('../datasets/freecode', import.meta.url))];
+  const paths =
+    process.argv.length > 2 ? process.argv.slice(2) : [fileURLToPath(new URL('../datasets/freecode', import.meta.url))];
   await runTuneBench({ paths });
 }

@@ -19,4 +19,6 @@ for (let i = 0; i < runs; i += 1) {
   version.push(time([main, '--version']));
 }
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
-console.log(`node -e 0 ${median(bare).toFixed(0)} ms; cachecost --version ${median(version).toFixed(0)} ms; ratio ${(median(version) / median(bare)).toFixed(2)}×`);
+console.log(
+  `node -e 0 ${median(bare).toFixed(0)} ms; cachecost --version ${median(version).toFixed(0)} ms; ratio ${(median(version) / median(bare)).toFixed(2)}×`,
+);

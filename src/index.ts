@@ -8,10 +8,29 @@
 export * from './session/model.js';
 export { CachecostError, type CachecostErrorCode } from './session/errors.js';
 export { summarizeSession, type SessionSummary } from './session/summary.js';
-export { discoverSessions, loadSession, newIngestRun, type IngestOptions, type IngestRun, type SessionSource } from './ingest/index.js';
-export { buildScenarios, familyDefaults, type Scenario, type ScenarioFamily, type ScenarioOverrides } from './simulate/scenario.js';
+export {
+  discoverSessions,
+  loadSession,
+  newIngestRun,
+  type IngestOptions,
+  type IngestRun,
+  type SessionSource,
+} from './ingest/index.js';
+export {
+  buildScenarios,
+  familyDefaults,
+  type Scenario,
+  type ScenarioFamily,
+  type ScenarioOverrides,
+} from './simulate/scenario.js';
 export { simulateSession, type SessionSimulation } from './simulate/simulate-session.js';
-export { replaySession, repriceReplay, type ReplayInput, type ReplayResult, type ReplayRow } from './simulate/replay.js';
+export {
+  replaySession,
+  repriceReplay,
+  type ReplayInput,
+  type ReplayResult,
+  type ReplayRow,
+} from './simulate/replay.js';
 export { modelFactsFor } from './simulate/model-facts.js';
 export { loadBundledPriceTable, loadPricingFile, priceRow, type PriceTable } from './cost/index.js';
 export { forEachSession } from './usecases/for-each-session.js';
@@ -22,7 +41,13 @@ export { billSessions, billExports, type BillOptions, type BillExportsOptions } 
 export { exportSessions, type ExportOptions, type ExportOutcome } from './usecases/export.js';
 export type { RunStamp, RecordTo } from './usecases/run-info.js';
 export { simulateSessions, type SimulateSessionsOptions, type SimulateSessionsOutcome } from './usecases/simulate.js';
-export { flagSessions, flagExports, flagScenarios, type FlagSessionsOptions, type FlagSessionsOutcome } from './usecases/flags.js';
+export {
+  flagSessions,
+  flagExports,
+  flagScenarios,
+  type FlagSessionsOptions,
+  type FlagSessionsOutcome,
+} from './usecases/flags.js';
 export { tuneSessions, type TuneSessionsOptions } from './usecases/tune.js';
 export { resolveThresholds, DEFAULT_THRESHOLDS, type FlagThresholds } from './detect/thresholds.js';
 export type { Flag } from './detect/flag.js';

@@ -76,7 +76,8 @@ function packageName(specifier: string): string {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
 }
 
-const isBuiltin = (specifier: string): boolean => specifier.startsWith('node:') || builtinModules.includes(packageName(specifier));
+const isBuiltin = (specifier: string): boolean =>
+  specifier.startsWith('node:') || builtinModules.includes(packageName(specifier));
 
 const files = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
 
@@ -100,13 +101,19 @@ function layerViolations(list: readonly Import[]): string[] {
     const to = targetLayer(entry);
     if (to === entry.from) return [];
     if (to !== null) {
-      return ALLOWED_IMPORTS[entry.from]?.includes(to) === true ? [] : [`${entry.file}: ${entry.specifier} (${entry.from} → ${to})`];
+      return ALLOWED_IMPORTS[entry.from]?.includes(to) === true
+        ? []
+        : [`${entry.file}: ${entry.specifier} (${entry.from} → ${to})`];
     }
     if (isBuiltin(entry.specifier)) {
-      return NODE_BUILTINS_ALLOWED.has(entry.from) ? [] : [`${entry.file}: ${entry.specifier} (node built-in in pure ${entry.from})`];
+      return NODE_BUILTINS_ALLOWED.has(entry.from)
+        ? []
+        : [`${entry.file}: ${entry.specifier} (node built-in in pure ${entry.from})`];
     }
     const name = packageName(entry.specifier);
-    return ALLOWED_PACKAGES[entry.from]?.includes(name) === true ? [] : [`${entry.file}: ${entry.specifier} (package not allowed in ${entry.from})`];
+    return ALLOWED_PACKAGES[entry.from]?.includes(name) === true
+      ? []
+      : [`${entry.file}: ${entry.specifier} (package not allowed in ${entry.from})`];
   });
 }
 
@@ -118,7 +125,11 @@ describe('layers', () => {
 
   it('names every folder of src/ in the table (a new folder is a decision about its layer)', () => {
     const folders = readdirSync(srcDir).filter((entry) => statSync(join(srcDir, entry)).isDirectory());
-    expect(folders.sort()).toEqual(Object.keys(ALLOWED_IMPORTS).filter((layer) => layer !== ROOT).sort());
+    expect(folders.sort()).toEqual(
+      Object.keys(ALLOWED_IMPORTS)
+        .filter((layer) => layer !== ROOT)
+        .sort(),
+    );
     expect(Object.keys(ALLOWED_PACKAGES).sort()).toEqual(Object.keys(ALLOWED_IMPORTS).sort());
   });
 
@@ -148,7 +159,11 @@ describe('layers', () => {
   });
 
   it('catches a forbidden import (cost importing simulate, the old cycle)', () => {
-    const planted: Import = { file: join('cost', 'price-table.ts'), from: 'cost', specifier: '../simulate/cache-model.js' };
+    const planted: Import = {
+      file: join('cost', 'price-table.ts'),
+      from: 'cost',
+      specifier: '../simulate/cache-model.js',
+    };
     expect(layerViolations([planted])).toEqual([`${planted.file}: ${planted.specifier} (cost → simulate)`]);
     const duck: Import = { file: join('engine', 'tokens.ts'), from: 'engine', specifier: '@duckdb/node-api' };
     expect(layerViolations([duck])).toHaveLength(1);

@@ -8,6 +8,7 @@ import { CachecostError, errorMessage, exitCodeFor } from '../session/errors.js'
 import type { CommandContext, GlobalArgs } from './command.js';
 import { COMMANDS } from './commands/registry.js';
 import type { CliIo } from './io.js';
+import { terminalSafe, terminalSafeOutput } from '../format/terminal-safe.js';
 import { packageVersion } from './version.js';
 
 /** Exit code for an unexpected exception (a bug): EX_SOFTWARE from sysexits.h. */
@@ -18,7 +19,13 @@ export const USAGE_EXIT = 1;
 const NO_COMMAND = 'no command given';
 
 /** Runs the CLI on `argv` (without node and script) and resolves to the process exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  // The last guard: whatever a command prints, control characters from logs never drive the terminal.
+  const io: CliIo = {
+    ...rawIo,
+    stdout: (text) => rawIo.stdout(terminalSafeOutput(text)),
+    stderr: (text) => rawIo.stderr(terminalSafeOutput(text)),
+  };
   // An object, not a `let`: the handler sets it inside yargs' callback, where TypeScript's flow
   // analysis cannot follow the assignment.
   const pending: { work: Promise<number> | null } = { work: null };
@@ -32,11 +39,31 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   };
   let parser: Argv<GlobalArgs> = yargs([...argv])
     .scriptName('cachecost')
-    .usage('$0 <command> [options]\n\nReplay coding-agent sessions through FreeCode\'s compaction engine and price every request by prompt-cache class.')
-    .option('verbose', { type: 'boolean', default: false, global: true, describe: 'List every ingest issue on stderr; show stacks of internal errors' })
-    .option('strict', { type: 'boolean', default: false, global: true, describe: 'Treat any ingest issue as fatal (exit 2)' })
-    .option('color', { type: 'boolean', global: true, describe: 'Colour the tables (--no-color: never) [on a terminal, unless NO_COLOR is set]' })
-    .option('compact', { type: 'boolean', global: true, describe: 'Compact tables: leave secondary columns out [below 120 columns]' })
+    .usage(
+      "$0 <command> [options]\n\nReplay coding-agent sessions through FreeCode's compaction engine and price every request by prompt-cache class.",
+    )
+    .option('verbose', {
+      type: 'boolean',
+      default: false,
+      global: true,
+      describe: 'List every ingest issue on stderr; show stacks of internal errors',
+    })
+    .option('strict', {
+      type: 'boolean',
+      default: false,
+      global: true,
+      describe: 'Treat any ingest issue as fatal (exit 2)',
+    })
+    .option('color', {
+      type: 'boolean',
+      global: true,
+      describe: 'Colour the tables (--no-color: never) [on a terminal, unless NO_COLOR is set]',
+    })
+    .option('compact', {
+      type: 'boolean',
+      global: true,
+      describe: 'Compact tables: leave secondary columns out [below 120 columns]',
+    })
     .option('wide', { type: 'boolean', global: true, describe: 'Every column, whatever the terminal width' })
     .conflicts('compact', 'wide')
     .strict()
@@ -57,7 +84,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`${parsed.output}\n`);
     } else {
       // yargs spreads some messages over lines ("Invalid values:\n  Argument: …"): one line here.
-      io.stderr(`cachecost: ${parsed.error.message.replace(/\s*\n\s*/g, ' ')} (see cachecost --help)\n`);
+      io.stderr(`cachecost: ${terminalSafe(parsed.error.message.replace(/\s*\n\s*/g, ' '))} (see cachecost --help)\n`);
     }
     return USAGE_EXIT;
   }
@@ -69,12 +96,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return await pending.work;
   } catch (error) {
     if (error instanceof CachecostError) {
-      io.stderr(`cachecost: ${error.message}\n`);
+      io.stderr(`cachecost: ${terminalSafe(error.message)}\n`);
       return exitCodeFor(error.code);
     }
     const message = errorMessage(error);
-    io.stderr(`cachecost: internal error: ${message}\n`);
-    if (argv.includes('--verbose') && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
+    io.stderr(`cachecost: internal error: ${terminalSafe(message)}\n`);
+    if (argv.includes('--verbose') && error instanceof Error && error.stack !== undefined)
+      io.stderr(`${error.stack}\n`);
     return INTERNAL_ERROR_EXIT;
   }
 }

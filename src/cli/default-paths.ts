@@ -39,10 +39,17 @@ export function defaultLocations(io: CliIo): readonly string[] {
  * The paths a command reads: the ones given, or the default locations that exist. When none
  * exists the error names every place searched, so the user sees where logs were looked for.
  */
-export function pathsOrDefault(paths: readonly string[] | undefined, io: CliIo, exists: (path: string) => boolean = existsSync): readonly string[] {
+export function pathsOrDefault(
+  paths: readonly string[] | undefined,
+  io: CliIo,
+  exists: (path: string) => boolean = existsSync,
+): readonly string[] {
   if (paths !== undefined && paths.length > 0) return paths;
   const locations = defaultLocations(io);
   const present = locations.filter((path) => exists(path));
   if (present.length > 0) return present;
-  throw new CachecostError('PATH_NOT_FOUND', `no logs found: none of the default locations exists (${locations.join(', ')}); give a path`);
+  throw new CachecostError(
+    'PATH_NOT_FOUND',
+    `no logs found: none of the default locations exists (${locations.join(', ')}); give a path`,
+  );
 }

@@ -8,14 +8,17 @@ import { type IngestIssue, isIngestNote } from '../session/model.js';
 import { CachecostError } from '../session/errors.js';
 import type { GlobalArgs } from './command.js';
 import type { CliIo } from './io.js';
+import { terminalSafe } from '../format/terminal-safe.js';
 
 function plural(count: number, noun: string, nouns = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : nouns}`;
 }
 
-/** `file:line: reason` (line 0 means the whole file, so it is left out). */
+/** `file:line: reason` (line 0 means the whole file, so it is left out), one terminal-safe line: paths and reasons quote logs. */
 export function formatIssue(issue: IngestIssue): string {
-  return issue.line > 0 ? `${issue.file}:${issue.line}: ${issue.reason}` : `${issue.file}: ${issue.reason}`;
+  const file = terminalSafe(issue.file);
+  const reason = terminalSafe(issue.reason);
+  return issue.line > 0 ? `${file}:${issue.line}: ${reason}` : `${file}: ${reason}`;
 }
 
 /** The same issue reported twice (one file read for two purposes) is one issue. */

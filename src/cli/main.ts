@@ -13,7 +13,9 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && argv[0] === '--version') {
   // The answer needs no parser: printed before yargs and the commands are loaded (they cost ~2× node's own start).
   const raw: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  process.stdout.write(`${typeof raw === 'object' && raw !== null && 'version' in raw && typeof raw.version === 'string' ? raw.version : 'unknown'}\n`);
+  process.stdout.write(
+    `${typeof raw === 'object' && raw !== null && 'version' in raw && typeof raw.version === 'string' ? raw.version : 'unknown'}\n`,
+  );
 } else {
   const [{ hideBin }, { runCli }] = await Promise.all([import('yargs/helpers'), import('./app.js')]);
   process.exitCode = await runCli(hideBin(process.argv), {

@@ -16,7 +16,8 @@ export type ProvenanceInput = {
 
 function generatedAt(env: ProvenanceInput['env']): string | null {
   const epoch = env['SOURCE_DATE_EPOCH']?.trim();
-  if (epoch !== undefined && /^\d+$/.test(epoch)) return epoch === '0' ? null : new Date(Number(epoch) * 1000).toISOString();
+  if (epoch !== undefined && /^\d+$/.test(epoch))
+    return epoch === '0' ? null : new Date(Number(epoch) * 1000).toISOString();
   return new Date().toISOString();
 }
 

@@ -9,7 +9,11 @@ import type { RunStamp } from '../usecases/run-info.js';
 import { checkHostLabel, checkRunId } from '../usecases/run-info.js';
 import { packageVersion } from './version.js';
 
-export type RunArgs = { readonly host: string | undefined; readonly runId: string | undefined; readonly startedAt: string | undefined };
+export type RunArgs = {
+  readonly host: string | undefined;
+  readonly runId: string | undefined;
+  readonly startedAt: string | undefined;
+};
 
 /** `--host`, else the OS host name (which must then fit a partition path, or `--host` is asked for). */
 export function hostLabel(host: string | undefined): string {
@@ -17,7 +21,8 @@ export function hostLabel(host: string | undefined): string {
   try {
     return checkHostLabel(hostname(), 'the host name');
   } catch (error) {
-    if (error instanceof CachecostError) throw new CachecostError('BAD_ARGUMENT', `${error.message}; name this machine with --host`);
+    if (error instanceof CachecostError)
+      throw new CachecostError('BAD_ARGUMENT', `${error.message}; name this machine with --host`);
     throw error;
   }
 }
@@ -25,7 +30,8 @@ export function hostLabel(host: string | undefined): string {
 function startedAtMs(raw: string | undefined): number {
   if (raw === undefined) return Date.now();
   const ms = Date.parse(raw);
-  if (!Number.isFinite(ms)) throw new CachecostError('BAD_ARGUMENT', `--started-at expects an ISO 8601 time, got "${raw}"`);
+  if (!Number.isFinite(ms))
+    throw new CachecostError('BAD_ARGUMENT', `--started-at expects an ISO 8601 time, got "${raw}"`);
   return ms;
 }
 

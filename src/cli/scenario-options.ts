@@ -19,7 +19,8 @@ export function parseTokenCount(raw: string, option: string): number {
 
 function positiveList(raw: string, option: string): number[] {
   const values = raw.split(',').map((part) => parseTokenCount(part, option));
-  if (values.some((value) => value === 0)) throw new CachecostError('BAD_ARGUMENT', `--${option} values must be positive`);
+  if (values.some((value) => value === 0))
+    throw new CachecostError('BAD_ARGUMENT', `--${option} values must be positive`);
   return values;
 }
 
@@ -31,7 +32,10 @@ function oneOf<T extends string>(raw: string | undefined, allowed: readonly T[],
 
 /** The families asked for (`--scenario a,b` or repeated); the default is FreeCode and the no-compaction baseline. */
 export function parseFamilies(raw: readonly string[]): ScenarioFamily[] {
-  const names = raw.flatMap((entry) => entry.split(',')).map((name) => name.trim()).filter((name) => name !== '');
+  const names = raw
+    .flatMap((entry) => entry.split(','))
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (names.length === 0) return ['freecode', 'none'];
   return names.map((name) => {
     const family = oneOf(name, SCENARIO_FAMILIES, 'scenario');
@@ -83,14 +87,16 @@ export const NO_POLICY_ARGS: PolicyArgs = {
 /** A comma list of counts (`4,6,10`; token counts accept `100k`), ascending, without duplicates. */
 export function countList(raw: string, option: string, { allowZero }: { readonly allowZero: boolean }): number[] {
   const values = raw.split(',').map((part) => parseTokenCount(part, option));
-  if (!allowZero && values.some((value) => value === 0)) throw new CachecostError('BAD_ARGUMENT', `--${option} values must be positive`);
+  if (!allowZero && values.some((value) => value === 0))
+    throw new CachecostError('BAD_ARGUMENT', `--${option} values must be positive`);
   return [...new Set(values)].sort((a, b) => a - b);
 }
 
 /** Tool names (`--clear-exclude Read,Grep`): non-empty, as written. */
 function toolNames(raw: string, option: string): string[] {
   const names = raw.split(',').map((name) => name.trim());
-  if (names.some((name) => name === '')) throw new CachecostError('BAD_ARGUMENT', `--${option} has an empty tool name in "${raw}"`);
+  if (names.some((name) => name === ''))
+    throw new CachecostError('BAD_ARGUMENT', `--${option} has an empty tool name in "${raw}"`);
   return [...new Set(names)];
 }
 
@@ -102,17 +108,26 @@ export function parsePolicyOverrides(
   policy: PolicyArgs,
   list: (raw: string, option: string, opts: { readonly allowZero: boolean }) => number[] = countList,
 ): ScenarioOverrides {
-  const single = (raw: string | undefined, option: string): number | undefined => (raw === undefined ? undefined : parseTokenCount(raw, option));
+  const single = (raw: string | undefined, option: string): number | undefined =>
+    raw === undefined ? undefined : parseTokenCount(raw, option);
   const clearKeepToolUses = single(policy.clearKeep, 'clear-keep');
   const clearAtLeastTokens = single(policy.clearAtLeast, 'clear-at-least');
   const pruneMinimumTokens = single(policy.pruneMinimum, 'prune-minimum');
   return {
-    ...(policy.keepResults !== undefined ? { keepToolResults: list(policy.keepResults, 'keep-results', { allowZero: true }) } : {}),
-    ...(policy.clearTrigger !== undefined ? { clearTriggerTokens: list(policy.clearTrigger, 'clear-trigger', { allowZero: false }) } : {}),
+    ...(policy.keepResults !== undefined
+      ? { keepToolResults: list(policy.keepResults, 'keep-results', { allowZero: true }) }
+      : {}),
+    ...(policy.clearTrigger !== undefined
+      ? { clearTriggerTokens: list(policy.clearTrigger, 'clear-trigger', { allowZero: false }) }
+      : {}),
     ...(clearKeepToolUses !== undefined ? { clearKeepToolUses } : {}),
     ...(clearAtLeastTokens !== undefined ? { clearAtLeastTokens } : {}),
-    ...(policy.clearExclude !== undefined ? { clearExcludeTools: toolNames(policy.clearExclude, 'clear-exclude') } : {}),
-    ...(policy.pruneProtect !== undefined ? { pruneProtectTokens: list(policy.pruneProtect, 'prune-protect', { allowZero: true }) } : {}),
+    ...(policy.clearExclude !== undefined
+      ? { clearExcludeTools: toolNames(policy.clearExclude, 'clear-exclude') }
+      : {}),
+    ...(policy.pruneProtect !== undefined
+      ? { pruneProtectTokens: list(policy.pruneProtect, 'prune-protect', { allowZero: true }) }
+      : {}),
     ...(pruneMinimumTokens !== undefined ? { pruneMinimumTokens } : {}),
   };
 }
@@ -126,8 +141,12 @@ export function parseOverrides(args: ScenarioOptionText): ScenarioOverrides {
     ...(args.target !== undefined ? { targetTokens: positiveList(args.target, 'target') } : {}),
     ...(args.window !== undefined ? { windowTokens: positiveList(args.window, 'window')[0] ?? 0 } : {}),
     ...(args.buffer !== undefined ? { bufferTokens: parseTokenCount(args.buffer, 'buffer') } : {}),
-    ...(args.preserveTurns !== undefined ? { preserveRecentTurns: parseTokenCount(args.preserveTurns, 'preserve-turns') } : {}),
-    ...(args.preserveTokens !== undefined ? { maxPreserveRecentTokens: parseTokenCount(args.preserveTokens, 'preserve-tokens') } : {}),
+    ...(args.preserveTurns !== undefined
+      ? { preserveRecentTurns: parseTokenCount(args.preserveTurns, 'preserve-turns') }
+      : {}),
+    ...(args.preserveTokens !== undefined
+      ? { maxPreserveRecentTokens: parseTokenCount(args.preserveTokens, 'preserve-tokens') }
+      : {}),
     ...(args.ttl !== undefined ? { ttl: args.ttl } : {}),
     ...(pruning !== undefined ? { pruning } : {}),
     ...(summarizer !== undefined ? { summarizer } : {}),

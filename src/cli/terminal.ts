@@ -6,7 +6,11 @@ import { colorWanted, type TerminalOptions } from '../format/terminal.js';
 import type { CliIo } from './io.js';
 
 /** The display flags every command accepts (declared once in `app.ts`). */
-export type DisplayArgs = { readonly color?: boolean | undefined; readonly compact?: boolean | undefined; readonly wide?: boolean | undefined };
+export type DisplayArgs = {
+  readonly color?: boolean | undefined;
+  readonly compact?: boolean | undefined;
+  readonly wide?: boolean | undefined;
+};
 
 function columnsFromEnv(raw: string | undefined): number | null {
   if (raw === undefined || !/^\d+$/.test(raw.trim())) return null;
@@ -19,7 +23,10 @@ function columnsFromEnv(raw: string | undefined): number | null {
  * file gets whole tables).
  */
 export function terminalOptions(args: DisplayArgs, io: CliIo): TerminalOptions {
-  const width = io.stdoutIsTTY === true && io.stdoutColumns !== undefined && io.stdoutColumns > 0 ? io.stdoutColumns : columnsFromEnv(io.env['COLUMNS']);
+  const width =
+    io.stdoutIsTTY === true && io.stdoutColumns !== undefined && io.stdoutColumns > 0
+      ? io.stdoutColumns
+      : columnsFromEnv(io.env['COLUMNS']);
   return {
     width,
     layout: args.wide === true ? 'wide' : args.compact === true ? 'compact' : 'auto',

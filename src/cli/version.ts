@@ -3,5 +3,7 @@ import { readFileSync } from 'node:fs';
 
 export function packageVersion(): string {
   const raw: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  return typeof raw === 'object' && raw !== null && 'version' in raw && typeof raw.version === 'string' ? raw.version : 'unknown';
+  return typeof raw === 'object' && raw !== null && 'version' in raw && typeof raw.version === 'string'
+    ? raw.version
+    : 'unknown';
 }

@@ -17,10 +17,18 @@ import type { BillGrouping } from './bill-groupings.js';
 export { BILL_GROUPINGS, type BillGrouping } from './bill-groupings.js';
 
 /** A session's project and machine for the `project` and `host` groupings. */
-export type BillSessionRow = { readonly session_id: string; readonly project: string | null; readonly host: string | null };
+export type BillSessionRow = {
+  readonly session_id: string;
+  readonly project: string | null;
+  readonly host: string | null;
+};
 
 /** Cache-write tokens of one measured request whose TTL the log did not give (> 0). */
-export type UnknownTtlRow = { readonly session_id: string; readonly request_index: number; readonly write_unknown_ttl_tokens: number };
+export type UnknownTtlRow = {
+  readonly session_id: string;
+  readonly request_index: number;
+  readonly write_unknown_ttl_tokens: number;
+};
 
 /** The window a bill covers: `[sinceMs, untilMs)` in UTC epoch ms, null = unbounded. */
 export type BillWindow = { readonly sinceMs: number | null; readonly untilMs: number | null };
@@ -86,7 +94,8 @@ export type BillUnpricedModel = { readonly model: string; readonly requests: num
 
 /** Creates the bill's side tables, its view and its report macros on an open cost database. */
 export async function openBill(db: CostDb): Promise<void> {
-  for (const name of ['bill_schema', 'bill_requests', 'bill_report', 'bill_unpriced']) await db.query(await readSqlFile(name));
+  for (const name of ['bill_schema', 'bill_requests', 'bill_report', 'bill_unpriced'])
+    await db.query(await readSqlFile(name));
 }
 
 function sqlString(value: string | null): string {
@@ -101,17 +110,27 @@ function sqlInteger(value: number | null): string {
 
 /** Records each session's project (through an appender: names come from user files, never SQL text). */
 export async function insertBillSessions(db: CostDb, rows: readonly BillSessionRow[]): Promise<void> {
-  await db.appendTuples('bill_sessions', ['varchar', 'varchar', 'varchar'], rows.map((row) => [row.session_id, row.project, row.host]));
+  await db.appendTuples(
+    'bill_sessions',
+    ['varchar', 'varchar', 'varchar'],
+    rows.map((row) => [row.session_id, row.project, row.host]),
+  );
 }
 
 /** Records which measured requests are sub-agent traffic (only those have a row). */
 export async function insertSubagents(db: CostDb, rows: readonly SubagentRow[]): Promise<void> {
-  await db.appendTuples('bill_subagent', ['varchar', 'integer'], rows.map((row) => [row.session_id, row.request_index]));
+  await db.appendTuples(
+    'bill_subagent',
+    ['varchar', 'integer'],
+    rows.map((row) => [row.session_id, row.request_index]),
+  );
 }
 
 /** Records the unknown-TTL writes of measured requests; rows with 0 tokens are not stored. */
 export async function insertUnknownTtl(db: CostDb, rows: readonly UnknownTtlRow[]): Promise<void> {
-  const tuples = rows.filter((row) => row.write_unknown_ttl_tokens > 0).map((row) => [row.session_id, row.request_index, row.write_unknown_ttl_tokens]);
+  const tuples = rows
+    .filter((row) => row.write_unknown_ttl_tokens > 0)
+    .map((row) => [row.session_id, row.request_index, row.write_unknown_ttl_tokens]);
   await db.appendTuples('bill_unknown_ttl', ['varchar', 'integer', 'bigint'], tuples);
 }
 
@@ -160,7 +179,12 @@ async function setTimeZone(db: CostDb, timeZone: string): Promise<void> {
 }
 
 /** The bill grouped by `by` within `window`, with its total row (`sql/bill_report.sql`). */
-export async function billTable(db: CostDb, by: BillGrouping, window: BillWindow, options: BillOptions = UTC_BILL): Promise<BillTable> {
+export async function billTable(
+  db: CostDb,
+  by: BillGrouping,
+  window: BillWindow,
+  options: BillOptions = UTC_BILL,
+): Promise<BillTable> {
   await setTimeZone(db, options.timeZone);
   // `by` is one of six literals, the bounds are integers, the zone a quoted literal.
   const rows = await db.query(
@@ -185,6 +209,12 @@ export async function billTable(db: CostDb, by: BillGrouping, window: BillWindow
 /** Models that left requests in `window` unpriced, most requests first (`sql/bill_unpriced.sql`). */
 export async function billUnpricedModels(db: CostDb, window: BillWindow): Promise<BillUnpricedModel[]> {
   // The window is in epoch ms: the time zone does not matter here.
-  const rows = await db.query(`SELECT * FROM bill_unpriced(${sqlInteger(window.sinceMs)}::BIGINT, ${sqlInteger(window.untilMs)}::BIGINT)`);
-  return rows.map((row) => ({ model: stringOrNull(row, 'model') ?? '', requests: intOf(row, 'requests'), tokens: intOf(row, 'tokens') }));
+  const rows = await db.query(
+    `SELECT * FROM bill_unpriced(${sqlInteger(window.sinceMs)}::BIGINT, ${sqlInteger(window.untilMs)}::BIGINT)`,
+  );
+  return rows.map((row) => ({
+    model: stringOrNull(row, 'model') ?? '',
+    requests: intOf(row, 'requests'),
+    tokens: intOf(row, 'tokens'),
+  }));
 }

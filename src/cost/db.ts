@@ -3,13 +3,19 @@
  * `scenarios`, `prices`, `model_names`, and the report views defined in `sql/*.sql`, which
  * compute every cost in SQL. In memory by default, a file on request (its cachecost tables are
  * replaced on each open). `@duckdb/node-api` is imported lazily, only here, only when opened.
+ *
+ * A file database is never modified in place: the run works on a temporary copy beside it, and
+ * `close()` renames the copy over the file, so a run that is killed or fails leaves the previous
+ * file exactly as it was (`abandon()` drops the copy). A symbolic link is written through.
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { copyFile, readFile } from 'node:fs/promises';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { CachecostError, errorMessage } from '../session/errors.js';
 import { csvValue } from './duck-values.js';
 import type { CsvValue, DuckRow } from './duck-values.js';
 import { resolveModelName } from './model-resolution.js';
+import { outputTarget, removeStaleTemps, tempPathFor } from './output-path.js';
 import type { PriceTable } from './price-table.js';
 import {
   compactionSummaryOf,
@@ -19,7 +25,14 @@ import {
   sessionCostOf,
   unpricedModelOf,
 } from './reports.js';
-import type { CompactionSummary, Fidelity, ScenarioCost, ScenarioSaving, SessionCost, UnpricedModel } from './reports.js';
+import type {
+  CompactionSummary,
+  Fidelity,
+  ScenarioCost,
+  ScenarioSaving,
+  SessionCost,
+  UnpricedModel,
+} from './reports.js';
 import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from './rows.js';
 
 /** Report views, in creation order (a view may read the ones before it). */
@@ -77,26 +90,50 @@ export class CostDb {
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
     private prices: PriceTable,
+    /** The temporary copy being written and the file it replaces on close; null in memory. */
+    private readonly file: { readonly temp: string; readonly target: string } | null,
   ) {}
 
   /** Opens (creating) the database and its tables; a file that cannot be opened is `DATABASE_ERROR`. */
   static async open(options: CostDbOptions): Promise<CostDb> {
     const api = await import('@duckdb/node-api');
     const path = options.path ?? null;
+    let file: { readonly temp: string; readonly target: string } | null = null;
     let instance: DuckDBInstance;
     let connection: DuckDBConnection;
+    const named = (error: unknown): string => {
+      const line = firstLine(error);
+      return file === null ? line : line.split(file.temp).join(path ?? '');
+    };
     try {
-      instance = await api.DuckDBInstance.create(path ?? ':memory:');
+      if (path !== null) {
+        const target = await outputTarget(path);
+        await removeStaleTemps(target);
+        if (existsSync(target)) {
+          // Opened once as it is, so a lock held by another process or a file that is not a
+          // database is reported against the user's path before any copy is made.
+          const current = await api.DuckDBInstance.create(target, { access_mode: 'READ_ONLY' });
+          current.closeSync();
+        }
+        file = { temp: tempPathFor(target), target };
+        if (existsSync(target)) await copyFile(target, file.temp);
+      }
+      instance = await api.DuckDBInstance.create(file?.temp ?? ':memory:');
       connection = await instance.connect();
     } catch (error) {
-      throw new CachecostError('DATABASE_ERROR', `cannot open database ${path ?? '(memory)'}: ${firstLine(error)}`, { cause: error });
+      if (file !== null) removeTemp(file.temp);
+      throw new CachecostError('DATABASE_ERROR', `cannot open database ${path ?? '(memory)'}: ${named(error)}`, {
+        cause: error,
+      });
     }
-    const db = new CostDb(api, instance, connection, options.prices);
+    const db = new CostDb(api, instance, connection, options.prices, file);
     try {
       await connection.run(await readSqlFile('schema'));
     } catch (error) {
-      db.close();
-      throw new CachecostError('DATABASE_ERROR', `cannot write database ${path ?? '(memory)'}: ${firstLine(error)}`, { cause: error });
+      db.abandon();
+      throw new CachecostError('DATABASE_ERROR', `cannot write database ${path ?? '(memory)'}: ${named(error)}`, {
+        cause: error,
+      });
     }
     for (const view of VIEW_FILES) await connection.run(await readSqlFile(view));
     await db.writePrices();
@@ -116,7 +153,8 @@ export class CostDb {
     for (const price of this.prices.prices) {
       const rates = price.ratesPicoUsdPerToken;
       const tier = price.longContext;
-      const bigint = (value: number | null): void => appendNullable(appender, value, (v) => appender.appendBigInt(BigInt(v)));
+      const bigint = (value: number | null): void =>
+        appendNullable(appender, value, (v) => appender.appendBigInt(BigInt(v)));
       appender.appendVarchar(price.id);
       appender.appendVarchar(price.provider);
       appender.appendVarchar(price.cacheFamily);
@@ -206,7 +244,8 @@ export class CostDb {
 
   async insertCompactions(rows: readonly CompactionRow[]): Promise<void> {
     const appender = await this.connection.createAppender('compactions');
-    const bigint = (value: number | null): void => appendNullable(appender, value, (v) => appender.appendBigInt(BigInt(v)));
+    const bigint = (value: number | null): void =>
+      appendNullable(appender, value, (v) => appender.appendBigInt(BigInt(v)));
     for (const row of rows) {
       appender.appendVarchar(row.session_id);
       appender.appendVarchar(row.scenario);
@@ -245,7 +284,11 @@ export class CostDb {
    * Appends plain tuples to `table` through one appender (side tables such as the bill's): values are
    * never spliced into SQL text, and one appender per call is far cheaper than `INSERT … VALUES`.
    */
-  async appendTuples(table: string, columns: readonly TupleColumn[], rows: readonly (readonly TupleValue[])[]): Promise<void> {
+  async appendTuples(
+    table: string,
+    columns: readonly TupleColumn[],
+    rows: readonly (readonly TupleValue[])[],
+  ): Promise<void> {
     if (rows.length === 0) return;
     const appender = await this.connection.createAppender(table);
     for (const row of rows) {
@@ -253,7 +296,8 @@ export class CostDb {
         const value = row[i] ?? null;
         if (value === null) appender.appendNull();
         else if (column === 'varchar') appender.appendVarchar(String(value));
-        else if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new RangeError(`not an integer: ${String(value)}`);
+        else if (typeof value !== 'number' || !Number.isSafeInteger(value))
+          throw new RangeError(`not an integer: ${String(value)}`);
         else if (column === 'integer') appender.appendInteger(value);
         else appender.appendBigInt(BigInt(value));
       }
@@ -329,9 +373,34 @@ export class CostDb {
     return this.rows(sql);
   }
 
-  /** Closes the connection and the database (a file database is flushed). */
+  /**
+   * Closes the connection and the database; a file database is flushed and then replaces the
+   * file it was opened on (one rename: a reader sees the old file or the new one).
+   */
   close(): void {
     this.connection.closeSync();
     this.instance.closeSync();
+    if (this.file === null) return;
+    try {
+      renameSync(this.file.temp, this.file.target);
+    } catch (error) {
+      removeTemp(this.file.temp);
+      const reason = firstLine(error).split(this.file.temp).join(this.file.target);
+      throw new CachecostError('DATABASE_ERROR', `cannot write database ${this.file.target}: ${reason}`, {
+        cause: error,
+      });
+    }
   }
+
+  /** Closes without keeping anything: a file database's previous content stays as it was. */
+  abandon(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+    if (this.file !== null) removeTemp(this.file.temp);
+  }
+}
+
+function removeTemp(temp: string): void {
+  rmSync(temp, { force: true });
+  rmSync(`${temp}.wal`, { force: true });
 }

@@ -94,7 +94,8 @@ export type CsvValue = string | number | boolean | null;
  * joined with `;`, floats as numbers, strings and booleans as they are.
  */
 export function csvValue(column: string, value: unknown): CsvValue {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return value;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number')
+    return value;
   if (typeof value === 'bigint') return bigintToSafeNumber(value);
   const decimal = decimalString(value);
   if (decimal !== null) return decimal;

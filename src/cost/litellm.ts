@@ -27,9 +27,18 @@ const EntrySchema = z.looseObject({
 });
 
 /** Modes that are not token-priced chat/completion models. */
-const SKIPPED_MODES = new Set(['embedding', 'image_generation', 'audio_transcription', 'audio_speech', 'moderation', 'rerank', 'video_generation']);
+const SKIPPED_MODES = new Set([
+  'embedding',
+  'image_generation',
+  'audio_transcription',
+  'audio_speech',
+  'moderation',
+  'rerank',
+  'video_generation',
+]);
 
-const TIERED_KEY = /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost)_above_(\d+)k_tokens$/;
+const TIERED_KEY =
+  /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost)_above_(\d+)k_tokens$/;
 
 /** Whether parsed JSON looks like a LiteLLM price map (entries carrying per-token costs or a provider). */
 export function looksLikeLiteLLM(json: unknown): boolean {
@@ -55,7 +64,8 @@ function longContextOf(key: string, raw: Record<string, unknown>, base: RatesDra
     const match = TIERED_KEY.exec(field);
     if (match?.[1] === undefined || match[2] === undefined) continue;
     if (value === null) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return `${key}.${field}: expected a non-negative number`;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      return `${key}.${field}: expected a non-negative number`;
     const threshold = Number(match[2]) * 1000;
     const rates = byThreshold.get(threshold) ?? {};
     rates[match[1]] = value;
@@ -81,14 +91,18 @@ function longContextOf(key: string, raw: Record<string, unknown>, base: RatesDra
 
 /** Candidates from a LiteLLM price map; `sample_spec`, non-chat modes and entries without both prices are skipped. */
 export function parseLiteLLM(json: unknown, sourceLabel: string): CandidatesResult {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { kind: 'invalid', reason: 'expected a JSON object' };
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    return { kind: 'invalid', reason: 'expected a JSON object' };
   const candidates: PriceCandidate[] = [];
   for (const [key, raw] of Object.entries(json)) {
     if (key === 'sample_spec') continue;
     const parsed = EntrySchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return { kind: 'invalid', reason: issue === undefined ? `${key}: invalid entry` : `${issuePath([key, ...issue.path])}: ${issue.message}` };
+      return {
+        kind: 'invalid',
+        reason: issue === undefined ? `${key}: invalid entry` : `${issuePath([key, ...issue.path])}: ${issue.message}`,
+      };
     }
     const entry = parsed.data;
     if (entry.mode !== undefined && SKIPPED_MODES.has(entry.mode)) continue;

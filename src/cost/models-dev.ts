@@ -23,7 +23,12 @@ const CostSchema = z.looseObject({
   ...TierRatesShape,
   context_over_200k: z.looseObject(TierRatesShape).nullable().optional(),
   tiers: z
-    .array(z.looseObject({ ...TierRatesShape, tier: z.looseObject({ type: z.string(), size: z.number().int().positive() }) }))
+    .array(
+      z.looseObject({
+        ...TierRatesShape,
+        tier: z.looseObject({ type: z.string(), size: z.number().int().positive() }),
+      }),
+    )
     .nullable()
     .optional(),
 });
@@ -31,7 +36,10 @@ const CostSchema = z.looseObject({
 const ModelSchema = z.looseObject({
   cost: CostSchema.nullable().optional(),
   limit: z
-    .looseObject({ context: z.number().nonnegative().nullable().optional(), output: z.number().nonnegative().nullable().optional() })
+    .looseObject({
+      context: z.number().nonnegative().nullable().optional(),
+      output: z.number().nonnegative().nullable().optional(),
+    })
     .nullable()
     .optional(),
 });
@@ -49,7 +57,12 @@ export function looksLikeModelsDev(json: unknown): boolean {
   );
 }
 
-type TierRates = { input?: number | undefined; output?: number | undefined; cache_read?: number | null | undefined; cache_write?: number | null | undefined };
+type TierRates = {
+  input?: number | undefined;
+  output?: number | undefined;
+  cache_read?: number | null | undefined;
+  cache_write?: number | null | undefined;
+};
 
 function pico(value: number | null | undefined): number | null | undefined {
   return value === undefined || value === null ? value : usdPerMTokToPicoPerToken(value);
@@ -73,7 +86,10 @@ export function parseModelsDev(json: unknown, sourceLabel: string): CandidatesRe
   const parsed = ModelsDevFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { kind: 'invalid', reason: issue === undefined ? 'invalid models.dev file' : `${issuePath(issue.path)}: ${issue.message}` };
+    return {
+      kind: 'invalid',
+      reason: issue === undefined ? 'invalid models.dev file' : `${issuePath(issue.path)}: ${issue.message}`,
+    };
   }
   const candidates: PriceCandidate[] = [];
   for (const [provider, providerEntry] of Object.entries(parsed.data)) {
@@ -86,7 +102,9 @@ export function parseModelsDev(json: unknown, sourceLabel: string): CandidatesRe
         cacheRead: pico(cost.cache_read),
         cacheWrite5m: pico(cost.cache_write),
       };
-      const contextTiers = (cost.tiers ?? []).filter((tier) => tier.tier.type === 'context').sort((a, b) => a.tier.size - b.tier.size);
+      const contextTiers = (cost.tiers ?? [])
+        .filter((tier) => tier.tier.type === 'context')
+        .sort((a, b) => a.tier.size - b.tier.size);
       const firstTier = contextTiers[0];
       let longContext: LongContextDraft | null = null;
       if (firstTier !== undefined) {

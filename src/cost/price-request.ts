@@ -96,7 +96,10 @@ export function priceRequest(row: BillableUsage, price: ModelPrice | null): Requ
 }
 
 /** `priceRequest` with the model resolved by name and the price window chosen by the row's timestamp. */
-export function priceRow(table: PriceTable, row: BillableUsage & Pick<RequestRow, 'model' | 'timestamp_ms'>): RequestCost | null {
+export function priceRow(
+  table: PriceTable,
+  row: BillableUsage & Pick<RequestRow, 'model' | 'timestamp_ms'>,
+): RequestCost | null {
   return priceRequest(row, priceForModel(table, row.model, row.timestamp_ms));
 }
 

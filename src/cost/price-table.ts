@@ -14,7 +14,12 @@ export type PriceOrigin = 'bundled' | 'cachecost-file' | 'models.dev' | 'litellm
 
 /** A long-context tier as a source states it: multipliers of the base rates, or explicit rates. */
 export type LongContextDraft =
-  | { readonly kind: 'multipliers'; readonly thresholdTokens: number; readonly inputMultiplier: number; readonly outputMultiplier: number }
+  | {
+      readonly kind: 'multipliers';
+      readonly thresholdTokens: number;
+      readonly inputMultiplier: number;
+      readonly outputMultiplier: number;
+    }
   | { readonly kind: 'rates'; readonly thresholdTokens: number; readonly rates: RatesDraft };
 
 /** A price entry before derivation, as every source is parsed into. */
@@ -142,8 +147,7 @@ export function normalizePrice(draft: PriceDraft): ModelPrice {
 }
 
 export type PriceTableResult =
-  | { readonly kind: 'ok'; readonly table: PriceTable }
-  | { readonly kind: 'invalid'; readonly reason: string };
+  { readonly kind: 'ok'; readonly table: PriceTable } | { readonly kind: 'invalid'; readonly reason: string };
 
 function rangesOverlap(a: ModelPrice, b: ModelPrice): boolean {
   const aFrom = a.validFromMs ?? Number.NEGATIVE_INFINITY;
@@ -156,7 +160,8 @@ function rangesOverlap(a: ModelPrice, b: ModelPrice): boolean {
 function checkRates(rates: ClassRates): string | null {
   for (const field of ['input', 'output', ...CACHE_RATE_FIELDS] as const) {
     const rate = rates[field];
-    if (rate !== null && (!Number.isSafeInteger(rate) || rate < 0)) return `${field} rate ${String(rate)} is not a non-negative amount`;
+    if (rate !== null && (!Number.isSafeInteger(rate) || rate < 0))
+      return `${field} rate ${String(rate)} is not a non-negative amount`;
   }
   return null;
 }

@@ -42,7 +42,13 @@ export type PricingOverlay = { readonly table: PriceTable; readonly report: Over
 
 /** Which shape a parsed price file has, or null when it is none of the three. */
 export function detectPricingFormat(json: unknown): PricingFileFormat | null {
-  if (typeof json === 'object' && json !== null && !Array.isArray(json) && 'format' in json && json.format === 'cachecost-prices') {
+  if (
+    typeof json === 'object' &&
+    json !== null &&
+    !Array.isArray(json) &&
+    'format' in json &&
+    json.format === 'cachecost-prices'
+  ) {
     return 'cachecost';
   }
   if (looksLikeModelsDev(json)) return 'models.dev';
@@ -57,7 +63,12 @@ function canonicalProvider(provider: string): string {
   return PROVIDER_SYNONYMS[lower] ?? lower;
 }
 
-const BASIS_RANK: Readonly<Record<ResolutionBasis, number>> = { id: 0, alias: 1, 'provider-prefix': 2, 'date-suffix': 3 };
+const BASIS_RANK: Readonly<Record<ResolutionBasis, number>> = {
+  id: 0,
+  alias: 1,
+  'provider-prefix': 2,
+  'date-suffix': 3,
+};
 
 function familyOfNew(candidate: PriceCandidate): CacheFamily {
   const known = cacheFamilyForProvider(canonicalProvider(candidate.provider), candidate.key);
@@ -89,7 +100,8 @@ function draftFromCandidate(
 
 function rebuild(prices: readonly ModelPrice[], label: string): PriceTable {
   const result = buildPriceTable(prices);
-  if (result.kind === 'invalid') throw new CachecostError('BAD_PRICING_FILE', `pricing file ${label}: ${result.reason}`);
+  if (result.kind === 'invalid')
+    throw new CachecostError('BAD_PRICING_FILE', `pricing file ${label}: ${result.reason}`);
   return result.table;
 }
 
@@ -140,7 +152,9 @@ export function overlayCandidates(
   const added: string[] = [];
   for (const candidate of fresh) {
     const provider = canonicalProvider(candidate.provider);
-    const qualified = candidate.key.toLowerCase().startsWith(`${provider}/`) ? candidate.key : `${provider}/${candidate.key}`;
+    const qualified = candidate.key.toLowerCase().startsWith(`${provider}/`)
+      ? candidate.key
+      : `${provider}/${candidate.key}`;
     if (taken.has(qualified.toLowerCase()) || base.idByName.has(qualified.toLowerCase())) continue;
     const unambiguous = (providersByKey.get(candidate.key.toLowerCase())?.size ?? 0) === 1;
     const aliases = unambiguous && qualified !== candidate.key ? [candidate.key] : [];
@@ -174,13 +188,18 @@ export function overlayCachecostFile(base: PriceTable, json: unknown, label: str
     if (resolved === null) return draft;
     // Keep the bundled names of the model the entry replaces, so logs that used them still resolve.
     const bundledAliases = base.windowsById.get(resolved.id)?.[0]?.aliases ?? [];
-    const aliases = [...new Set([...bundledAliases, ...draft.aliases, entry.id])].filter((name) => name !== resolved.id);
+    const aliases = [...new Set([...bundledAliases, ...draft.aliases, entry.id])].filter(
+      (name) => name !== resolved.id,
+    );
     return { ...draft, id: resolved.id, aliases };
   });
   const replacedIds = new Set(drafts.map((draft) => draft.id).filter((id) => base.windowsById.has(id)));
   const prices = [...base.prices.filter((price) => !replacedIds.has(price.id)), ...drafts.map(normalizePrice)];
   const added = [...new Set(drafts.map((draft) => draft.id).filter((id) => !replacedIds.has(id)))];
-  return { table: rebuild(prices, label), report: { format: 'cachecost', replaced: [...replacedIds].sort(), added, ignored: 0 } };
+  return {
+    table: rebuild(prices, label),
+    report: { format: 'cachecost', replaced: [...replacedIds].sort(), added, ignored: 0 },
+  };
 }
 
 /** Overlays already-parsed price-file JSON on `base`; `date` (YYYY-MM-DD) stamps third-party entries. */
@@ -206,7 +225,8 @@ export function overlayPricingJson(base: PriceTable, json: unknown, label: strin
       return unreachable;
     }
   }
-  if (result.kind === 'invalid') throw new CachecostError('BAD_PRICING_FILE', `pricing file ${label}: ${result.reason}`);
+  if (result.kind === 'invalid')
+    throw new CachecostError('BAD_PRICING_FILE', `pricing file ${label}: ${result.reason}`);
   return overlayCandidates(base, result.candidates, format, date, label);
 }
 
@@ -215,9 +235,13 @@ export async function loadPricingFile(path: string, base: PriceTable): Promise<P
   let text: string;
   let date: string;
   try {
+    const stats = await stat(path);
+    // A FIFO would block the read forever; refuse anything that is not a regular file.
+    if (!stats.isFile()) throw new CachecostError('BAD_PRICING_FILE', `pricing file ${path}: not a regular file`);
     text = await readFile(path, 'utf8');
-    date = (await stat(path)).mtime.toISOString().slice(0, 10);
+    date = stats.mtime.toISOString().slice(0, 10);
   } catch (error) {
+    if (error instanceof CachecostError) throw error;
     const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
     throw new CachecostError('BAD_PRICING_FILE', `pricing file ${path}: cannot read it (${reason})`, { cause: error });
   }
@@ -226,7 +250,9 @@ export async function loadPricingFile(path: string, base: PriceTable): Promise<P
     json = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : 'invalid JSON';
-    throw new CachecostError('BAD_PRICING_FILE', `pricing file ${path}: not valid JSON (${reason ?? 'invalid JSON'})`, { cause: error });
+    throw new CachecostError('BAD_PRICING_FILE', `pricing file ${path}: not valid JSON (${reason ?? 'invalid JSON'})`, {
+      cause: error,
+    });
   }
   return overlayPricingJson(base, json, path, date);
 }

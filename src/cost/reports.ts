@@ -3,15 +3,7 @@
  * bigint pico-dollars with a USD number beside it, rounded only here at the edge.
  */
 import type { CacheClassTokens } from '../session/cache-class-tokens.js';
-import {
-  doubleOrNull,
-  intOf,
-  intOrNull,
-  picoOrNull,
-  stringListOf,
-  stringOf,
-  stringOrNull,
-} from './duck-values.js';
+import { doubleOrNull, intOf, intOrNull, picoOrNull, stringListOf, stringOf, stringOrNull } from './duck-values.js';
 import type { DuckRow } from './duck-values.js';
 import { picoUsdToUsd } from './money.js';
 

@@ -14,7 +14,12 @@ export interface Segment {
 
 export type CacheRules =
   | { readonly kind: 'anthropic'; readonly minTokens: number; readonly ttlMs: number }
-  | { readonly kind: 'automatic'; readonly minTokens: number; readonly granularityTokens: number; readonly ttlMs: number };
+  | {
+      readonly kind: 'automatic';
+      readonly minTokens: number;
+      readonly granularityTokens: number;
+      readonly ttlMs: number;
+    };
 
 export interface CacheUsage {
   readonly promptTokens: number;
@@ -51,7 +56,8 @@ export class CacheSimulator {
     let total = 0;
     // Prompts mostly extend the previous one: reuse its prefix nodes while the ids agree.
     let shared = 0;
-    while (shared < segments.length && shared < this.lastIds.length && segments[shared]?.id === this.lastIds[shared]) shared++;
+    while (shared < segments.length && shared < this.lastIds.length && segments[shared]?.id === this.lastIds[shared])
+      shared++;
     for (const [i, segment] of segments.entries()) {
       let node = i < shared ? this.lastNodes[i] : undefined;
       if (node === undefined) {
@@ -75,8 +81,15 @@ export class CacheSimulator {
     return this.automatic(rules, nodes, cumulative, total, atMs);
   }
 
-  private anthropic(rules: Extract<CacheRules, { kind: 'anthropic' }>, nodes: number[], cumulative: number[], total: number, atMs: number): CacheUsage {
-    if (total < rules.minTokens) return { promptTokens: total, cacheReadTokens: 0, cacheWriteTokens: 0, uncachedTokens: total };
+  private anthropic(
+    rules: Extract<CacheRules, { kind: 'anthropic' }>,
+    nodes: number[],
+    cumulative: number[],
+    total: number,
+    atMs: number,
+  ): CacheUsage {
+    if (total < rules.minTokens)
+      return { promptTokens: total, cacheReadTokens: 0, cacheWriteTokens: 0, uncachedTokens: total };
     let read = 0;
     for (const entry of this.entries) {
       if (entry.depth <= nodes.length && nodes[entry.depth - 1] === entry.nodes[entry.depth - 1]) {
@@ -95,7 +108,13 @@ export class CacheSimulator {
     return { promptTokens: total, cacheReadTokens: read, cacheWriteTokens: total - read, uncachedTokens: 0 };
   }
 
-  private automatic(rules: Extract<CacheRules, { kind: 'automatic' }>, nodes: number[], cumulative: number[], total: number, atMs: number): CacheUsage {
+  private automatic(
+    rules: Extract<CacheRules, { kind: 'automatic' }>,
+    nodes: number[],
+    cumulative: number[],
+    total: number,
+    atMs: number,
+  ): CacheUsage {
     let best = 0;
     const hits: { entry: Entry; tokens: number }[] = [];
     for (const entry of this.entries) {
@@ -114,9 +133,12 @@ export class CacheSimulator {
     }
     const read = best >= rules.minTokens ? best : 0;
     for (const hit of hits) hit.entry.expiresAtMs = atMs + rules.ttlMs;
-    const same = this.entries.find((e) => e.depth === nodes.length && e.nodes[nodes.length - 1] === nodes[nodes.length - 1]);
+    const same = this.entries.find(
+      (e) => e.depth === nodes.length && e.nodes[nodes.length - 1] === nodes[nodes.length - 1],
+    );
     if (same !== undefined) same.expiresAtMs = atMs + rules.ttlMs;
-    else if (nodes.length > 0) this.entries.push({ nodes, cumulative, depth: nodes.length, expiresAtMs: atMs + rules.ttlMs });
+    else if (nodes.length > 0)
+      this.entries.push({ nodes, cumulative, depth: nodes.length, expiresAtMs: atMs + rules.ttlMs });
     return { promptTokens: total, cacheReadTokens: read, cacheWriteTokens: 0, uncachedTokens: total - read };
   }
 }

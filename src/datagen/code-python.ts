@@ -25,7 +25,17 @@ function pyLocal(scope: PyScope): string {
 }
 
 function pyLiteral(rng: Rng): string {
-  return rng.pick([String(rng.int(0, 5000)), `"${rng.pick(ADJECTIVES)}"`, 'None', 'True', 'False', '[]', '{}', `${rng.int(1, 60)}_000`, `"${rng.pick(NOUNS)}-${rng.int(1, 99)}"`]);
+  return rng.pick([
+    String(rng.int(0, 5000)),
+    `"${rng.pick(ADJECTIVES)}"`,
+    'None',
+    'True',
+    'False',
+    '[]',
+    '{}',
+    `${rng.int(1, 60)}_000`,
+    `"${rng.pick(NOUNS)}-${rng.int(1, 99)}"`,
+  ]);
 }
 
 function pyExpr(scope: PyScope): string {
@@ -72,10 +82,14 @@ function pyStatements(scope: PyScope, indent: string, budget: number, depth: num
         out.push(`${indent}# ${codeSentence(rng)}`);
         break;
       case 'log':
-        out.push(`${indent}logger.${rng.pick(['debug', 'info', 'warning'])}("${pastTense(rng.pick(VERBS))} %s ${plural(rng.pick(NOUNS))}", ${pyExpr(scope)})`);
+        out.push(
+          `${indent}logger.${rng.pick(['debug', 'info', 'warning'])}("${pastTense(rng.pick(VERBS))} %s ${plural(rng.pick(NOUNS))}", ${pyExpr(scope)})`,
+        );
         break;
       case 'if':
-        out.push(`${indent}if ${rng.pick([`not ${pyLocal(scope)}`, `${pyLocal(scope)} is None`, `len(${pyLocal(scope)}) > ${rng.pick(scope.consts)}`, `${pyLocal(scope)}.status == "${rng.pick(ADJECTIVES)}"`])}:`);
+        out.push(
+          `${indent}if ${rng.pick([`not ${pyLocal(scope)}`, `${pyLocal(scope)} is None`, `len(${pyLocal(scope)}) > ${rng.pick(scope.consts)}`, `${pyLocal(scope)}.status == "${rng.pick(ADJECTIVES)}"`])}:`,
+        );
         out.push(...pyStatements(scope, `${indent}    `, rng.int(1, 3), depth + 1));
         if (rng.chance(35)) out.push(`${indent}    return ${pyExpr(scope)}`);
         break;
@@ -90,7 +104,13 @@ function pyStatements(scope: PyScope, indent: string, budget: number, depth: num
         out.push(`${indent}try:`);
         out.push(...pyStatements(scope, `${indent}    `, rng.int(1, 3), depth + 1));
         out.push(`${indent}except ${rng.pick(['KeyError', 'ValueError', 'TimeoutError', 'OSError'])} as exc:`);
-        const phrase = rng.pick(ERROR_PHRASES).replace('{n2}', rng.pick(NOUNS)).replace('{n}', rng.pick(NOUNS)).replace('{a}', rng.pick(ADJECTIVES)).replace('{v}', rng.pick(VERBS)).replace('{f}', snake(variableWords(rng)));
+        const phrase = rng
+          .pick(ERROR_PHRASES)
+          .replace('{n2}', rng.pick(NOUNS))
+          .replace('{n}', rng.pick(NOUNS))
+          .replace('{a}', rng.pick(ADJECTIVES))
+          .replace('{v}', rng.pick(VERBS))
+          .replace('{f}', snake(variableWords(rng)));
         out.push(`${indent}    raise ${pascal([rng.pick(NOUNS), 'error'])}(f"${phrase}: {exc}") from exc`);
         break;
       }
@@ -103,24 +123,36 @@ function pyStatements(scope: PyScope, indent: string, budget: number, depth: num
 
 /** A few statements in the style of the module generator, for an edit's inserted lines. */
 export function pythonStatements(rng: Rng, indent: string, count: number): string[] {
-  const scope: PyScope = { rng, locals: [], fns: [snake(functionWords(rng)), snake(functionWords(rng))], classes: [pascal(typeWords(rng))], consts: [screaming([rng.pick(['max', 'default']), rng.pick(NOUNS), 'size'])] };
+  const scope: PyScope = {
+    rng,
+    locals: [],
+    fns: [snake(functionWords(rng)), snake(functionWords(rng))],
+    classes: [pascal(typeWords(rng))],
+    consts: [screaming([rng.pick(['max', 'default']), rng.pick(NOUNS), 'size'])],
+  };
   return pyStatements(scope, indent, count, 0);
 }
 
 /** A Python module of roughly `targetLines` lines. */
 export function pythonModule(rng: Rng, path: string, targetLines: number): SourceFile {
   const lines: string[] = ['from __future__ import annotations', ''];
-  for (const dep of rng.sample(PY_DEPS, rng.int(2, 4))) lines.push(rng.chance(50) ? `import ${dep}` : `from ${dep} import ${snake([rng.pick(VERBS)])}`);
+  for (const dep of rng.sample(PY_DEPS, rng.int(2, 4)))
+    lines.push(rng.chance(50) ? `import ${dep}` : `from ${dep} import ${snake([rng.pick(VERBS)])}`);
   lines.push('');
   lines.push('logger = logging.getLogger(__name__)');
-  const consts = Array.from({ length: rng.int(1, 3) }, () => screaming([rng.pick(['max', 'default', 'min']), rng.pick(NOUNS), rng.pick(['size', 'seconds', 'count'])]));
+  const consts = Array.from({ length: rng.int(1, 3) }, () =>
+    screaming([rng.pick(['max', 'default', 'min']), rng.pick(NOUNS), rng.pick(['size', 'seconds', 'count'])]),
+  );
   for (const c of consts) lines.push(`${c} = ${rng.int(2, 900)}`);
   lines.push('');
   const classes = Array.from({ length: rng.int(1, 3) }, () => pascal(typeWords(rng)));
   const scope: PyScope = { rng, locals: [], fns: [], classes, consts };
   for (const cls of classes) {
     lines.push('', '@dataclass(frozen=True)', `class ${cls}:`, `    """${codeSentence(rng)}"""`, '');
-    for (let i = rng.int(2, 7); i > 0; i--) lines.push(`    ${snake(variableWords(rng))}: ${rng.pick(PY_TYPES)}${rng.chance(25) ? ` = ${pyLiteral(rng)}` : ''}`);
+    for (let i = rng.int(2, 7); i > 0; i--)
+      lines.push(
+        `    ${snake(variableWords(rng))}: ${rng.pick(PY_TYPES)}${rng.chance(25) ? ` = ${pyLiteral(rng)}` : ''}`,
+      );
   }
   const symbols: string[] = [...classes];
   while (lines.length < targetLines) {
@@ -134,7 +166,9 @@ export function pythonModule(rng: Rng, path: string, targetLines: number): Sourc
       return `${p}: ${rng.chance(40) ? rng.pick(classes) : rng.pick(PY_TYPES)}`;
     });
     lines.push('', '');
-    lines.push(`${rng.chance(30) ? 'async ' : ''}def ${name}(${params.join(', ')}) -> ${rng.pick([...classes, 'int', 'None', 'bool', 'str'])}:`);
+    lines.push(
+      `${rng.chance(30) ? 'async ' : ''}def ${name}(${params.join(', ')}) -> ${rng.pick([...classes, 'int', 'None', 'bool', 'str'])}:`,
+    );
     lines.push(`    """${codeSentence(rng)}"""`);
     lines.push(...pyStatements(scope, '    ', rng.int(3, 12), 0));
     lines.push(`    return ${pyExpr(scope)}`);
@@ -143,7 +177,13 @@ export function pythonModule(rng: Rng, path: string, targetLines: number): Sourc
 }
 
 /** A pytest module exercising `subjects` imported from `module`. */
-export function pythonTestModule(rng: Rng, path: string, module: string, subjects: readonly string[], targetLines: number): SourceFile {
+export function pythonTestModule(
+  rng: Rng,
+  path: string,
+  module: string,
+  subjects: readonly string[],
+  targetLines: number,
+): SourceFile {
   const picked = subjects.length > 0 ? rng.sample(subjects, rng.int(1, Math.min(3, subjects.length))) : ['subject'];
   const lines: string[] = ['import pytest', '', `from ${module} import ${picked.join(', ')}`, ''];
   const tests: { suite: string; titles: string[] }[] = [];
@@ -151,10 +191,17 @@ export function pythonTestModule(rng: Rng, path: string, module: string, subject
   tests.push({ suite: module, titles });
   while (lines.length < targetLines || titles.length === 0) {
     const subject = rng.pick(picked);
-    const title = `test_${snake(testTitle(rng, subject).replace(/[^a-zA-Z0-9 ]/g, ' ').trim().split(/\s+/).slice(0, 8))}`;
+    const title = `test_${snake(
+      testTitle(rng, subject)
+        .replace(/[^a-zA-Z0-9 ]/g, ' ')
+        .trim()
+        .split(/\s+/)
+        .slice(0, 8),
+    )}`;
     titles.push(title);
     lines.push('', '');
-    if (rng.chance(20)) lines.push(`@pytest.mark.parametrize("${snake(variableWords(rng))}", [${pyLiteral(rng)}, ${pyLiteral(rng)}])`);
+    if (rng.chance(20))
+      lines.push(`@pytest.mark.parametrize("${snake(variableWords(rng))}", [${pyLiteral(rng)}, ${pyLiteral(rng)}])`);
     lines.push(`def ${title}(${rng.chance(40) ? 'tmp_path' : ''}):`);
     const fixture = snake(variableWords(rng));
     lines.push(`    ${fixture} = make_${snake([rng.pick(NOUNS)])}(${snake([rng.pick(NOUNS)])}=${pyLiteral(rng)})`);

@@ -149,7 +149,9 @@ function statements(scope: Scope, indent: string, budget: number, depth: number)
         out.push(`${indent}const ${camel(variableWords(rng))} = ${expr(scope)};`);
         break;
       case 'call':
-        out.push(`${indent}${rng.chance(50) ? 'await ' : ''}${rng.pick(scope.fns)}(${local(scope)}${rng.chance(40) ? `, ${literal(rng)}` : ''});`);
+        out.push(
+          `${indent}${rng.chance(50) ? 'await ' : ''}${rng.pick(scope.fns)}(${local(scope)}${rng.chance(40) ? `, ${literal(rng)}` : ''});`,
+        );
         break;
       case 'assign':
         out.push(`${indent}${local(scope)}.${camel(variableWords(rng))} = ${expr(scope)};`);
@@ -158,7 +160,9 @@ function statements(scope: Scope, indent: string, budget: number, depth: number)
         out.push(`${indent}// ${codeSentence(rng)}`);
         break;
       case 'log':
-        out.push(`${indent}logger.${rng.pick(['debug', 'info', 'warn'])}({ ${camel(variableWords(rng))}: ${local(scope)} }, '${pastTense(rng.pick(VERBS))} ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}');`);
+        out.push(
+          `${indent}logger.${rng.pick(['debug', 'info', 'warn'])}({ ${camel(variableWords(rng))}: ${local(scope)} }, '${pastTense(rng.pick(VERBS))} ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}');`,
+        );
         break;
       case 'if': {
         out.push(`${indent}if (${condition(scope)}) {`);
@@ -184,7 +188,9 @@ function statements(scope: Scope, indent: string, budget: number, depth: number)
         out.push(...statements(scope, `${indent}  `, rng.int(1, 4), depth + 1));
         out.push(`${indent}} catch (error) {`);
         out.push(`${indent}  logger.warn({ err: error }, '${rng.pick(VERBS)} ${rng.pick(NOUNS)} failed');`);
-        out.push(`${indent}  throw new ${pascal([rng.pick(NOUNS), 'error'])}(\`${phrase(rng, rng.pick(ERROR_PHRASES))}: \${String(error)}\`);`);
+        out.push(
+          `${indent}  throw new ${pascal([rng.pick(NOUNS), 'error'])}(\`${phrase(rng, rng.pick(ERROR_PHRASES))}: \${String(error)}\`);`,
+        );
         out.push(`${indent}}`);
         break;
       }
@@ -210,7 +216,13 @@ function statements(scope: Scope, indent: string, budget: number, depth: number)
 
 /** A few statements in the style of the module generator, for an edit's inserted lines. */
 export function typescriptStatements(rng: Rng, indent: string, count: number): string[] {
-  const scope: Scope = { rng, locals: [], types: [pascal(typeWords(rng))], fns: [camel(functionWords(rng)), camel(functionWords(rng))], consts: [screaming([rng.pick(['max', 'default']), rng.pick(NOUNS), 'size'])] };
+  const scope: Scope = {
+    rng,
+    locals: [],
+    types: [pascal(typeWords(rng))],
+    fns: [camel(functionWords(rng)), camel(functionWords(rng))],
+    consts: [screaming([rng.pick(['max', 'default']), rng.pick(NOUNS), 'size'])],
+  };
   return statements(scope, indent, count, 0);
 }
 
@@ -257,9 +269,20 @@ function interfaceBlock(rng: Rng, name: string, types: readonly string[]): strin
 }
 
 /** A TypeScript module of roughly `targetLines` lines with `symbols` naming its exported functions. */
-export function typescriptModule(rng: Rng, path: string, targetLines: number, imports: readonly { from: string; names: readonly string[] }[]): SourceFile {
+export function typescriptModule(
+  rng: Rng,
+  path: string,
+  targetLines: number,
+  imports: readonly { from: string; names: readonly string[] }[],
+): SourceFile {
   const types = Array.from({ length: rng.int(2, 4) }, () => pascal(typeWords(rng)));
-  const consts = Array.from({ length: rng.int(1, 3) }, () => screaming([rng.pick(['max', 'default', 'min']), rng.pick(NOUNS), rng.pick(['size', 'ms', 'count', 'bytes', 'retries'])]));
+  const consts = Array.from({ length: rng.int(1, 3) }, () =>
+    screaming([
+      rng.pick(['max', 'default', 'min']),
+      rng.pick(NOUNS),
+      rng.pick(['size', 'ms', 'count', 'bytes', 'retries']),
+    ]),
+  );
   const exportedFns: string[] = [];
   const scope: Scope = { rng, locals: [], types, fns: [], consts };
   for (const imp of imports) scope.fns.push(...imp.names);
@@ -268,8 +291,17 @@ export function typescriptModule(rng: Rng, path: string, targetLines: number, im
   for (const dep of deps) {
     const names = NODE_EXPORTS[dep];
     if (dep === 'zod') lines.push("import { z } from 'zod';");
-    else if (names !== undefined) lines.push(`import { ${rng.sample(names, rng.int(1, 2)).join(', ')} } from '${dep}';`);
-    else lines.push(`import ${camel(dep.replace(/[^a-z]/g, ' ').trim().split(' '))} from '${dep}';`);
+    else if (names !== undefined)
+      lines.push(`import { ${rng.sample(names, rng.int(1, 2)).join(', ')} } from '${dep}';`);
+    else
+      lines.push(
+        `import ${camel(
+          dep
+            .replace(/[^a-z]/g, ' ')
+            .trim()
+            .split(' '),
+        )} from '${dep}';`,
+      );
   }
   for (const imp of imports) lines.push(`import { ${imp.names.join(', ')} } from '${imp.from}';`);
   lines.push("import { logger } from '../logger.js';");
@@ -295,7 +327,13 @@ export function typescriptModule(rng: Rng, path: string, targetLines: number, im
 }
 
 /** A vitest file exercising `subjects` imported from `from`. */
-export function typescriptTestModule(rng: Rng, path: string, from: string, subjects: readonly string[], targetLines: number): SourceFile {
+export function typescriptTestModule(
+  rng: Rng,
+  path: string,
+  from: string,
+  subjects: readonly string[],
+  targetLines: number,
+): SourceFile {
   const lines: string[] = [];
   const picked = subjects.length > 0 ? rng.sample(subjects, rng.int(1, Math.min(3, subjects.length))) : ['subject'];
   lines.push("import { describe, expect, it } from 'vitest';");
@@ -316,8 +354,11 @@ export function typescriptTestModule(rng: Rng, path: string, from: string, subje
       suite.titles.push(title);
       lines.push(`  it('${title.replace(/'/g, "\\'")}', ${rng.chance(50) ? 'async ' : ''}() => {`);
       const fixture = camel(variableWords(rng));
-      lines.push(`    const ${fixture} = make${pascal([rng.pick(NOUNS)])}({ ${camel([rng.pick(NOUNS)])}: ${literal(rng)} });`);
-      for (let k = rng.int(0, 3); k > 0; k--) lines.push(`    ${fixture}.${camel(variableWords(rng))} = ${literal(rng)};`);
+      lines.push(
+        `    const ${fixture} = make${pascal([rng.pick(NOUNS)])}({ ${camel([rng.pick(NOUNS)])}: ${literal(rng)} });`,
+      );
+      for (let k = rng.int(0, 3); k > 0; k--)
+        lines.push(`    ${fixture}.${camel(variableWords(rng))} = ${literal(rng)};`);
       lines.push(
         `    expect(${rng.chance(50) ? 'await ' : ''}${subject}(${fixture})).${rng.pick([
           `toBe(${literal(rng)})`,

@@ -61,7 +61,13 @@ export function lineEditScript(a: readonly string[], b: readonly string[]): Op[]
 }
 
 /** `git diff` output for one file (empty string when nothing changed), with 3 lines of context. */
-export function unifiedDiff(path: string, before: readonly string[], after: readonly string[], isNew: boolean, indexLine: string): string {
+export function unifiedDiff(
+  path: string,
+  before: readonly string[],
+  after: readonly string[],
+  isNew: boolean,
+  indexLine: string,
+): string {
   const ops = lineEditScript(before, after);
   if (!ops.some((op) => op.kind !== 'same')) return '';
   const out: string[] = [`diff --git a/${path} b/${path}`];
@@ -93,7 +99,9 @@ export function unifiedDiff(path: string, before: readonly string[], after: read
     const first = positions[start] ?? { a: 1, b: 1 };
     const aCount = hunk.filter((op) => op.kind !== 'add').length;
     const bCount = hunk.filter((op) => op.kind !== 'del').length;
-    out.push(`@@ -${aCount === 0 ? first.a - 1 : first.a},${aCount} +${bCount === 0 ? first.b - 1 : first.b},${bCount} @@`);
+    out.push(
+      `@@ -${aCount === 0 ? first.a - 1 : first.a},${aCount} +${bCount === 0 ? first.b - 1 : first.b},${bCount} @@`,
+    );
     for (const op of hunk) out.push(`${op.kind === 'same' ? ' ' : op.kind === 'del' ? '-' : '+'}${op.line}`);
     i = end;
   }

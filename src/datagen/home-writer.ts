@@ -57,7 +57,11 @@ const HOME_ENTRIES = new Set(['rollout', 'sessions', 'memory']);
 export function resetHome(outDir: string): void {
   if (existsSync(outDir)) {
     const foreign = readdirSync(outDir).filter((name) => !HOME_ENTRIES.has(name));
-    if (foreign.length > 0) throw new CachecostError('BAD_ARGUMENT', `refusing to wipe ${outDir}: it holds ${foreign.slice(0, 3).join(', ')} besides a FreeCode home`);
+    if (foreign.length > 0)
+      throw new CachecostError(
+        'BAD_ARGUMENT',
+        `refusing to wipe ${outDir}: it holds ${foreign.slice(0, 3).join(', ')} besides a FreeCode home`,
+      );
     for (const name of HOME_ENTRIES) rmSync(join(outDir, name), { recursive: true, force: true });
   }
   mkdirSync(outDir, { recursive: true });
@@ -76,7 +80,8 @@ export function removeSession(session: WrittenSession): void {
   for (const dir of session.dirs) rmSync(dir, { recursive: true, force: true });
   for (const dir of session.dirs) {
     const parent = dirname(dir);
-    if (basename(dirname(parent)) === 'sessions' && existsSync(parent) && readdirSync(parent).length === 0) rmSync(parent, { recursive: true });
+    if (basename(dirname(parent)) === 'sessions' && existsSync(parent) && readdirSync(parent).length === 0)
+      rmSync(parent, { recursive: true });
   }
 }
 
@@ -103,7 +108,11 @@ export function writeSession(outDir: string, plan: SessionPlan): WrittenSession 
   for (const line of session.storeLines) store.write(`${line}\n`);
   store.close();
   writeFileSync(join(storeDir, 'meta.json'), session.metaJson);
-  const files = [join(outDir, 'rollout', 'sessions', session.sessionId, 'events.jsonl'), join(storeDir, 'messages.jsonl'), join(storeDir, 'meta.json')];
+  const files = [
+    join(outDir, 'rollout', 'sessions', session.sessionId, 'events.jsonl'),
+    join(storeDir, 'messages.jsonl'),
+    join(storeDir, 'meta.json'),
+  ];
   const dirs = [join(outDir, 'rollout', 'sessions', session.sessionId), storeDir];
   let bytes = rollout.bytes + store.bytes + Buffer.byteLength(session.metaJson);
   if (session.memoryJson !== null) {

@@ -36,7 +36,8 @@ export function uuidV4(rng: Rng, prefix = ''): string {
   hex = prefix.toLowerCase() + hex.slice(prefix.length);
   const version = `4${hex.slice(13, 16)}`;
   const variant = (HEX[8 + (Number.parseInt(hex[16] ?? '0', 16) % 4)] ?? '8') + hex.slice(17, 20);
-  if (prefix.length > 12) throw new RangeError('uuidV4: a prefix longer than 12 hex digits would cross the version nibble');
+  if (prefix.length > 12)
+    throw new RangeError('uuidV4: a prefix longer than 12 hex digits would cross the version nibble');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${version}-${variant}-${hex.slice(20, 32)}`;
 }
 

@@ -5,11 +5,27 @@
  */
 export { writeDataset, MAX_ATTEMPTS, type DatasetSession } from './dataset.js';
 export { generateCorpus, corpusPlan, type CorpusOptions, type CorpusSummary } from './corpus.js';
-export { datasetScenarios, planForAttempt, DATASET_SEED, type DatasetScenario, type ScenarioExpectations } from './scenarios.js';
+export {
+  datasetScenarios,
+  planForAttempt,
+  DATASET_SEED,
+  type DatasetScenario,
+  type ScenarioExpectations,
+} from './scenarios.js';
 export { unmetExpectations } from './expectations.js';
 export { simulateSession, triggerTokensFor, type SessionFiles, type SessionReport } from './simulator.js';
 export { writeSession, removeSession, resetHome, BufferedFileWriter, type WrittenSession } from './home-writer.js';
 export { CacheSimulator, type CacheRules, type CacheUsage, type Segment } from './cache-sim.js';
-export type { SessionPlan, RunPlan, ModelProfile, Era, StoreUsageStyle, GrowthPlan, ResponseKind, PasteKind, PreCompactHook } from './session-plan.js';
+export type {
+  SessionPlan,
+  RunPlan,
+  ModelProfile,
+  Era,
+  StoreUsageStyle,
+  GrowthPlan,
+  ResponseKind,
+  PasteKind,
+  PreCompactHook,
+} from './session-plan.js';
 export { CLAUDE_SONNET_4_5, DEEPSEEK_CHAT, GPT_5, MINIMAX_M3 } from './models.js';
 export { Rng, hashSeed } from './rng.js';

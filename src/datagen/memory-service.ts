@@ -22,7 +22,13 @@ export interface CompactionSummary {
 export type CompactOutcome =
   | { readonly kind: 'nothing'; readonly tokensBefore: number }
   | { readonly kind: 'blocked'; readonly reason: string; readonly tokensBefore: number }
-  | { readonly kind: 'compacted'; readonly summary: CompactionSummary; readonly tokensBefore: number; readonly tokensAfter: number; readonly summarizedCount: number };
+  | {
+      readonly kind: 'compacted';
+      readonly summary: CompactionSummary;
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+      readonly summarizedCount: number;
+    };
 
 /** §4.4 `BLOCKED_RETRY_GROWTH_TOKENS`, also the post-compaction hold. */
 export const HOLD_GROWTH_TOKENS = 5_000;
@@ -56,7 +62,13 @@ export class MemoryService {
   /** §4.3 `addMessage`. */
   addMessage(role: MemoryMessage['role'], content: string, timestampMs: number): void {
     const tokenCount = estimateTokenCount(content);
-    this.messages.push({ id: memoryMessageId(timestampMs, this.rng), role, content, timestamp: timestampMs, tokenCount });
+    this.messages.push({
+      id: memoryMessageId(timestampMs, this.rng),
+      role,
+      content,
+      timestamp: timestampMs,
+      tokenCount,
+    });
     this.tokenCount += tokenCount;
   }
 
@@ -68,7 +80,8 @@ export class MemoryService {
       if (effective < this.compactedAtTokenCount) this.compactedAtTokenCount = undefined;
       else if (effective < this.compactedAtTokenCount + HOLD_GROWTH_TOKENS) return false;
     }
-    if (this.blockedAtTokenCount !== undefined && effective < this.blockedAtTokenCount + HOLD_GROWTH_TOKENS) return false;
+    if (this.blockedAtTokenCount !== undefined && effective < this.blockedAtTokenCount + HOLD_GROWTH_TOKENS)
+      return false;
     return effective >= triggerTokens;
   }
 
@@ -107,8 +120,21 @@ export class MemoryService {
   toJson(): string {
     const state: Record<string, unknown> = {
       sessionId: this.sessionId,
-      messages: this.messages.map((m) => ({ id: m.id, role: m.role, content: m.content, timestamp: m.timestamp, tokenCount: m.tokenCount })),
-      summaries: this.summaries.map((s) => ({ id: s.id, createdAt: s.createdAt, originalMessageCount: s.originalMessageCount, originalTokenCount: s.originalTokenCount, summaryTokenCount: s.summaryTokenCount, content: s.content })),
+      messages: this.messages.map((m) => ({
+        id: m.id,
+        role: m.role,
+        content: m.content,
+        timestamp: m.timestamp,
+        tokenCount: m.tokenCount,
+      })),
+      summaries: this.summaries.map((s) => ({
+        id: s.id,
+        createdAt: s.createdAt,
+        originalMessageCount: s.originalMessageCount,
+        originalTokenCount: s.originalTokenCount,
+        summaryTokenCount: s.summaryTokenCount,
+        content: s.content,
+      })),
       tokenCount: this.tokenCount,
       totalCompactions: this.totalCompactions,
     };

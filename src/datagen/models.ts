@@ -33,7 +33,8 @@ export const GPT_5: ModelProfile = {
   callIdStyle: 'openai',
   outputTokensPerSecond: [35, 80],
   reasoning: true,
-  overflowError: (promptTokens) => `This model's maximum context length is 400000 tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages. (context_length_exceeded)`,
+  overflowError: (promptTokens) =>
+    `This model's maximum context length is 400000 tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages. (context_length_exceeded)`,
 };
 
 /** DeepSeek chat: automatic disk cache, 64-token units, 1 h; misses billed as input. */

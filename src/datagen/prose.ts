@@ -71,10 +71,18 @@ export function intentLine(rng: Rng, task: TaskContext, tool: string, target: st
     case 'read':
       return `${opener} ${rng.pick(['read', 'look at', 'open', 'check'])} ${code(target)}${rng.chance(60) ? ` to see how ${code(sym(rng, task))} ${rng.pick(['handles', 'builds', 'validates', 'passes along', 'caches', 'orders'])} the ${rng.pick(NOUNS)}` : ''}.`;
     case 'grep':
-      return rng.pick([`${opener} search for ${code(target)} to find every caller.`, `Where else is ${code(target)} used?`, `${opener} find the other uses of ${code(target)}.`]);
+      return rng.pick([
+        `${opener} search for ${code(target)} to find every caller.`,
+        `Where else is ${code(target)} used?`,
+        `${opener} find the other uses of ${code(target)}.`,
+      ]);
     case 'glob':
     case 'ls':
-      return rng.pick([`${opener} get an overview of ${code(target)} first.`, `Let me see what lives in ${code(target)}.`, `${opener} list ${code(target)}.`]);
+      return rng.pick([
+        `${opener} get an overview of ${code(target)} first.`,
+        `Let me see what lives in ${code(target)}.`,
+        `${opener} list ${code(target)}.`,
+      ]);
     case 'edit':
       return rng.pick([
         `${opener} fix ${code(sym(rng, task))} in ${code(target)}.`,
@@ -90,9 +98,18 @@ export function intentLine(rng: Rng, task: TaskContext, tool: string, target: st
         `Adding ${code(target)} with tests for the ${task.concept} cases.`,
       ]);
     case 'bash':
-      return rng.pick([`${opener} run ${code(target)}.`, `Running ${code(target)} to check.`, `${opener} verify with ${code(target)}.`, `Let's see what ${code(target)} says.`]);
+      return rng.pick([
+        `${opener} run ${code(target)}.`,
+        `Running ${code(target)} to check.`,
+        `${opener} verify with ${code(target)}.`,
+        `Let's see what ${code(target)} says.`,
+      ]);
     case 'todowrite':
-      return rng.pick(['Let me track the remaining steps.', 'Updating the plan.', 'I will keep a short todo list for this.']);
+      return rng.pick([
+        'Let me track the remaining steps.',
+        'Updating the plan.',
+        'I will keep a short todo list for this.',
+      ]);
     default:
       return `${opener} use ${tool}.`;
   }
@@ -105,12 +122,30 @@ export function observation(rng: Rng, task: TaskContext, maxSentences: number): 
   for (let i = 0; i < count; i++) {
     const kind = rng.int(0, 7);
     if (kind <= 1) sentences.push(`${rng.pick(OBSERVATION_OPENERS)} ${clause(rng, task)}.`);
-    else if (kind === 2) sentences.push(`That explains ${rng.pick(['the failure', 'why the test is flaky', 'the duplicate rows', 'the timeout', `the ${rng.pick(NOUNS)} mismatch`, 'the memory growth', 'the 500s in the logs'])}: ${clause(rng, task)}.`);
-    else if (kind === 3) sentences.push(`I ${rng.pick(['checked', 'compared', 'traced', 'went through'])} ${code(file(rng, task))}, ${rng.pick(CONNECTIVES)} ${clause(rng, task)}.`);
-    else if (kind === 4) sentences.push(`The ${rng.pick(NOUNS)} ${rng.pick(['is currently', 'was', 'is still', 'should be'])} ${rng.pick(ADJECTIVES)} here, ${rng.pick(CONNECTIVES)} ${clause(rng, task)}.`);
-    else if (kind === 5) sentences.push(`${capital(gerund(rng.pick(VERBS)))} the ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} ${rng.pick(['first', 'up front', 'inside the lock', 'per tenant', 'lazily'])} ${rng.pick(['avoids', 'fixes', 'sidesteps', 'removes'])} ${rng.pick(['the race', 'the extra query', 'the double write', 'the stale read', 'the N+1'])}.`);
-    else if (kind === 6) sentences.push(`${capital(clause(rng, task))}, ${rng.pick(['which is the bug', 'and that is not what the spec says', 'which the tests never exercise', 'so the numbers drift over a day'])}.`);
-    else sentences.push(`I'm not sure ${clause(rng, task)}; ${rng.pick(['I will check', 'the next test run will tell', 'let me confirm before changing it'])}.`);
+    else if (kind === 2)
+      sentences.push(
+        `That explains ${rng.pick(['the failure', 'why the test is flaky', 'the duplicate rows', 'the timeout', `the ${rng.pick(NOUNS)} mismatch`, 'the memory growth', 'the 500s in the logs'])}: ${clause(rng, task)}.`,
+      );
+    else if (kind === 3)
+      sentences.push(
+        `I ${rng.pick(['checked', 'compared', 'traced', 'went through'])} ${code(file(rng, task))}, ${rng.pick(CONNECTIVES)} ${clause(rng, task)}.`,
+      );
+    else if (kind === 4)
+      sentences.push(
+        `The ${rng.pick(NOUNS)} ${rng.pick(['is currently', 'was', 'is still', 'should be'])} ${rng.pick(ADJECTIVES)} here, ${rng.pick(CONNECTIVES)} ${clause(rng, task)}.`,
+      );
+    else if (kind === 5)
+      sentences.push(
+        `${capital(gerund(rng.pick(VERBS)))} the ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} ${rng.pick(['first', 'up front', 'inside the lock', 'per tenant', 'lazily'])} ${rng.pick(['avoids', 'fixes', 'sidesteps', 'removes'])} ${rng.pick(['the race', 'the extra query', 'the double write', 'the stale read', 'the N+1'])}.`,
+      );
+    else if (kind === 6)
+      sentences.push(
+        `${capital(clause(rng, task))}, ${rng.pick(['which is the bug', 'and that is not what the spec says', 'which the tests never exercise', 'so the numbers drift over a day'])}.`,
+      );
+    else
+      sentences.push(
+        `I'm not sure ${clause(rng, task)}; ${rng.pick(['I will check', 'the next test run will tell', 'let me confirm before changing it'])}.`,
+      );
   }
   return sentences.join(' ');
 }
@@ -120,14 +155,17 @@ export function plan(rng: Rng, task: TaskContext): string {
   const steps = rng.int(3, 6);
   const lines = [rng.pick(['Plan:', 'Here is what I will do:', 'Steps:', 'My approach:'])];
   for (let i = 1; i <= steps; i++) {
-    lines.push(`${i}. ${capital(rng.pick(VERBS))} ${rng.pick(['the', 'every', 'each'])} ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} in ${code(file(rng, task))}${rng.chance(40) ? ` (${clause(rng, task)})` : ''}`);
+    lines.push(
+      `${i}. ${capital(rng.pick(VERBS))} ${rng.pick(['the', 'every', 'each'])} ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} in ${code(file(rng, task))}${rng.chance(40) ? ` (${clause(rng, task)})` : ''}`,
+    );
   }
   return lines.join('\n');
 }
 
 /** A fenced snippet of code in the task's language, as the assistant quotes a fix. */
 export function codeSnippet(rng: Rng, task: TaskContext): string {
-  const lines = task.language === 'py' ? pythonStatements(rng, '', rng.int(3, 9)) : typescriptStatements(rng, '', rng.int(3, 9));
+  const lines =
+    task.language === 'py' ? pythonStatements(rng, '', rng.int(3, 9)) : typescriptStatements(rng, '', rng.int(3, 9));
   return `\`\`\`${task.language === 'py' ? 'python' : 'ts'}\n${lines.join('\n')}\n\`\`\``;
 }
 
@@ -144,7 +182,13 @@ export function elaboration(rng: Rng, task: TaskContext): string {
 }
 
 /** The end-of-run report: what changed, where, and how it was verified. */
-export function finalReport(rng: Rng, task: TaskContext, changedFiles: readonly string[], testsPassed: number, testsFailed: number): string {
+export function finalReport(
+  rng: Rng,
+  task: TaskContext,
+  changedFiles: readonly string[],
+  testsPassed: number,
+  testsFailed: number,
+): string {
   const parts: string[] = [];
   parts.push(
     rng.pick([
@@ -157,12 +201,26 @@ export function finalReport(rng: Rng, task: TaskContext, changedFiles: readonly 
     ]),
   );
   const files = changedFiles.length > 0 ? changedFiles : task.files.slice(0, 2);
-  const bullets = files.slice(0, 6).map((f) => `- ${code(f)}: ${rng.pick(VERBS)} the ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} ${rng.pick(['handling', 'path', 'check', 'lookup', 'mapping', 'ordering'])}${rng.chance(40) ? `; ${clause(rng, task)} is now covered` : ''}`);
+  const bullets = files
+    .slice(0, 6)
+    .map(
+      (f) =>
+        `- ${code(f)}: ${rng.pick(VERBS)} the ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} ${rng.pick(['handling', 'path', 'check', 'lookup', 'mapping', 'ordering'])}${rng.chance(40) ? `; ${clause(rng, task)} is now covered` : ''}`,
+    );
   parts.push([rng.pick(['Changes:', 'What changed:', 'Files touched:']), ...bullets].join('\n'));
-  if (testsFailed > 0) parts.push(`${testsPassed} tests pass, ${testsFailed} still failing: ${rng.pick(['they look unrelated (network fixtures)', 'the remaining failure is the flaky clock test', 'I left them for a follow-up'])}.`);
-  else if (testsPassed > 0) parts.push(`${rng.pick(['Verified', 'Checked', 'Confirmed'])}: ${testsPassed} tests pass${rng.chance(50) ? ' and the typecheck is clean' : ''}.`);
+  if (testsFailed > 0)
+    parts.push(
+      `${testsPassed} tests pass, ${testsFailed} still failing: ${rng.pick(['they look unrelated (network fixtures)', 'the remaining failure is the flaky clock test', 'I left them for a follow-up'])}.`,
+    );
+  else if (testsPassed > 0)
+    parts.push(
+      `${rng.pick(['Verified', 'Checked', 'Confirmed'])}: ${testsPassed} tests pass${rng.chance(50) ? ' and the typecheck is clean' : ''}.`,
+    );
   if (rng.chance(45)) parts.push(elaboration(rng, task));
-  if (rng.chance(40)) parts.push(`${rng.pick(['Next', 'As a follow-up', 'Later'])}, ${rng.pick(['we could', 'it would be worth it to', 'I would'])} ${rng.pick(VERBS)} the ${rng.pick(ADJECTIVES)} ${plural(rng.pick(NOUNS))} in ${code(rng.pick(task.files))} too.`);
+  if (rng.chance(40))
+    parts.push(
+      `${rng.pick(['Next', 'As a follow-up', 'Later'])}, ${rng.pick(['we could', 'it would be worth it to', 'I would'])} ${rng.pick(VERBS)} the ${rng.pick(ADJECTIVES)} ${plural(rng.pick(NOUNS))} in ${code(rng.pick(task.files))} too.`,
+    );
   return parts.join('\n\n');
 }
 
@@ -187,7 +245,9 @@ export function userPrompt(rng: Rng, task: TaskContext, paste: string | null, fo
         `Refactor ${f}: ${clause(rng, task)}, and the file is too long. Keep behaviour identical.`,
         `We are getting "${task.errorText}" in production. ${rng.pick(['Investigate and fix.', 'What is going on?', 'Can you track it down?'])}`,
       ]);
-  const extra = rng.chance(35) ? ` ${rng.pick(['Run the tests when you are done.', 'Do not touch the migrations.', 'Use the existing logger.', 'Prefer small, focused changes.', 'Explain what you changed at the end.'])}` : '';
+  const extra = rng.chance(35)
+    ? ` ${rng.pick(['Run the tests when you are done.', 'Do not touch the migrations.', 'Use the existing logger.', 'Prefer small, focused changes.', 'Explain what you changed at the end.'])}`
+    : '';
   return paste === null ? `${ask}${extra}` : `${ask}${extra}\n\n${paste}`;
 }
 

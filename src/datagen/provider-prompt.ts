@@ -53,9 +53,19 @@ export interface StaticBlock {
 }
 
 /** How one stored message renders as provider-facing items under the legacy policies. */
-export function renderedResult(message: StoredMessage, result: string, legacy: LegacyPruning, recentResponses: ReadonlySet<number>): { text: string; variant: 'full' | 'truncated' | 'cleared' } {
+export function renderedResult(
+  message: StoredMessage,
+  result: string,
+  legacy: LegacyPruning,
+  recentResponses: ReadonlySet<number>,
+): { text: string; variant: 'full' | 'truncated' | 'cleared' } {
   if (legacy.clearedMessageIds.has(message.id)) return { text: RC3_CLEARED, variant: 'cleared' };
-  if (legacy.slidingTruncation && message.responseIndex !== null && !recentResponses.has(message.responseIndex) && result.length > RC4_CAP_CHARS) {
+  if (
+    legacy.slidingTruncation &&
+    message.responseIndex !== null &&
+    !recentResponses.has(message.responseIndex) &&
+    result.length > RC4_CAP_CHARS
+  ) {
     return { text: `${result.slice(0, RC4_CAP_CHARS)}${RC4_MARKER}`, variant: 'truncated' };
   }
   return { text: result, variant: 'full' };
@@ -95,9 +105,15 @@ export function buildPrompt(
         return;
       }
       const argsChars = argsJsonLength(part.tool.args);
-      segments.push({ id: `${message.id}/${partIndex}/call`, tokens: providerTokens(part.tool.name.length + argsChars, cptHundredths) });
+      segments.push({
+        id: `${message.id}/${partIndex}/call`,
+        tokens: providerTokens(part.tool.name.length + argsChars, cptHundredths),
+      });
       const shown = renderedResult(message, part.result, legacy, recent);
-      segments.push({ id: `${message.id}/${partIndex}/result:${shown.variant}`, tokens: providerTokens(shown.text.length, cptHundredths) });
+      segments.push({
+        id: `${message.id}/${partIndex}/result:${shown.variant}`,
+        tokens: providerTokens(shown.text.length, cptHundredths),
+      });
       chars += argsChars + shown.text.length;
     });
   }

@@ -47,10 +47,34 @@ function chooseTool(input: ComposeInput): ToolName {
   const { rng } = input;
   const weights: [ToolName, number][] =
     phase < 0.25
-      ? [['ls', 6], ['glob', 6], ['grep', 14], ['read', 34], ['bash', 10], ['todowrite', 4], ['edit', 8], ['write', 3]]
+      ? [
+          ['ls', 6],
+          ['glob', 6],
+          ['grep', 14],
+          ['read', 34],
+          ['bash', 10],
+          ['todowrite', 4],
+          ['edit', 8],
+          ['write', 3],
+        ]
       : phase < 0.8
-        ? [['read', 20], ['grep', 8], ['edit', 30], ['write', 8], ['bash', 22], ['todowrite', 3], ['glob', 2], ['ls', 1]]
-        : [['bash', 38], ['edit', 24], ['read', 14], ['write', 5], ['grep', 5]];
+        ? [
+            ['read', 20],
+            ['grep', 8],
+            ['edit', 30],
+            ['write', 8],
+            ['bash', 22],
+            ['todowrite', 3],
+            ['glob', 2],
+            ['ls', 1],
+          ]
+        : [
+            ['bash', 38],
+            ['edit', 24],
+            ['read', 14],
+            ['write', 5],
+            ['grep', 5],
+          ];
   const big = input.desiredChars > 3200;
   // Under RC4 an edit costs its old block twice plus a ~1,000-character echo, so "small" is larger.
   const small = input.desiredChars < (input.resultsTruncated ? 2400 : 1200);
@@ -72,7 +96,9 @@ function composeText(input: ComposeInput, firstTool: ToolInvocation | null, budg
   const { rng, task } = input;
   if (input.kind === 'text') {
     const isLast = input.index === input.count - 1;
-    let text = isLast ? finalReport(rng, task, [...input.progress.changedFiles], input.progress.testsPassed, input.progress.testsFailed) : statusUpdate(rng, task);
+    let text = isLast
+      ? finalReport(rng, task, [...input.progress.changedFiles], input.progress.testsPassed, input.progress.testsFailed)
+      : statusUpdate(rng, task);
     while (text.length < Math.min(budgetChars, 4500) - 300) text += `\n\n${elaboration(rng, task)}`;
     return text;
   }
@@ -80,7 +106,8 @@ function composeText(input: ComposeInput, firstTool: ToolInvocation | null, budg
   let text = intentLine(rng, task, firstTool.name, firstTool.target);
   if (rng.chance(30)) text = `${observation(rng, task, 2)} ${text}`;
   if (rng.chance(6)) text = `${text}\n\n${plan(rng, task)}`;
-  while (text.length < budgetChars - 150 && rng.chance(45)) text = `${rng.chance(70) ? observation(rng, task, 3) : elaboration(rng, task)}\n\n${text}`;
+  while (text.length < budgetChars - 150 && rng.chance(45))
+    text = `${rng.chance(70) ? observation(rng, task, 3) : elaboration(rng, task)}\n\n${text}`;
   return text;
 }
 
@@ -111,7 +138,12 @@ export function composeResponse(input: ComposeInput): ComposedResponse {
   const callCount = input.maxCalls > 1 && rng.chance(22) ? rng.int(2, input.maxCalls) : 1;
   const toolBudget = Math.max(200, input.desiredChars - expectedText);
   for (let i = 0; i < callCount; i++) {
-    const name: ToolName = i > 0 ? rng.pick<ToolName>(['read', 'read', 'grep', 'glob']) : input.index === input.count - 2 && rng.chance(60) ? 'bash' : chooseTool(input);
+    const name: ToolName =
+      i > 0
+        ? rng.pick<ToolName>(['read', 'read', 'grep', 'glob'])
+        : input.index === input.count - 2 && rng.chance(60)
+          ? 'bash'
+          : chooseTool(input);
     const sizeHintChars = sizeHint(input, name, Math.floor(toolBudget / callCount));
     const ctx = { rng, repo: input.repo, task: input.task, nowMs: input.nowMs, sizeHintChars };
     let call = name === 'bash' && input.index === input.count - 2 ? runTests(ctx) : invokeTool(name, ctx);

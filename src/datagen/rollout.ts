@@ -38,7 +38,14 @@ export class RolloutRecorder {
 
   private emit(type: string, timestampMs: number, body: Body): void {
     this.seq += 1;
-    const event: Body = { type, id: rolloutEventId(timestampMs, this.rng), seq: this.seq, aggregateID: this.sessionId, timestamp: timestampMs, ...body };
+    const event: Body = {
+      type,
+      id: rolloutEventId(timestampMs, this.rng),
+      seq: this.seq,
+      aggregateID: this.sessionId,
+      timestamp: timestampMs,
+      ...body,
+    };
     this.counts.set(type, (this.counts.get(type) ?? 0) + 1);
     this.sink.write(`${JSON.stringify(event)}\n`);
   }
@@ -52,10 +59,29 @@ export class RolloutRecorder {
   }
 
   memoryExposure(at: number, turnId: string): void {
-    this.emit('memory.exposure', at, { turnId, blockBytes: 0, estimatedTokens: 0, candidateCount: 0, renderedCount: 0, fullCount: 0, summaryCount: 0, injected: false, preparation: 'empty', judgeDecision: 'no_candidates' });
+    this.emit('memory.exposure', at, {
+      turnId,
+      blockBytes: 0,
+      estimatedTokens: 0,
+      candidateCount: 0,
+      renderedCount: 0,
+      fullCount: 0,
+      summaryCount: 0,
+      injected: false,
+      preparation: 'empty',
+      judgeDecision: 'no_candidates',
+    });
   }
 
-  modelRequest(at: number, turnId: string, provider: string, model: string, messageCount: number, toolCount: number, promptChars: number): void {
+  modelRequest(
+    at: number,
+    turnId: string,
+    provider: string,
+    model: string,
+    messageCount: number,
+    toolCount: number,
+    promptChars: number,
+  ): void {
     this.emit('model.request', at, { turnId, provider, model, messageCount, toolCount, promptChars, streamed: true });
   }
 
@@ -63,8 +89,27 @@ export class RolloutRecorder {
     this.emit('model.first_token', at, { turnId, ttft_ms: ttftMs });
   }
 
-  modelResponse(at: number, turnId: string, provider: string, model: string, durationMs: number, ttftMs: number, usage: ResponseUsageFields, toolCalls: readonly string[], textChars: number): void {
-    const body: Body = { turnId, provider, model, duration_ms: durationMs, ttft_ms: ttftMs, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cacheReadTokens: usage.cacheReadTokens };
+  modelResponse(
+    at: number,
+    turnId: string,
+    provider: string,
+    model: string,
+    durationMs: number,
+    ttftMs: number,
+    usage: ResponseUsageFields,
+    toolCalls: readonly string[],
+    textChars: number,
+  ): void {
+    const body: Body = {
+      turnId,
+      provider,
+      model,
+      duration_ms: durationMs,
+      ttft_ms: ttftMs,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cacheReadTokens: usage.cacheReadTokens,
+    };
     if (usage.cacheWriteTokens !== undefined) body['cacheWriteTokens'] = usage.cacheWriteTokens;
     if (usage.reasoningTokens !== undefined) body['reasoningTokens'] = usage.reasoningTokens;
     body['toolCalls'] = toolCalls;
@@ -87,7 +132,15 @@ export class RolloutRecorder {
     this.emit('function.call', at, body);
   }
 
-  functionOutput(at: number, turnId: string, tool: string, output: string, durationMs: number, failed: boolean | undefined, callId: string | undefined): void {
+  functionOutput(
+    at: number,
+    turnId: string,
+    tool: string,
+    output: string,
+    durationMs: number,
+    failed: boolean | undefined,
+    callId: string | undefined,
+  ): void {
     const body: Body = { turnId, tool, output, duration_ms: durationMs };
     if (failed !== undefined) body['failed'] = failed;
     if (callId !== undefined) body['callId'] = callId;

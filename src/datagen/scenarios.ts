@@ -82,7 +82,16 @@ function tokenEfficiencyRow(
     compactionTrigger: 'window-only',
     preCompactHook: { kind: 'allow' },
     growth: { kind: 'final-prompt', tokens: finalPromptTokens },
-    runs: shapeRuns(rng, { ...shape, paste: (r) => (r === 0 ? { kind: 'trace', chars: 1800 } : r % 3 === 2 ? { kind: 'test-output', chars: 2500 } : { kind: 'none', chars: 0 }), parallelCalls: false }),
+    runs: shapeRuns(rng, {
+      ...shape,
+      paste: (r) =>
+        r === 0
+          ? { kind: 'trace', chars: 1800 }
+          : r % 3 === 2
+            ? { kind: 'test-output', chars: 2500 }
+            : { kind: 'none', chars: 0 },
+      parallelCalls: false,
+    }),
   };
 }
 
@@ -96,12 +105,27 @@ function runaway(seed: number): DatasetScenario {
     MINIMAX_M3,
     380,
     { projectPath: '/home/mara/src/ledger-sync', scope: '@ledger' },
-    { users: 7, responses: 229, textOnly: 13, toolOnly: 82, idle: ['short', 'long', 'short', 'long', 'short', 'short'] },
+    {
+      users: 7,
+      responses: 229,
+      textOnly: 13,
+      toolOnly: 82,
+      idle: ['short', 'long', 'short', 'long', 'short', 'short'],
+    },
     270_000,
   );
   return {
     plan,
-    expect: { userMessages: 7, requests: 229, finalPromptTokens: 270_000, tolerancePct: 2, assistantMessages: 363, toolPartsHistogram: { '0': 147, '1': 216 }, compactions: [0, 0], microcompactRuns: 2 },
+    expect: {
+      userMessages: 7,
+      requests: 229,
+      finalPromptTokens: 270_000,
+      tolerancePct: 2,
+      assistantMessages: 363,
+      toolPartsHistogram: { '0': 147, '1': 216 },
+      compactions: [0, 0],
+      microcompactRuns: 2,
+    },
   };
 }
 
@@ -115,10 +139,26 @@ function runaway65(seed: number): DatasetScenario {
     MINIMAX_M3,
     385,
     { projectPath: '/home/jonas/work/shipyard', scope: '@shipyard' },
-    { users: 8, responses: 300, textOnly: 16, toolOnly: 95, idle: ['short', 'short', 'long', 'short', 'long', 'short', 'short'] },
+    {
+      users: 8,
+      responses: 300,
+      textOnly: 16,
+      toolOnly: 95,
+      idle: ['short', 'short', 'long', 'short', 'long', 'short', 'short'],
+    },
     201_000,
   );
-  return { plan, expect: { userMessages: 8, requests: 300, finalPromptTokens: 201_000, tolerancePct: 2, compactions: [0, 0], microcompactRuns: 2 } };
+  return {
+    plan,
+    expect: {
+      userMessages: 8,
+      requests: 300,
+      finalPromptTokens: 201_000,
+      tolerancePct: 2,
+      compactions: [0, 0],
+      microcompactRuns: 2,
+    },
+  };
 }
 
 function runaway08(seed: number): DatasetScenario {
@@ -136,11 +176,40 @@ function runaway08(seed: number): DatasetScenario {
       responses: 295,
       textOnly: 26,
       toolOnly: 70,
-      idle: ['short', 'short', 'long', 'short', 'short', 'short', 'long', 'short', 'short', 'short', 'long', 'short', 'short', 'short', 'short', 'long', 'short', 'short'],
+      idle: [
+        'short',
+        'short',
+        'long',
+        'short',
+        'short',
+        'short',
+        'long',
+        'short',
+        'short',
+        'short',
+        'long',
+        'short',
+        'short',
+        'short',
+        'short',
+        'long',
+        'short',
+        'short',
+      ],
     },
     156_000,
   );
-  return { plan, expect: { userMessages: 19, requests: 295, finalPromptTokens: 156_000, tolerancePct: 2, compactions: [0, 0], microcompactRuns: 4 } };
+  return {
+    plan,
+    expect: {
+      userMessages: 19,
+      requests: 295,
+      finalPromptTokens: 156_000,
+      tolerancePct: 2,
+      compactions: [0, 0],
+      microcompactRuns: 4,
+    },
+  };
 }
 
 function cacheBustPruning(seed: number): DatasetScenario {
@@ -164,15 +233,47 @@ function cacheBustPruning(seed: number): DatasetScenario {
     compactionTrigger: 'window-only',
     preCompactHook: { kind: 'allow' },
     growth: { kind: 'final-prompt', tokens: 118_000 },
-    runs: shapeRuns(rng, { users: 6, responses: 96, textOnly: 8, toolOnly: 30, idle: ['short', 'short', 'short', 'short', 'short'], paste: NO_PASTE, parallelCalls: false }),
+    runs: shapeRuns(rng, {
+      users: 6,
+      responses: 96,
+      textOnly: 8,
+      toolOnly: 30,
+      idle: ['short', 'short', 'short', 'short', 'short'],
+      paste: NO_PASTE,
+      parallelCalls: false,
+    }),
   };
-  return { plan, expect: { userMessages: 6, requests: 96, finalPromptTokens: 118_000, tolerancePct: 3, compactions: [0, 0], microcompactRuns: 0 } };
+  return {
+    plan,
+    expect: {
+      userMessages: 6,
+      requests: 96,
+      finalPromptTokens: 118_000,
+      tolerancePct: 3,
+      compactions: [0, 0],
+      microcompactRuns: 0,
+    },
+  };
 }
 
 function healthy(seed: number): DatasetScenario {
   const name = 'healthy';
   const rng = new Rng(seedFor(name, seed));
-  const idle: ('short' | 'long')[] = ['short', 'short', 'short', 'long', 'short', 'short', 'short', 'short', 'short', 'long', 'short', 'short', 'short'];
+  const idle: ('short' | 'long')[] = [
+    'short',
+    'short',
+    'short',
+    'long',
+    'short',
+    'short',
+    'short',
+    'short',
+    'short',
+    'long',
+    'short',
+    'short',
+    'short',
+  ];
   const plan: SessionPlan = {
     name,
     title: 'healthy: add webhook delivery retries with backoff',
@@ -190,9 +291,27 @@ function healthy(seed: number): DatasetScenario {
     compactionTrigger: 'target',
     preCompactHook: { kind: 'allow' },
     growth: { kind: 'per-response', tokens: 1_400 },
-    runs: shapeRuns(rng, { users: 14, responses: 196, textOnly: 18, toolOnly: 50, idle, paste: (r) => (r === 0 ? { kind: 'trace', chars: 1500 } : NO_PASTE()), parallelCalls: true }),
+    runs: shapeRuns(rng, {
+      users: 14,
+      responses: 196,
+      textOnly: 18,
+      toolOnly: 50,
+      idle,
+      paste: (r) => (r === 0 ? { kind: 'trace', chars: 1500 } : NO_PASTE()),
+      parallelCalls: true,
+    }),
   };
-  return { plan, expect: { userMessages: 14, requests: 196, tolerancePct: 0, compactions: [2, 3], overflowCompactions: 0, failedTurns: 0 } };
+  return {
+    plan,
+    expect: {
+      userMessages: 14,
+      requests: 196,
+      tolerancePct: 0,
+      compactions: [2, 3],
+      overflowCompactions: 0,
+      failedTurns: 0,
+    },
+  };
 }
 
 function blockedHookStorm(seed: number): DatasetScenario {
@@ -213,17 +332,47 @@ function blockedHookStorm(seed: number): DatasetScenario {
     project: { projectPath: '/home/kwame/work/billing-core', scope: '@billing', pythonPercent: 0, packageCount: 5 },
     legacy: { slidingTruncation: false, microcompact: false },
     compactionTrigger: 'target',
-    preCompactHook: { kind: 'block', reason: 'PreCompact hook .freecode/hooks/pin-context.sh exited 2: context pinning is on for branch feat/stream-reconciler; refusing to compact' },
+    preCompactHook: {
+      kind: 'block',
+      reason:
+        'PreCompact hook .freecode/hooks/pin-context.sh exited 2: context pinning is on for branch feat/stream-reconciler; refusing to compact',
+    },
     growth: { kind: 'final-prompt', tokens: 160_000 },
-    runs: shapeRuns(rng, { users: 10, responses: 140, textOnly: 12, toolOnly: 40, idle: ['short', 'short', 'short', 'short', 'short', 'long', 'short', 'short', 'short'], paste: NO_PASTE, parallelCalls: false }),
+    runs: shapeRuns(rng, {
+      users: 10,
+      responses: 140,
+      textOnly: 12,
+      toolOnly: 40,
+      idle: ['short', 'short', 'short', 'short', 'short', 'long', 'short', 'short', 'short'],
+      paste: NO_PASTE,
+      parallelCalls: false,
+    }),
   };
-  return { plan, expect: { userMessages: 10, requests: 140, finalPromptTokens: 160_000, tolerancePct: 3, compactions: [0, 0], minHookBlocks: 8 } };
+  return {
+    plan,
+    expect: {
+      userMessages: 10,
+      requests: 140,
+      finalPromptTokens: 160_000,
+      tolerancePct: 3,
+      compactions: [0, 0],
+      minHookBlocks: 8,
+    },
+  };
 }
 
 function overflowLoop(seed: number): DatasetScenario {
   const name = 'overflow-loop';
   const rng = new Rng(seedFor(name, seed));
-  const base = shapeRuns(rng, { users: 7, responses: 96, textOnly: 9, toolOnly: 22, idle: ['short', 'short', 'long', 'short', 'short', 'short'], paste: NO_PASTE, parallelCalls: true });
+  const base = shapeRuns(rng, {
+    users: 7,
+    responses: 96,
+    textOnly: 9,
+    toolOnly: 22,
+    idle: ['short', 'short', 'long', 'short', 'short', 'short'],
+    paste: NO_PASTE,
+    parallelCalls: true,
+  });
   const at = (i: number): RunPlan => {
     const run = base[i];
     if (run === undefined) throw new Error('overflow-loop: missing run');
@@ -234,7 +383,13 @@ function overflowLoop(seed: number): DatasetScenario {
   // by printing the whole nightly log (the huge result). See datasets/README.md for why these
   // shapes give three real compactions in one turn.
   const runs: RunPlan[] = [
-    { ...at(0), paste: 'log', pasteChars: 9_600, prompt: 'The nightly ingest job has been failing since Tuesday. This is the tail of last night\'s run, can you figure out what is going on?' },
+    {
+      ...at(0),
+      paste: 'log',
+      pasteChars: 9_600,
+      prompt:
+        "The nightly ingest job has been failing since Tuesday. This is the tail of last night's run, can you figure out what is going on?",
+    },
     at(1),
     at(2),
     at(3),
@@ -242,13 +397,25 @@ function overflowLoop(seed: number): DatasetScenario {
       ...at(4),
       paste: 'log',
       pasteChars: 24_000,
-      prompt: 'CI is red on main now as well, the integration job dies in the worker. Job log below. Fix it, and check the nightly worker log while you are at it.',
-      responses: [...Array.from({ length: 22 }, (_, i): ResponseKind => (i % 3 === 1 ? 'tool' : 'text+tool')), 'text+tool', 'text'],
+      prompt:
+        'CI is red on main now as well, the integration job dies in the worker. Job log below. Fix it, and check the nightly worker log while you are at it.',
+      responses: [
+        ...Array.from({ length: 22 }, (_, i): ResponseKind => (i % 3 === 1 ? 'tool' : 'text+tool')),
+        'text+tool',
+        'text',
+      ],
       hugeResult: { atResponse: 22, chars: 437_000 },
-      steer: { beforeAttempt: 3, text: 'stop, that log is enormous. don\'t cat the whole file, grep it for ERROR instead' },
+      steer: {
+        beforeAttempt: 3,
+        text: "stop, that log is enormous. don't cat the whole file, grep it for ERROR instead",
+      },
       parallelCalls: false,
     },
-    { ...at(5), prompt: 'The session died on that log. Start over on the worker: grep the nightly log for ERROR lines only and fix the first failure you find.' },
+    {
+      ...at(5),
+      prompt:
+        'The session died on that log. Start over on the worker: grep the nightly log for ERROR lines only and fix the first failure you find.',
+    },
     at(6),
   ];
   const plan: SessionPlan = {
@@ -271,10 +438,21 @@ function overflowLoop(seed: number): DatasetScenario {
     runs,
   };
   const requests = runs.reduce((n, r) => n + r.responses.length, 0) - 1;
-  return { plan, expect: { userMessages: 7, requests, tolerancePct: 0, overflowCompactions: 4, failedTurns: 1, compactions: [4, 4] } };
+  return {
+    plan,
+    expect: { userMessages: 7, requests, tolerancePct: 0, overflowCompactions: 4, failedTurns: 1, compactions: [4, 4] },
+  };
 }
 
 /** The seven sessions of `datasets/freecode`, in writing order. */
 export function datasetScenarios(seed: number = DATASET_SEED): DatasetScenario[] {
-  return [runaway(seed), runaway65(seed), runaway08(seed), overflowLoop(seed), blockedHookStorm(seed), cacheBustPruning(seed), healthy(seed)];
+  return [
+    runaway(seed),
+    runaway65(seed),
+    runaway08(seed),
+    overflowLoop(seed),
+    blockedHookStorm(seed),
+    cacheBustPruning(seed),
+    healthy(seed),
+  ];
 }

@@ -19,7 +19,11 @@ export interface SelectionConfig {
   readonly maxPreserveHeadTokens: number;
 }
 
-export const NEWEST_SELECTION: SelectionConfig = { preserveRecentTurns: 2, maxPreserveRecentTokens: 8_000, maxPreserveHeadTokens: 2_000 };
+export const NEWEST_SELECTION: SelectionConfig = {
+  preserveRecentTurns: 2,
+  maxPreserveRecentTokens: 8_000,
+  maxPreserveHeadTokens: 2_000,
+};
 
 export interface Selection {
   readonly summarize: MemoryMessage[];
@@ -76,7 +80,9 @@ export function keepLastNUserTurns<M extends { readonly role: string }>(messages
       assistants++;
       if (assistants === n) {
         const first = messages[0];
-        return first !== undefined && first.role === 'user' && i > 0 ? [first, ...messages.slice(i)] : messages.slice(i);
+        return first !== undefined && first.role === 'user' && i > 0
+          ? [first, ...messages.slice(i)]
+          : messages.slice(i);
       }
     }
   }

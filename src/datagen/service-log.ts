@@ -23,7 +23,12 @@ export function serviceLog(rng: Rng, repo: Repo, pkg: PackageInfo, startMs: numb
   let batch = rng.int(1000, 90000);
   while (chars < targetChars) {
     t += rng.skewed(1, 4000);
-    const level = rng.weighted<string>([['INFO', 78], ['DEBUG', 12], ['WARN', 7], ['ERROR', 3]]);
+    const level = rng.weighted<string>([
+      ['INFO', 78],
+      ['DEBUG', 12],
+      ['WARN', 7],
+      ['ERROR', 3],
+    ]);
     let line: string;
     if (level === 'ERROR') {
       const message = `${rng.pick(VERBS)} ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} failed: ${rng.pick(['duplicate key value violates unique constraint', 'socket hang up', 'deadline exceeded', 'invalid checksum', 'lock wait timeout exceeded', 'payload too large'])} (${rng.pick(NOUNS)}=${rng.int(1, 999999)})`;
@@ -37,8 +42,14 @@ export function serviceLog(rng: Rng, repo: Repo, pkg: PackageInfo, startMs: numb
         `rows=${rng.skewed(1, 5000)}`,
         `durationMs=${rng.skewed(1, 9000)}`,
       ];
-      if (rng.chance(40)) fields.push(`${camel([rng.pick(ADJECTIVES), rng.pick(NOUNS)])}=${rng.pick(['true', 'false', String(rng.int(0, 64))])}`);
-      if (rng.chance(25)) fields.push(`source=s3://${service}-raw/${rng.int(2024, 2026)}/${String(rng.int(1, 12)).padStart(2, '0')}/${rng.pick(NOUNS)}-${rng.int(1, 9999)}.ndjson.gz`);
+      if (rng.chance(40))
+        fields.push(
+          `${camel([rng.pick(ADJECTIVES), rng.pick(NOUNS)])}=${rng.pick(['true', 'false', String(rng.int(0, 64))])}`,
+        );
+      if (rng.chance(25))
+        fields.push(
+          `source=s3://${service}-raw/${rng.int(2024, 2026)}/${String(rng.int(1, 12)).padStart(2, '0')}/${rng.pick(NOUNS)}-${rng.int(1, 9999)}.ndjson.gz`,
+        );
       if (rng.chance(20)) fields.push(`tenant=${rng.pick(NOUNS)}-${rng.int(100, 999)}`);
       const message =
         level === 'WARN'

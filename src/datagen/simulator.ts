@@ -23,7 +23,14 @@ import { CacheSimulator, type CacheUsage } from './cache-sim.js';
 import { providerCallId, uuidV4 } from './ids.js';
 import { MemoryService } from './memory-service.js';
 import { composeResponse, type RunProgress } from './response-composer.js';
-import { buildPrompt, RC3_IDLE_MS, RC3_MIN_RESULT_CHARS, RC4_CAP_CHARS, RC4_MARKER, type LegacyPruning } from './provider-prompt.js';
+import {
+  buildPrompt,
+  RC3_IDLE_MS,
+  RC3_MIN_RESULT_CHARS,
+  RC4_CAP_CHARS,
+  RC4_MARKER,
+  type LegacyPruning,
+} from './provider-prompt.js';
 import { userPrompt } from './prose.js';
 import { Repo } from './repo.js';
 import { Rng } from './rng.js';
@@ -93,7 +100,9 @@ export interface SessionFiles {
   readonly report: SessionReport;
 }
 
-type SendResult = { readonly ok: true; readonly requestMs: number; readonly usage: CacheUsage } | { readonly ok: false; readonly promptTokens: number };
+type SendResult =
+  | { readonly ok: true; readonly requestMs: number; readonly usage: CacheUsage }
+  | { readonly ok: false; readonly promptTokens: number };
 
 type CompactionOutcome = { readonly compacted: boolean; readonly tokensBefore: number };
 
@@ -144,7 +153,8 @@ class SessionSimulator {
     this.sessionId = uuidV4(this.idsRng, plan.sessionIdPrefix);
     this.rollout = new RolloutRecorder(this.sessionId, this.idsRng, openRollout(this.sessionId));
     this.cache = new CacheSimulator(plan.model.cache);
-    this.memory = plan.era === 'newest' ? new MemoryService(this.sessionId, root.fork('memory'), NEWEST_SELECTION) : null;
+    this.memory =
+      plan.era === 'newest' ? new MemoryService(this.sessionId, root.fork('memory'), NEWEST_SELECTION) : null;
     this.clock = plan.startMs;
     this.createdAt = plan.startMs - this.timeRng.int(400, 3000);
     this.trigger = triggerTokensFor(plan);
@@ -236,18 +246,30 @@ class SessionSimulator {
     const at = first || previousMs === null ? this.plan.startMs : previousMs + run.idleBeforeMs;
     this.clock = Math.max(this.clock, at);
     const paste = makePaste(this.contentRng, this.repo, task, run.paste, run.pasteChars, this.clock);
-    const text = run.prompt === undefined ? userPrompt(this.contentRng, task, paste, !first) : paste === null ? run.prompt : `${run.prompt}\n\n${paste}`;
+    const text =
+      run.prompt === undefined
+        ? userPrompt(this.contentRng, task, paste, !first)
+        : paste === null
+          ? run.prompt
+          : `${run.prompt}\n\n${paste}`;
     // RC3 (§5.7, project rule): evaluated once per user message against the last history message.
     const cleared = new Set<string>();
     if (this.plan.legacy.microcompact && previousMs !== null && this.clock - previousMs > RC3_IDLE_MS) {
       for (const message of this.store) {
-        if (message.parts.some((p) => p.type === 'tool' && p.result.length > RC3_MIN_RESULT_CHARS)) cleared.add(message.id);
+        if (message.parts.some((p) => p.type === 'tool' && p.result.length > RC3_MIN_RESULT_CHARS))
+          cleared.add(message.id);
       }
       this.report.microcompactRuns += 1;
     }
     this.cleared = cleared;
     if (this.plan.era === 'newest') this.rollout.checkpointSkipped(this.clock - 2, 'disabled');
-    const message: StoredMessage = { id: uuidV4(this.idsRng), role: 'user', parts: [{ type: 'text', content: text }], timestamp: this.clock, responseIndex: null };
+    const message: StoredMessage = {
+      id: uuidV4(this.idsRng),
+      role: 'user',
+      parts: [{ type: 'text', content: text }],
+      timestamp: this.clock,
+      responseIndex: null,
+    };
     this.appendStore(message);
     this.lastUserAppendMs = this.clock;
     this.turnCountMeta += 1;
@@ -265,8 +287,14 @@ class SessionSimulator {
     for (const part of message.parts) {
       if (part.type === 'text') this.finalFormTokens += providerTokens(part.content.length, this.plan.cptHundredths);
       else {
-        this.finalFormTokens += providerTokens(part.tool.name.length + JSON.stringify(part.tool.args).length, this.plan.cptHundredths);
-        const shown = this.plan.legacy.slidingTruncation && part.result.length > RC4_CAP_CHARS ? RC4_CAP_CHARS + RC4_MARKER.length : part.result.length;
+        this.finalFormTokens += providerTokens(
+          part.tool.name.length + JSON.stringify(part.tool.args).length,
+          this.plan.cptHundredths,
+        );
+        const shown =
+          this.plan.legacy.slidingTruncation && part.result.length > RC4_CAP_CHARS
+            ? RC4_CAP_CHARS + RC4_MARKER.length
+            : part.result.length;
         this.finalFormTokens += providerTokens(shown, this.plan.cptHundredths);
       }
     }
@@ -277,11 +305,19 @@ class SessionSimulator {
   }
 
   /** One loop iteration with overflow recovery; 'failed' ends the run (§5.4). */
-  private iteration(run: RunPlan, task: TaskContext, turnId: string, kind: ResponseKind, index: number, progress: RunProgress): 'ok' | 'failed' {
+  private iteration(
+    run: RunPlan,
+    task: TaskContext,
+    turnId: string,
+    kind: ResponseKind,
+    index: number,
+    progress: RunProgress,
+  ): 'ok' | 'failed' {
     let attempt = 0;
     for (;;) {
       attempt += 1;
-      if (run.steer !== undefined && run.steer.beforeAttempt === attempt && attempt > 1) this.drainSteer(run.steer.text, turnId);
+      if (run.steer !== undefined && run.steer.beforeAttempt === attempt && attempt > 1)
+        this.drainSteer(run.steer.text, turnId);
       if (this.plan.era === 'newest') this.rollout.turnStarted(this.clock, turnId);
       let sent = this.send(turnId);
       if (!sent.ok) {
@@ -307,7 +343,14 @@ class SessionSimulator {
 
   private drainSteer(text: string, turnId: string): void {
     const at = this.tick(2, 6);
-    const message: StoredMessage = { synthetic: 'steer', id: uuidV4(this.idsRng), role: 'user', parts: [{ type: 'text', content: text }], timestamp: at, responseIndex: null };
+    const message: StoredMessage = {
+      synthetic: 'steer',
+      id: uuidV4(this.idsRng),
+      role: 'user',
+      parts: [{ type: 'text', content: text }],
+      timestamp: at,
+      responseIndex: null,
+    };
     this.appendStore(message);
     this.historyCount += 1;
     this.turnCountMeta += 1;
@@ -322,15 +365,37 @@ class SessionSimulator {
     const newest = this.plan.era === 'newest';
     if (newest) this.rollout.memoryExposure(this.tick(2, this.timeRng.chance(5) ? 1900 : 30), turnId);
     const requestMs = this.tick(2, 8);
-    const prompt = buildPrompt(this.store, this.summary, { tokens: this.plan.staticTokens, chars: this.staticChars() }, this.plan.cptHundredths, this.legacyView());
+    const prompt = buildPrompt(
+      this.store,
+      this.summary,
+      { tokens: this.plan.staticTokens, chars: this.staticChars() },
+      this.plan.cptHundredths,
+      this.legacyView(),
+    );
     const { model } = this.plan;
-    this.rollout.modelRequest(requestMs, turnId, model.provider, model.model, 1 + this.historyCount, this.plan.toolCount, prompt.promptChars);
+    this.rollout.modelRequest(
+      requestMs,
+      turnId,
+      model.provider,
+      model.model,
+      1 + this.historyCount,
+      this.plan.toolCount,
+      prompt.promptChars,
+    );
     const outputReserve = Math.min(model.maxOutputTokens, OUTPUT_TOKEN_CAP);
     if (prompt.promptTokens + outputReserve > model.windowTokens) {
       // The datasets keep overflows unambiguous: a rejected prompt is above the window itself.
-      if (prompt.promptTokens <= model.windowTokens * 1.02) throw new Error(`${this.plan.name}: ambiguous overflow at ${prompt.promptTokens} tokens`);
+      if (prompt.promptTokens <= model.windowTokens * 1.02)
+        throw new Error(`${this.plan.name}: ambiguous overflow at ${prompt.promptTokens} tokens`);
       const durationMs = this.timeRng.int(180, 900);
-      this.rollout.modelError(this.tick(durationMs, durationMs), turnId, model.provider, model.model, durationMs, model.overflowError(prompt.promptTokens));
+      this.rollout.modelError(
+        this.tick(durationMs, durationMs),
+        turnId,
+        model.provider,
+        model.model,
+        durationMs,
+        model.overflowError(prompt.promptTokens),
+      );
       this.report.rejectedRequests += 1;
       return { ok: false, promptTokens: prompt.promptTokens };
     }
@@ -358,7 +423,10 @@ class SessionSimulator {
     if (growth.kind === 'per-response') tokens = growth.tokens;
     else {
       const remainingRuns = this.plan.runs.slice(this.report.userMessages);
-      const futureUserTokens = remainingRuns.reduce((n, r) => n + 110 + providerTokens(r.pasteChars, this.plan.cptHundredths), 0);
+      const futureUserTokens = remainingRuns.reduce(
+        (n, r) => n + 110 + providerTokens(r.pasteChars, this.plan.cptHundredths),
+        0,
+      );
       const recentExtra = this.fullResultExtra.slice(-2).reduce((a, b) => a + b, 0);
       const projected = this.finalFormTokens + futureUserTokens + recentExtra;
       tokens = Math.max(60, (growth.tokens - projected) / Math.max(1, this.plannedResponsesLeft));
@@ -366,15 +434,35 @@ class SessionSimulator {
     return Math.max(150, Math.floor((tokens * jitter * this.plan.cptHundredths) / 10_000));
   }
 
-  private respond(run: RunPlan, task: TaskContext, turnId: string, kind: ResponseKind, index: number, progress: RunProgress, requestMs: number, usage: CacheUsage): void {
+  private respond(
+    run: RunPlan,
+    task: TaskContext,
+    turnId: string,
+    kind: ResponseKind,
+    index: number,
+    progress: RunProgress,
+    requestMs: number,
+    usage: CacheUsage,
+  ): void {
     const { model } = this.plan;
     const rng = this.contentRng;
     let composed: { text: string; calls: ToolInvocation[] };
     if (run.hugeResult !== undefined && run.hugeResult.atResponse === index) {
       const pkgDir = task.packageDir.split('/')[1] ?? 'worker';
       const logPath = `logs/nightly/${pkgDir}-${new Date(this.clock - 86_400_000).toISOString().slice(0, 10)}.log`;
-      const call = catServiceLog({ rng, repo: this.repo, task, nowMs: this.clock, sizeHintChars: run.hugeResult.chars }, logPath, run.hugeResult.chars, this.clock - this.timeRng.int(30_000_000, 50_000_000));
-      composed = { text: kind === 'tool' ? '' : `The nightly run wrote everything to ${logPath}; let me read the whole log to see where the ${task.concept} starts failing.`, calls: [call] };
+      const call = catServiceLog(
+        { rng, repo: this.repo, task, nowMs: this.clock, sizeHintChars: run.hugeResult.chars },
+        logPath,
+        run.hugeResult.chars,
+        this.clock - this.timeRng.int(30_000_000, 50_000_000),
+      );
+      composed = {
+        text:
+          kind === 'tool'
+            ? ''
+            : `The nightly run wrote everything to ${logPath}; let me read the whole log to see where the ${task.concept} starts failing.`,
+        calls: [call],
+      };
     } else {
       const resultChars = this.visibleResultChars();
       const parallel = run.parallelCalls && resultChars < TOOL_RESULT_BUDGET_CHARS / 2;
@@ -397,7 +485,16 @@ class SessionSimulator {
     const { text, calls } = composed;
     this.lastResponseBig = calls.some((c) => c.result.length > RC4_CAP_CHARS);
     const cpt = this.plan.cptHundredths;
-    this.fullResultExtra.push(calls.reduce((n, c) => n + (c.result.length > RC4_CAP_CHARS ? providerTokens(c.result.length, cpt) - providerTokens(RC4_CAP_CHARS + RC4_MARKER.length, cpt) : 0), 0));
+    this.fullResultExtra.push(
+      calls.reduce(
+        (n, c) =>
+          n +
+          (c.result.length > RC4_CAP_CHARS
+            ? providerTokens(c.result.length, cpt) - providerTokens(RC4_CAP_CHARS + RC4_MARKER.length, cpt)
+            : 0),
+        0,
+      ),
+    );
     const visibleChars = text.length + calls.reduce((n, c) => n + c.name.length + JSON.stringify(c.args).length, 0);
     const reasoningTokens = model.reasoning ? this.timeRng.skewed(0, 1800) : undefined;
     const outputTokens = Math.max(1, providerTokens(visibleChars, this.plan.cptHundredths)) + (reasoningTokens ?? 0);
@@ -416,7 +513,13 @@ class SessionSimulator {
       model.model,
       durationMs,
       ttftMs,
-      { inputTokens: usage.promptTokens, outputTokens, cacheReadTokens: usage.cacheReadTokens, cacheWriteTokens: model.reportsCacheWrites ? usage.cacheWriteTokens : undefined, reasoningTokens },
+      {
+        inputTokens: usage.promptTokens,
+        outputTokens,
+        cacheReadTokens: usage.cacheReadTokens,
+        cacheWriteTokens: model.reportsCacheWrites ? usage.cacheWriteTokens : undefined,
+        reasoningTokens,
+      },
       calls.map((c) => c.name),
       text.length,
     );
@@ -425,7 +528,13 @@ class SessionSimulator {
     const responseIndex = this.responseIndex++;
     let usagePending: Record<string, number> | undefined = this.storeUsage(usage, outputTokens, reasoningTokens);
     if (text !== '' || calls.length === 0) {
-      const message: StoredMessage = { id: uuidV4(this.idsRng), role: 'assistant', parts: [{ type: 'text', content: text }], timestamp: this.tick(5, 40), responseIndex };
+      const message: StoredMessage = {
+        id: uuidV4(this.idsRng),
+        role: 'assistant',
+        parts: [{ type: 'text', content: text }],
+        timestamp: this.tick(5, 40),
+        responseIndex,
+      };
       if (usagePending !== undefined) message.usage = usagePending;
       usagePending = undefined;
       this.appendStore(message);
@@ -438,14 +547,33 @@ class SessionSimulator {
       const callMs = this.tick(10, 60);
       this.rollout.functionCall(callMs, turnId, call.name, call.args, callId);
       const outMs = this.tick(call.durationMs, call.durationMs);
-      this.rollout.functionOutput(outMs, turnId, call.name, call.result, call.durationMs, aug ? undefined : call.failed, callId);
+      this.rollout.functionOutput(
+        outMs,
+        turnId,
+        call.name,
+        call.result,
+        call.durationMs,
+        aug ? undefined : call.failed,
+        callId,
+      );
       const part: StorePart = { type: 'tool', tool: { name: call.name, args: call.args }, result: call.result };
-      const message: StoredMessage = { id: uuidV4(this.idsRng), role: 'assistant', parts: [part], timestamp: this.tick(1, 4), responseIndex };
+      const message: StoredMessage = {
+        id: uuidV4(this.idsRng),
+        role: 'assistant',
+        parts: [part],
+        timestamp: this.tick(1, 4),
+        responseIndex,
+      };
       if (usagePending !== undefined) message.usage = usagePending;
       usagePending = undefined;
       this.appendStore(message);
       this.countAssistant(1);
-      activity.push({ tool: call.name, args: call.args, output: call.failed ? '' : call.result, error: call.failed ? call.result : undefined });
+      activity.push({
+        tool: call.name,
+        args: call.args,
+        output: call.failed ? '' : call.result,
+        error: call.failed ? call.result : undefined,
+      });
     }
     this.historyCount += 1;
     if (this.memory !== null) {
@@ -471,11 +599,20 @@ class SessionSimulator {
   }
 
   /** Store `usage` in the generation's field names (§7.5), or none before 2026-08-05. */
-  private storeUsage(usage: CacheUsage, outputTokens: number, reasoningTokens: number | undefined): Record<string, number> | undefined {
+  private storeUsage(
+    usage: CacheUsage,
+    outputTokens: number,
+    reasoningTokens: number | undefined,
+  ): Record<string, number> | undefined {
     const { storeUsage, model } = this.plan;
     if (storeUsage === 'none') return undefined;
-    const out: Record<string, number> = { inputTokens: usage.promptTokens, outputTokens, cacheReadInputTokens: usage.cacheReadTokens };
-    if (model.reportsCacheWrites) out[storeUsage === 'creation' ? 'cacheCreationInputTokens' : 'cacheWriteInputTokens'] = usage.cacheWriteTokens;
+    const out: Record<string, number> = {
+      inputTokens: usage.promptTokens,
+      outputTokens,
+      cacheReadInputTokens: usage.cacheReadTokens,
+    };
+    if (model.reportsCacheWrites)
+      out[storeUsage === 'creation' ? 'cacheCreationInputTokens' : 'cacheWriteInputTokens'] = usage.cacheWriteTokens;
     if (reasoningTokens !== undefined && storeUsage === 'write') out['reasoningTokens'] = reasoningTokens;
     return out;
   }
@@ -496,7 +633,8 @@ class SessionSimulator {
   private maybeCompact(): void {
     if (this.memory === null) {
       // Older generations: the window-only trigger is never reached by the datasets (checked here).
-      if (this.lastMeasured >= this.trigger) throw new Error(`${this.plan.name}: an ${this.plan.era} session reached its compaction trigger`);
+      if (this.lastMeasured >= this.trigger)
+        throw new Error(`${this.plan.name}: an ${this.plan.era} session reached its compaction trigger`);
       return;
     }
     if (this.memory.shouldCompact(this.lastMeasured, this.trigger)) this.runCompaction();
@@ -508,7 +646,10 @@ class SessionSimulator {
     if (memory === null) throw new Error(`${this.plan.name}: compaction in a session without a memory service`);
     const hook = this.plan.preCompactHook;
     const started = this.tick(3, 20);
-    const outcome = memory.compact(() => (hook.kind === 'block' ? { allowed: false, reason: hook.reason } : { allowed: true }), started);
+    const outcome = memory.compact(
+      () => (hook.kind === 'block' ? { allowed: false, reason: hook.reason } : { allowed: true }),
+      started,
+    );
     switch (outcome.kind) {
       case 'nothing':
         return { compacted: false, tokensBefore: outcome.tokensBefore };
@@ -541,4 +682,3 @@ class SessionSimulator {
 export function simulateSession(plan: SessionPlan, openRollout: (sessionId: string) => LineSink): SessionFiles {
   return new SessionSimulator(plan, openRollout).run();
 }
-

@@ -6,7 +6,11 @@
 
 export type StorePart =
   | { readonly type: 'text'; readonly content: string }
-  | { readonly type: 'tool'; readonly tool: { readonly name: string; readonly args: Record<string, unknown> }; readonly result: string };
+  | {
+      readonly type: 'tool';
+      readonly tool: { readonly name: string; readonly args: Record<string, unknown> };
+      readonly result: string;
+    };
 
 /** One `messages.jsonl` line plus what the simulator needs to render it for the provider. */
 export interface StoredMessage {

@@ -29,25 +29,43 @@ export function summarizeMessages(messages: readonly MemoryMessage[], previousSu
   const tools: string[] = [];
   for (const message of messages) {
     for (const match of message.content.matchAll(FILE_PATTERN)) if (!files.includes(match[0])) files.push(match[0]);
-    for (const match of message.content.matchAll(TOOL_PATTERN)) if (match[1] !== undefined && !tools.includes(match[1])) tools.push(match[1]);
+    for (const match of message.content.matchAll(TOOL_PATTERN))
+      if (match[1] !== undefined && !tools.includes(match[1])) tools.push(match[1]);
     const lower = message.content.toLowerCase();
     const line = clip(message.content, 120);
     if (BLOCKED_PATTERN.test(lower) && !NEGATION_PATTERN.test(lower)) pushUnique(blocked, line);
-    else if (lower.includes('working on') || lower.includes('in progress') || lower.includes('currently')) pushUnique(inProgress, line);
-    else if (lower.includes('completed') || lower.includes('done') || lower.includes('finished')) pushUnique(done, line);
+    else if (lower.includes('working on') || lower.includes('in progress') || lower.includes('currently'))
+      pushUnique(inProgress, line);
+    else if (lower.includes('completed') || lower.includes('done') || lower.includes('finished'))
+      pushUnique(done, line);
   }
-  const bullets = (items: readonly string[], cap: number): string[] => (items.length === 0 ? ['- (none)'] : items.slice(0, cap).map((item) => `- ${item}`));
+  const bullets = (items: readonly string[], cap: number): string[] =>
+    items.length === 0 ? ['- (none)'] : items.slice(0, cap).map((item) => `- ${item}`);
   const firstUser = messages.find((m) => m.role === 'user');
   const assistants = messages.filter((m) => m.role === 'assistant');
   const sections: string[][] = [];
-  sections.push(['## Goal', firstUser === undefined ? '- Continue the current coding session.' : `- ${clip(firstUser.content, 240)}`]);
+  sections.push([
+    '## Goal',
+    firstUser === undefined ? '- Continue the current coding session.' : `- ${clip(firstUser.content, 240)}`,
+  ]);
   if (previousSummary !== undefined) sections.push(['## Previous Summary', clip(previousSummary, 1500)]);
   sections.push(['## Done', ...bullets(done, 5)]);
   sections.push(['## In Progress', ...bullets(inProgress, 3)]);
   sections.push(['## Blocked', ...bullets(blocked, 3)]);
-  sections.push(['## Decisions', ...(tools.length === 0 ? ['- (none)'] : [`- Tools used: ${tools.join(', ')}`, '- (see Recent Progress for details)'])]);
-  sections.push(['## Recent Progress', ...(assistants.length === 0 ? ['- (none)'] : assistants.slice(-3).map((m) => `- ${clip(m.content, 200)}`))]);
-  sections.push(['## Relevant Files', ...(files.length === 0 ? ['- (none)'] : files.slice(0, 15).map((f) => `- ${f}`))]);
+  sections.push([
+    '## Decisions',
+    ...(tools.length === 0
+      ? ['- (none)']
+      : [`- Tools used: ${tools.join(', ')}`, '- (see Recent Progress for details)']),
+  ]);
+  sections.push([
+    '## Recent Progress',
+    ...(assistants.length === 0 ? ['- (none)'] : assistants.slice(-3).map((m) => `- ${clip(m.content, 200)}`)),
+  ]);
+  sections.push([
+    '## Relevant Files',
+    ...(files.length === 0 ? ['- (none)'] : files.slice(0, 15).map((f) => `- ${f}`)),
+  ]);
   const next = [`- This summary replaces ${messages.length} older messages that were compacted away`];
   if (assistants.length > 0) next.push('- Continue from where the session left off');
   sections.push(['## Next Steps', ...next]);

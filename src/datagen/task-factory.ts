@@ -8,12 +8,26 @@ import type { TaskContext } from './task.js';
 import { nodeStackTrace, pytestRun, pythonTraceback, vitestRun } from './test-output.js';
 import { ADJECTIVES, ERROR_PHRASES, NOUNS, TASK_KINDS, VERBS } from './vocab.js';
 
-const CONCEPT_TAILS = ['handling', 'retries', 'validation', 'pagination', 'caching', 'ordering', 'cleanup', 'export', 'parsing', 'limits', 'backfill', 'dedupe'] as const;
+const CONCEPT_TAILS = [
+  'handling',
+  'retries',
+  'validation',
+  'pagination',
+  'caching',
+  'ordering',
+  'cleanup',
+  'export',
+  'parsing',
+  'limits',
+  'backfill',
+  'dedupe',
+] as const;
 
 /** A task in the package of `previous` (60%) or another one. */
 export function makeTask(rng: Rng, repo: Repo, previous: TaskContext | null): TaskContext {
   const samePackage = previous !== null && rng.chance(60);
-  const pkg: PackageInfo = (samePackage ? repo.packages.find((p) => p.dir === previous.packageDir) : undefined) ?? rng.pick(repo.packages);
+  const pkg: PackageInfo =
+    (samePackage ? repo.packages.find((p) => p.dir === previous.packageDir) : undefined) ?? rng.pick(repo.packages);
   const files = rng.sample(pkg.sources, rng.int(2, Math.min(4, pkg.sources.length)));
   const symbols: string[] = [];
   for (const path of files) symbols.push(...repo.file(path).symbols);
@@ -39,7 +53,14 @@ export function makeTask(rng: Rng, repo: Repo, previous: TaskContext | null): Ta
 }
 
 /** What the user pastes under the prompt: a log excerpt, a stack trace or a test run, at most about `chars` long. */
-export function makePaste(rng: Rng, repo: Repo, task: TaskContext, kind: PasteKind, chars: number, nowMs: number): string | null {
+export function makePaste(
+  rng: Rng,
+  repo: Repo,
+  task: TaskContext,
+  kind: PasteKind,
+  chars: number,
+  nowMs: number,
+): string | null {
   const full = fullPaste(rng, repo, task, kind, chars, nowMs);
   if (full === null || full.length <= chars) return full;
   // People paste the tail of a long output: cut at a line boundary.
@@ -48,7 +69,14 @@ export function makePaste(rng: Rng, repo: Repo, task: TaskContext, kind: PasteKi
   return newline >= 0 && newline < tail.length - 1 ? tail.slice(newline + 1) : tail;
 }
 
-function fullPaste(rng: Rng, repo: Repo, task: TaskContext, kind: PasteKind, chars: number, nowMs: number): string | null {
+function fullPaste(
+  rng: Rng,
+  repo: Repo,
+  task: TaskContext,
+  kind: PasteKind,
+  chars: number,
+  nowMs: number,
+): string | null {
   const pkg = repo.packages.find((p) => p.dir === task.packageDir) ?? rng.pick(repo.packages);
   switch (kind) {
     case 'none':
@@ -59,14 +87,19 @@ function fullPaste(rng: Rng, repo: Repo, task: TaskContext, kind: PasteKind, cha
       const traces: string[] = [];
       let length = 0;
       while (length < chars) {
-        const t = pkg.language === 'py' ? pythonTraceback(rng, repo, pkg, task.errorText) : nodeStackTrace(rng, repo, pkg, task.errorText);
+        const t =
+          pkg.language === 'py'
+            ? pythonTraceback(rng, repo, pkg, task.errorText)
+            : nodeStackTrace(rng, repo, pkg, task.errorText);
         traces.push(t);
         length += t.length;
       }
       return traces.join('\n\n');
     }
     case 'test-output':
-      return pkg.language === 'py' ? pytestRun(rng, repo, pkg, 12).output : vitestRun(rng, repo, pkg, nowMs - rng.int(60_000, 3_600_000), 12, chars > 6000).output;
+      return pkg.language === 'py'
+        ? pytestRun(rng, repo, pkg, 12).output
+        : vitestRun(rng, repo, pkg, nowMs - rng.int(60_000, 3_600_000), 12, chars > 6000).output;
     default: {
       const unreachable: never = kind;
       return unreachable;

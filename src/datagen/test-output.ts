@@ -22,7 +22,9 @@ function clock(startMs: number): string {
 
 /** A Node stack trace through the repository's functions. */
 export function nodeStackTrace(rng: Rng, repo: Repo, pkg: PackageInfo, message: string): string {
-  const lines = [`${rng.pick(['Error', 'TypeError', 'RangeError', `${camel([rng.pick(NOUNS)]).replace(/^./, (c) => c.toUpperCase())}Error`])}: ${message}`];
+  const lines = [
+    `${rng.pick(['Error', 'TypeError', 'RangeError', `${camel([rng.pick(NOUNS)]).replace(/^./, (c) => c.toUpperCase())}Error`])}: ${message}`,
+  ];
   const frames = rng.int(3, 9);
   for (let i = 0; i < frames; i++) {
     const path = rng.pick(pkg.sources);
@@ -31,7 +33,9 @@ export function nodeStackTrace(rng: Rng, repo: Repo, pkg: PackageInfo, message: 
     const line = rng.int(1, Math.max(1, file.lines.length));
     const built = rng.chance(40);
     const framePath = built ? path.replace('/src/', '/dist/').replace(/\.ts$/, '.js') : path;
-    lines.push(`    at ${i > 0 && rng.chance(50) ? 'async ' : ''}${fn} (${repo.projectPath}/${framePath}:${line}:${rng.int(3, 40)})`);
+    lines.push(
+      `    at ${i > 0 && rng.chance(50) ? 'async ' : ''}${fn} (${repo.projectPath}/${framePath}:${line}:${rng.int(3, 40)})`,
+    );
   }
   if (rng.chance(50)) lines.push(`    at async Promise.all (index ${rng.int(0, 7)})`);
   if (rng.chance(40)) lines.push('    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)');
@@ -45,7 +49,9 @@ export function pythonTraceback(rng: Rng, repo: Repo, pkg: PackageInfo, message:
     const path = rng.pick(pkg.sources);
     const file = repo.file(path);
     const lineNo = rng.int(1, Math.max(1, file.lines.length));
-    lines.push(`  File "${repo.projectPath}/${path}", line ${lineNo}, in ${file.symbols.length > 0 ? rng.pick(file.symbols) : '<module>'}`);
+    lines.push(
+      `  File "${repo.projectPath}/${path}", line ${lineNo}, in ${file.symbols.length > 0 ? rng.pick(file.symbols) : '<module>'}`,
+    );
     lines.push(`    ${(file.lines[lineNo - 1] ?? 'pass').trim()}`);
   }
   lines.push(`${rng.pick(['ValueError', 'KeyError', 'RuntimeError', 'AssertionError', 'TimeoutError'])}: ${message}`);
@@ -80,7 +86,14 @@ function vitestFailureBlock(rng: Rng, file: SourceFile, suite: string, title: st
 }
 
 /** A `vitest run` over a TypeScript package; `failPercent` of the tests fail. */
-export function vitestRun(rng: Rng, repo: Repo, pkg: PackageInfo, atMs: number, failPercent: number, verbose: boolean): TestRunOutput {
+export function vitestRun(
+  rng: Rng,
+  repo: Repo,
+  pkg: PackageInfo,
+  atMs: number,
+  failPercent: number,
+  verbose: boolean,
+): TestRunOutput {
   const lines = [` RUN  v${rng.pick(['2.1.8', '3.0.5', '3.2.4'])} ${repo.projectPath}/${pkg.dir}`, ''];
   let passed = 0;
   let failed = 0;
@@ -90,13 +103,17 @@ export function vitestRun(rng: Rng, repo: Repo, pkg: PackageInfo, atMs: number, 
     const file = repo.file(path);
     const rel = path.split('/').slice(2).join('/');
     const results: { suite: string; title: string; ok: boolean; ms: number }[] = [];
-    for (const suite of file.tests) for (const title of suite.titles) results.push({ suite: suite.suite, title, ok: !rng.chance(failPercent), ms: rng.skewed(1, 400) });
+    for (const suite of file.tests)
+      for (const title of suite.titles)
+        results.push({ suite: suite.suite, title, ok: !rng.chance(failPercent), ms: rng.skewed(1, 400) });
     const fileFailed = results.filter((r) => !r.ok).length;
     const totalMs = results.reduce((sum, r) => sum + r.ms, 0);
     passed += results.length - fileFailed;
     failed += fileFailed;
     if (fileFailed > 0) failedFiles++;
-    lines.push(` ${fileFailed > 0 ? '❯' : '✓'} ${rel} (${results.length} tests${fileFailed > 0 ? ` | ${fileFailed} failed` : ''}) ${totalMs}ms`);
+    lines.push(
+      ` ${fileFailed > 0 ? '❯' : '✓'} ${rel} (${results.length} tests${fileFailed > 0 ? ` | ${fileFailed} failed` : ''}) ${totalMs}ms`,
+    );
     if (fileFailed > 0 || verbose) {
       for (const r of results) lines.push(`   ${r.ok ? '✓' : '×'} ${r.suite} > ${r.title} ${r.ms}ms`);
     }
@@ -105,8 +122,13 @@ export function vitestRun(rng: Rng, repo: Repo, pkg: PackageInfo, atMs: number, 
   if (failures.length > 0) {
     lines.push('', `⎯⎯⎯⎯⎯⎯⎯ Failed Tests ${failures.length} ⎯⎯⎯⎯⎯⎯⎯`, '');
     // Detailed blocks for the first failures only, as with `--bail`-style local runs.
-    failures.slice(0, MAX_FAILURE_BLOCKS).forEach((block, i) => lines.push(block, `⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[${i + 1}/${failures.length}]⎯`, ''));
-    if (failures.length > MAX_FAILURE_BLOCKS) lines.push(`... ${failures.length - MAX_FAILURE_BLOCKS} more failures (run with --reporter=verbose for all)`, '');
+    failures
+      .slice(0, MAX_FAILURE_BLOCKS)
+      .forEach((block, i) =>
+        lines.push(block, `⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[${i + 1}/${failures.length}]⎯`, ''),
+      );
+    if (failures.length > MAX_FAILURE_BLOCKS)
+      lines.push(`... ${failures.length - MAX_FAILURE_BLOCKS} more failures (run with --reporter=verbose for all)`, '');
   }
   const durationMs = rng.int(900, 9000) + (passed + failed) * rng.int(5, 40);
   const files = pkg.tests.length;
@@ -160,7 +182,10 @@ export function pytestRun(rng: Rng, repo: Repo, pkg: PackageInfo, failPercent: n
             `${'_'.repeat(20)} ${title} ${'_'.repeat(20)}`,
             '',
             `    def ${title}():`,
-            `>       assert ${(file.lines.find((l) => l.includes('assert')) ?? 'assert result').trim().replace(/^assert /, '').replace(/ (==|is|!=) .*$/, '')} == ${b}`,
+            `>       assert ${(file.lines.find((l) => l.includes('assert')) ?? 'assert result')
+              .trim()
+              .replace(/^assert /, '')
+              .replace(/ (==|is|!=) .*$/, '')} == ${b}`,
             `E       AssertionError: assert ${a} == ${b}`,
             '',
             `${path.split('/').slice(2).join('/')}:${rng.int(5, Math.max(6, file.lines.length))}: AssertionError`,
@@ -175,19 +200,34 @@ export function pytestRun(rng: Rng, repo: Repo, pkg: PackageInfo, failPercent: n
   lines.push(...rows);
   const seconds = (rng.int(40, 900) / 100).toFixed(2);
   if (failures.length > 0) {
-    lines.push('', '=================================== FAILURES ===================================', ...failures.slice(0, MAX_FAILURE_BLOCKS), '=========================== short test summary info ============================', ...summary);
+    lines.push(
+      '',
+      '=================================== FAILURES ===================================',
+      ...failures.slice(0, MAX_FAILURE_BLOCKS),
+      '=========================== short test summary info ============================',
+      ...summary,
+    );
   }
-  lines.push(`${'='.repeat(20)} ${failed > 0 ? `${failed} failed, ` : ''}${passed} passed in ${seconds}s ${'='.repeat(20)}`);
-  return { output: lines.join('\n'), passed, failed, durationMs: Math.round(Number(seconds) * 1000) + rng.int(300, 2000) };
+  lines.push(
+    `${'='.repeat(20)} ${failed > 0 ? `${failed} failed, ` : ''}${passed} passed in ${seconds}s ${'='.repeat(20)}`,
+  );
+  return {
+    output: lines.join('\n'),
+    passed,
+    failed,
+    durationMs: Math.round(Number(seconds) * 1000) + rng.int(300, 2000),
+  };
 }
 
 /** `tsc --noEmit` diagnostics for a package (empty output when clean). */
 export function tscOutput(rng: Rng, repo: Repo, pkg: PackageInfo, errors: number): string {
   const lines: string[] = [];
   const messages = [
-    () => `error TS2322: Type '${rng.pick(['string', 'number', 'undefined', 'null'])}' is not assignable to type '${rng.pick(['string', 'number', 'boolean', 'Date'])}'.`,
+    () =>
+      `error TS2322: Type '${rng.pick(['string', 'number', 'undefined', 'null'])}' is not assignable to type '${rng.pick(['string', 'number', 'boolean', 'Date'])}'.`,
     () => `error TS2345: Argument of type 'string | undefined' is not assignable to parameter of type 'string'.`,
-    () => `error TS2339: Property '${camel([rng.pick(ADJECTIVES), rng.pick(NOUNS)])}' does not exist on type '${camel([rng.pick(NOUNS)]).replace(/^./, (c) => c.toUpperCase())}'.`,
+    () =>
+      `error TS2339: Property '${camel([rng.pick(ADJECTIVES), rng.pick(NOUNS)])}' does not exist on type '${camel([rng.pick(NOUNS)]).replace(/^./, (c) => c.toUpperCase())}'.`,
     () => `error TS7006: Parameter '${rng.pick(['entry', 'row', 'item'])}' implicitly has an 'any' type.`,
     () => `error TS2554: Expected ${rng.int(1, 3)} arguments, but got ${rng.int(0, 4)}.`,
     () => `error TS18048: '${camel([rng.pick(NOUNS)])}' is possibly 'undefined'.`,
@@ -197,6 +237,10 @@ export function tscOutput(rng: Rng, repo: Repo, pkg: PackageInfo, errors: number
     const file = repo.file(path);
     lines.push(`${path}(${rng.int(1, Math.max(1, file.lines.length))},${rng.int(3, 40)}): ${rng.pick(messages)()}`);
   }
-  if (errors > 0) lines.push('', `Found ${errors} error${errors === 1 ? '' : 's'} in ${Math.min(errors, rng.int(1, 3))} file${errors === 1 ? '' : 's'}.`);
+  if (errors > 0)
+    lines.push(
+      '',
+      `Found ${errors} error${errors === 1 ? '' : 's'} in ${Math.min(errors, rng.int(1, 3))} file${errors === 1 ? '' : 's'}.`,
+    );
   return lines.join('\n');
 }

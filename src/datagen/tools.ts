@@ -64,7 +64,14 @@ function readCall(ctx: ToolContext): ToolInvocation {
     args['offset'] = offset;
     args['limit'] = limit;
   }
-  return { name: 'read', args, result: numberedLines(file, offset, limit), failed: false, durationMs: rng.int(2, 60), target: path };
+  return {
+    name: 'read',
+    args,
+    result: numberedLines(file, offset, limit),
+    failed: false,
+    durationMs: rng.int(2, 60),
+    target: path,
+  };
 }
 
 function grepCall(ctx: ToolContext): ToolInvocation {
@@ -127,17 +134,36 @@ function lsCall(ctx: ToolContext): ToolInvocation {
     lastDirs = dirs;
     lines.push(`${'  '.repeat(dirs.length + 1)}${parts[parts.length - 1] ?? ''}`);
   }
-  return { name: 'ls', args: { path: root }, result: `${lines.join('\n')}\n`, failed: false, durationMs: rng.int(3, 60), target: root };
+  return {
+    name: 'ls',
+    args: { path: root },
+    result: `${lines.join('\n')}\n`,
+    failed: false,
+    durationMs: rng.int(3, 60),
+    target: root,
+  };
 }
 
 function generatedLines(ctx: ToolContext, path: string, lines: number): { lines: string[]; symbols: string[] } {
   const { rng, task } = ctx;
   if (path.endsWith('.test.ts')) {
-    const f = typescriptTestModule(rng, path, `../src/${path.split('/').pop()?.replace('.test.ts', '.js') ?? 'index.js'}`, task.symbols, lines);
+    const f = typescriptTestModule(
+      rng,
+      path,
+      `../src/${path.split('/').pop()?.replace('.test.ts', '.js') ?? 'index.js'}`,
+      task.symbols,
+      lines,
+    );
     return { lines: f.lines, symbols: [] };
   }
   if (path.endsWith('.py') && (path.split('/').pop() ?? '').startsWith('test_')) {
-    const f = pythonTestModule(rng, path, path.split('/').slice(-2).join('.').replace(/\.py$/, ''), task.symbols, lines);
+    const f = pythonTestModule(
+      rng,
+      path,
+      path.split('/').slice(-2).join('.').replace(/\.py$/, ''),
+      task.symbols,
+      lines,
+    );
     return { lines: f.lines, symbols: [] };
   }
   const f = path.endsWith('.py') ? pythonModule(rng, path, lines) : typescriptModule(rng, path, lines, []);
@@ -151,13 +177,25 @@ function writeCall(ctx: ToolContext): ToolInvocation {
   let path: string;
   if (rng.chance(45)) path = rng.pick([...task.files, ...task.testFiles]);
   else if (task.language === 'ts') path = `${pkg.dir}/src/${rng.pick(ADJECTIVES)}-${rng.pick(NOUNS)}.ts`;
-  else path = `${pkg.dir}/${(pkg.dir.split('/')[1] ?? 'pkg').replace(/-/g, '_')}/${rng.pick(ADJECTIVES)}_${rng.pick(NOUNS)}.py`;
+  else
+    path = `${pkg.dir}/${(pkg.dir.split('/')[1] ?? 'pkg').replace(/-/g, '_')}/${rng.pick(ADJECTIVES)}_${rng.pick(NOUNS)}.py`;
   const content = generatedLines(ctx, path, lines);
   repo.writeFile(path, content.lines, task.language, path.includes('test') ? 'test' : 'source', content.symbols);
   // Like the edit tool, write reports the language server's diagnostics for the package when there are any.
-  const diagnostics = task.language === 'ts' && rng.chance(45) ? tscOutput(rng, repo, taskPackage(ctx), rng.int(2, 14)) : '';
-  const result = diagnostics === '' ? 'Wrote file successfully.' : `Wrote file successfully.\n\nLSP errors detected in this package, please fix:\n<diagnostics>\n${diagnostics}\n</diagnostics>`;
-  return { name: 'write', args: { filePath: path, content: content.lines.join('\n') }, result, failed: false, durationMs: rng.int(4, 45), target: path };
+  const diagnostics =
+    task.language === 'ts' && rng.chance(45) ? tscOutput(rng, repo, taskPackage(ctx), rng.int(2, 14)) : '';
+  const result =
+    diagnostics === ''
+      ? 'Wrote file successfully.'
+      : `Wrote file successfully.\n\nLSP errors detected in this package, please fix:\n<diagnostics>\n${diagnostics}\n</diagnostics>`;
+  return {
+    name: 'write',
+    args: { filePath: path, content: content.lines.join('\n') },
+    result,
+    failed: false,
+    durationMs: rng.int(4, 45),
+    target: path,
+  };
 }
 
 function editCall(ctx: ToolContext): ToolInvocation {
@@ -165,13 +203,22 @@ function editCall(ctx: ToolContext): ToolInvocation {
   const path = rng.pick([...task.files, ...(rng.chance(30) ? task.testFiles : [])]);
   const file = repo.file(path);
   // A small change replaces a line or two; a big one rewrites a block.
-  const blockLines = Math.max(1, Math.min(file.lines.length, rng.int(1, Math.min(14, 2 + Math.floor(ctx.sizeHintChars / 250)))));
+  const blockLines = Math.max(
+    1,
+    Math.min(file.lines.length, rng.int(1, Math.min(14, 2 + Math.floor(ctx.sizeHintChars / 250)))),
+  );
   const start = rng.int(0, Math.max(0, file.lines.length - blockLines));
   const oldLines = file.lines.slice(start, start + blockLines);
   const addLines = Math.max(1, Math.round(ctx.sizeHintChars / avgLineChars(task.language)) - blockLines);
   const indent = (oldLines[0] ?? '').match(/^\s*/)?.[0] ?? '';
-  const fresh = path.endsWith('.py') ? pythonStatements(rng, indent, addLines) : typescriptStatements(rng, indent, addLines);
-  const newLines = oldLines.map((l) => (rng.chance(25) ? l.replace(/\b(\w+)\b(?=\()/, (m) => `${m}${rng.pick(['Safe', 'Strict', 'Once', 'Batch', 'V2'])}`) : l));
+  const fresh = path.endsWith('.py')
+    ? pythonStatements(rng, indent, addLines)
+    : typescriptStatements(rng, indent, addLines);
+  const newLines = oldLines.map((l) =>
+    rng.chance(25)
+      ? l.replace(/\b(\w+)\b(?=\()/, (m) => `${m}${rng.pick(['Safe', 'Strict', 'Once', 'Batch', 'V2'])}`)
+      : l,
+  );
   const insertAt = rng.int(0, newLines.length);
   newLines.splice(insertAt, 0, ...fresh.slice(0, addLines));
   const oldString = oldLines.join('\n');
@@ -202,7 +249,14 @@ function todoCall(ctx: ToolContext): ToolInvocation {
     priority: rng.pick(['high', 'medium', 'low']),
     id: String(i + 1),
   }));
-  return { name: 'todowrite', args: { todos }, result: JSON.stringify(todos, null, 2), failed: false, durationMs: rng.int(1, 9), target: 'todos' };
+  return {
+    name: 'todowrite',
+    args: { todos },
+    result: JSON.stringify(todos, null, 2),
+    failed: false,
+    durationMs: rng.int(1, 9),
+    target: 'todos',
+  };
 }
 
 const LINT_RULES: readonly (readonly [string, string])[] = [
@@ -210,8 +264,11 @@ const LINT_RULES: readonly (readonly [string, string])[] = [
   ['Unexpected any. Specify a different type', '@typescript-eslint/no-explicit-any'],
   ['Missing return type on function', '@typescript-eslint/explicit-function-return-type'],
   ["'{x}' is never reassigned. Use 'const' instead", 'prefer-const'],
-  ['Promises must be awaited, end with a call to .catch, or end with a call to .then with a rejection handler', '@typescript-eslint/no-floating-promises'],
-  ["Unsafe member access .{x} on an `any` value", '@typescript-eslint/no-unsafe-member-access'],
+  [
+    'Promises must be awaited, end with a call to .catch, or end with a call to .then with a rejection handler',
+    '@typescript-eslint/no-floating-promises',
+  ],
+  ['Unsafe member access .{x} on an `any` value', '@typescript-eslint/no-unsafe-member-access'],
 ];
 
 type BashKind = 'test' | 'tsc' | 'git-status' | 'git-diff' | 'git-log' | 'rg' | 'lint' | 'install';
@@ -219,48 +276,131 @@ type BashKind = 'test' | 'tsc' | 'git-status' | 'git-diff' | 'git-log' | 'rg' | 
 function bashCall(ctx: ToolContext, preferred?: BashKind): ToolInvocation {
   const { rng, repo, task } = ctx;
   const pkg = taskPackage(ctx);
-  const kind: BashKind = preferred ?? rng.weighted<BashKind>([['test', 42], ['tsc', 14], ['git-status', 10], ['git-diff', 12], ['git-log', 5], ['rg', 9], ['lint', 5], ['install', 3]]);
+  const kind: BashKind =
+    preferred ??
+    rng.weighted<BashKind>([
+      ['test', 42],
+      ['tsc', 14],
+      ['git-status', 10],
+      ['git-diff', 12],
+      ['git-log', 5],
+      ['rg', 9],
+      ['lint', 5],
+      ['install', 3],
+    ]);
   switch (kind) {
     case 'test': {
       const failPercent = rng.pick([0, 0, 3, 8, 15]);
       if (pkg.language === 'py') {
         const run = pytestRun(rng, repo, pkg, failPercent);
         const command = `cd ${pkg.dir} && python -m pytest${rng.chance(40) ? ' -q' : ''}${rng.chance(30) ? ` -k ${rng.pick(task.symbols)}` : ''}`;
-        return { name: 'bash', args: { command, description: 'Run the package tests' }, result: run.output, failed: false, durationMs: run.durationMs, target: command, tests: { passed: run.passed, failed: run.failed } };
+        return {
+          name: 'bash',
+          args: { command, description: 'Run the package tests' },
+          result: run.output,
+          failed: false,
+          durationMs: run.durationMs,
+          target: command,
+          tests: { passed: run.passed, failed: run.failed },
+        };
       }
       const verbose = ctx.sizeHintChars > 6000 && rng.chance(60);
       const run = vitestRun(rng, repo, pkg, ctx.nowMs, failPercent, verbose);
       const command = `pnpm --filter ${pkg.name} test${verbose ? ' -- --reporter=verbose' : ''}`;
-      return { name: 'bash', args: { command, description: `Run ${pkg.name} tests` }, result: run.output, failed: false, durationMs: run.durationMs, target: command, tests: { passed: run.passed, failed: run.failed } };
+      return {
+        name: 'bash',
+        args: { command, description: `Run ${pkg.name} tests` },
+        result: run.output,
+        failed: false,
+        durationMs: run.durationMs,
+        target: command,
+        tests: { passed: run.passed, failed: run.failed },
+      };
     }
     case 'tsc': {
-      const command = pkg.language === 'ts' ? `pnpm --filter ${pkg.name} exec tsc --noEmit` : `cd ${pkg.dir} && mypy ${(pkg.dir.split('/')[1] ?? 'pkg').replace(/-/g, '_')}`;
-      const errors = rng.weighted<number>([[0, 50], [1, 20], [2, 12], [4, 10], [9, 8]]);
-      const out = pkg.language === 'ts' ? tscOutput(rng, repo, pkg, errors) : errors === 0 ? `Success: no issues found in ${pkg.sources.length} source files` : `Found ${errors} errors in ${Math.min(errors, 2)} files (checked ${pkg.sources.length} source files)`;
-      return { name: 'bash', args: { command, description: 'Typecheck' }, result: out === '' ? '(no output)' : out, failed: false, durationMs: rng.int(2500, 19000), target: command };
+      const command =
+        pkg.language === 'ts'
+          ? `pnpm --filter ${pkg.name} exec tsc --noEmit`
+          : `cd ${pkg.dir} && mypy ${(pkg.dir.split('/')[1] ?? 'pkg').replace(/-/g, '_')}`;
+      const errors = rng.weighted<number>([
+        [0, 50],
+        [1, 20],
+        [2, 12],
+        [4, 10],
+        [9, 8],
+      ]);
+      const out =
+        pkg.language === 'ts'
+          ? tscOutput(rng, repo, pkg, errors)
+          : errors === 0
+            ? `Success: no issues found in ${pkg.sources.length} source files`
+            : `Found ${errors} errors in ${Math.min(errors, 2)} files (checked ${pkg.sources.length} source files)`;
+      return {
+        name: 'bash',
+        args: { command, description: 'Typecheck' },
+        result: out === '' ? '(no output)' : out,
+        failed: false,
+        durationMs: rng.int(2500, 19000),
+        target: command,
+      };
     }
     case 'git-status': {
       const changed = repo.changedPaths();
-      const out = changed.length === 0 ? `On branch ${rng.pick(['main', 'fix/', 'feat/'])}${rng.pick(NOUNS)}\nnothing to commit, working tree clean` : changed.map((c) => `${c.added ? '??' : ' M'} ${c.path}`).join('\n');
-      return { name: 'bash', args: { command: 'git status --short', description: 'Show changed files' }, result: out, failed: false, durationMs: rng.int(15, 160), target: 'git status' };
+      const out =
+        changed.length === 0
+          ? `On branch ${rng.pick(['main', 'fix/', 'feat/'])}${rng.pick(NOUNS)}\nnothing to commit, working tree clean`
+          : changed.map((c) => `${c.added ? '??' : ' M'} ${c.path}`).join('\n');
+      return {
+        name: 'bash',
+        args: { command: 'git status --short', description: 'Show changed files' },
+        result: out,
+        failed: false,
+        durationMs: rng.int(15, 160),
+        target: 'git status',
+      };
     }
     case 'git-diff': {
       const changed = repo.changedPaths().map((c) => c.path);
       const paths = changed.length > 0 ? rng.sample(changed, rng.int(1, Math.min(3, changed.length))) : [];
       const out = repo.diff(paths);
       const command = `git diff ${paths.join(' ')}`.trim();
-      return { name: 'bash', args: { command, description: 'Show the diff' }, result: out === '' ? '(no output)' : out, failed: false, durationMs: rng.int(20, 240), target: command };
+      return {
+        name: 'bash',
+        args: { command, description: 'Show the diff' },
+        result: out === '' ? '(no output)' : out,
+        failed: false,
+        durationMs: rng.int(20, 240),
+        target: command,
+      };
     }
     case 'git-log': {
       const count = rng.int(5, 15);
-      const lines = Array.from({ length: count }, () => `${rng.chars('0123456789abcdef', 7)} ${rng.pick(['fix', 'feat', 'chore', 'refactor', 'test'])}(${pkg.dir.split('/')[1] ?? 'core'}): ${rng.pick(VERBS)} ${rng.pick(ADJECTIVES)} ${plural(rng.pick(NOUNS))}`);
-      return { name: 'bash', args: { command: `git log --oneline -n ${count}`, description: 'Recent commits' }, result: lines.join('\n'), failed: false, durationMs: rng.int(20, 120), target: 'git log' };
+      const lines = Array.from(
+        { length: count },
+        () =>
+          `${rng.chars('0123456789abcdef', 7)} ${rng.pick(['fix', 'feat', 'chore', 'refactor', 'test'])}(${pkg.dir.split('/')[1] ?? 'core'}): ${rng.pick(VERBS)} ${rng.pick(ADJECTIVES)} ${plural(rng.pick(NOUNS))}`,
+      );
+      return {
+        name: 'bash',
+        args: { command: `git log --oneline -n ${count}`, description: 'Recent commits' },
+        result: lines.join('\n'),
+        failed: false,
+        durationMs: rng.int(20, 120),
+        target: 'git log',
+      };
     }
     case 'rg': {
       const g = grepCall(ctx);
       const pattern = String(g.args['pattern']);
       const out = g.result === 'No files found' ? '' : g.result.split('\n').slice(1).join('\n');
-      return { name: 'bash', args: { command: `rg -n "${pattern}" ${pkg.dir}`, description: `Search for ${pattern}` }, result: out === '' ? '(no output)' : out, failed: false, durationMs: rng.int(20, 300), target: `rg ${pattern}` };
+      return {
+        name: 'bash',
+        args: { command: `rg -n "${pattern}" ${pkg.dir}`, description: `Search for ${pattern}` },
+        result: out === '' ? '(no output)' : out,
+        failed: false,
+        durationMs: rng.int(20, 300),
+        target: `rg ${pattern}`,
+      };
     }
     case 'lint': {
       const problems = rng.int(0, 6);
@@ -271,14 +411,40 @@ function bashCall(ctx: ToolContext, preferred?: BashKind): ToolInvocation {
         const severity = rng.chance(60) ? 'error' : 'warning';
         if (severity === 'error') errors++;
         const name = camel([rng.pick(ADJECTIVES), rng.pick(NOUNS)]);
-        lines.push(`${repo.projectPath}/${rng.pick(pkg.sources)}\n  ${rng.int(1, 300)}:${rng.int(1, 40)}  ${severity}  ${message.replace('{x}', name)}  ${rule}`);
+        lines.push(
+          `${repo.projectPath}/${rng.pick(pkg.sources)}\n  ${rng.int(1, 300)}:${rng.int(1, 40)}  ${severity}  ${message.replace('{x}', name)}  ${rule}`,
+        );
       }
-      if (problems > 0) lines.push('', `✖ ${problems} problem${problems === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}, ${problems - errors} warning${problems - errors === 1 ? '' : 's'})`);
-      return { name: 'bash', args: { command: `pnpm --filter ${pkg.name} lint`, description: 'Lint' }, result: lines.length === 0 ? '(no output)' : lines.join('\n'), failed: false, durationMs: rng.int(1500, 9000), target: 'pnpm lint' };
+      if (problems > 0)
+        lines.push(
+          '',
+          `✖ ${problems} problem${problems === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}, ${problems - errors} warning${problems - errors === 1 ? '' : 's'})`,
+        );
+      return {
+        name: 'bash',
+        args: { command: `pnpm --filter ${pkg.name} lint`, description: 'Lint' },
+        result: lines.length === 0 ? '(no output)' : lines.join('\n'),
+        failed: false,
+        durationMs: rng.int(1500, 9000),
+        target: 'pnpm lint',
+      };
     }
     case 'install': {
-      const out = [`Scope: all ${repo.packages.length + 1} workspace projects`, `Lockfile is up to date, resolution step is skipped`, `Packages: +${rng.int(0, 40)}`, `Progress: resolved ${rng.int(400, 1400)}, reused ${rng.int(400, 1400)}, downloaded ${rng.int(0, 30)}, added ${rng.int(0, 40)}, done`, `Done in ${(rng.int(10, 200) / 10).toFixed(1)}s`];
-      return { name: 'bash', args: { command: 'pnpm install', description: 'Install dependencies' }, result: out.join('\n'), failed: false, durationMs: rng.int(2000, 20000), target: 'pnpm install' };
+      const out = [
+        `Scope: all ${repo.packages.length + 1} workspace projects`,
+        `Lockfile is up to date, resolution step is skipped`,
+        `Packages: +${rng.int(0, 40)}`,
+        `Progress: resolved ${rng.int(400, 1400)}, reused ${rng.int(400, 1400)}, downloaded ${rng.int(0, 30)}, added ${rng.int(0, 40)}, done`,
+        `Done in ${(rng.int(10, 200) / 10).toFixed(1)}s`,
+      ];
+      return {
+        name: 'bash',
+        args: { command: 'pnpm install', description: 'Install dependencies' },
+        result: out.join('\n'),
+        failed: false,
+        durationMs: rng.int(2000, 20000),
+        target: 'pnpm install',
+      };
     }
     default: {
       const unreachable: never = kind;
@@ -319,8 +485,20 @@ export function runTests(ctx: ToolContext): ToolInvocation {
 }
 
 /** `cat` of a service log: the huge result of the overflow scenario (`targetChars` of output). */
-export function catServiceLog(ctx: ToolContext, logPath: string, targetChars: number, logStartMs: number): ToolInvocation {
+export function catServiceLog(
+  ctx: ToolContext,
+  logPath: string,
+  targetChars: number,
+  logStartMs: number,
+): ToolInvocation {
   const pkg = taskPackage(ctx);
   const output = serviceLog(ctx.rng, ctx.repo, pkg, logStartMs, targetChars);
-  return { name: 'bash', args: { command: `cat ${logPath}`, description: 'Show the nightly worker log' }, result: output, failed: false, durationMs: ctx.rng.int(300, 1200), target: `cat ${logPath}` };
+  return {
+    name: 'bash',
+    args: { command: `cat ${logPath}`, description: 'Show the nightly worker log' },
+    result: output,
+    failed: false,
+    durationMs: ctx.rng.int(300, 1200),
+    target: `cat ${logPath}`,
+  };
 }

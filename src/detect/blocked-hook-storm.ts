@@ -60,16 +60,24 @@ function detect(input: DetectorInput): Flag | null {
   const last = blocks[blocks.length - 1];
   if (first === undefined || last === undefined) return null;
   // The hook's cost runs from its first refusal to the next compaction that went through, or the end.
-  const nextCompaction = trace.compactions.find((compaction) => compaction.outcome === 'compacted' && compaction.requestIndex > last.requestIndex);
+  const nextCompaction = trace.compactions.find(
+    (compaction) => compaction.outcome === 'compacted' && compaction.requestIndex > last.requestIndex,
+  );
   const range = {
     first: clampRequestIndex(trace, first.requestIndex),
-    last: clampRequestIndex(trace, nextCompaction === undefined ? trace.requestCount - 1 : nextCompaction.requestIndex - 1),
+    last: clampRequestIndex(
+      trace,
+      nextCompaction === undefined ? trace.requestCount - 1 : nextCompaction.requestIndex - 1,
+    ),
   };
   const firstCount = counts[0] ?? null;
   const lastCount = counts[counts.length - 1] ?? null;
   const peak = peakPromptTokens(trace);
   const ceiling = ceilingTokens(trace, thresholds);
-  const growth = firstCount !== null && lastCount !== null ? ` while the context grew ${tokens(firstCount)} → ${tokens(lastCount)}` : '';
+  const growth =
+    firstCount !== null && lastCount !== null
+      ? ` while the context grew ${tokens(firstCount)} → ${tokens(lastCount)}`
+      : '';
   const earlyClause =
     early > 0
       ? `; ${plural(early, 'block')} came less than ${integer(thresholds.holdGrowthTokens)} tokens after the previous one (FreeCode's hold allows that only once a new user message resets it)`

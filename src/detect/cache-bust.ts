@@ -27,7 +27,8 @@ export function unexplainedBusts(steps: readonly CacheStep[], minMissTokens: num
     if (step.cause !== null || step.missedTokens < threshold) continue;
     const next = steps[i + 1];
     // FreeCode's detector holds a miss one sample: if the next read is back at the old prefix, it was a blip.
-    const recovered = next !== undefined && next.cause === null && next.request.cacheReadTokens >= step.expectedReadTokens;
+    const recovered =
+      next !== undefined && next.cause === null && next.request.cacheReadTokens >= step.expectedReadTokens;
     if (!recovered) busts.push(step);
   }
   return busts;
@@ -40,7 +41,12 @@ function stableCacheStake(input: DetectorInput, busts: readonly CacheStep[]): St
     const { request } = step;
     const ttl = request.cacheWrite1hTokens > 0 ? '1h' : '5m';
     const actual = usageCostPicoUsd(prices, request.model, request.timestampMs, request);
-    const stable = usageCostPicoUsd(prices, request.model, request.timestampMs, withReadTokens(request, step.expectedReadTokens, step.rules, ttl));
+    const stable = usageCostPicoUsd(
+      prices,
+      request.model,
+      request.timestampMs,
+      withReadTokens(request, step.expectedReadTokens, step.rules, ttl),
+    );
     cost = addCost(cost, actual === null || stable === null ? null : actual - stable);
   }
   const against = 'a stable cache (each collapsed request re-priced with the read an unchanged prefix gives)';
@@ -67,7 +73,10 @@ function detect(input: DetectorInput): Flag | null {
   const stake = stableCacheStake(input, busts);
   if (!worthFlagging(stake, thresholds)) return null;
   const spend = requestsCost(input.prices, trace.requests, null);
-  const costShare = stake.kind === 'priced' && spend.unpriced === 0 && spend.picoUsd > 0n ? Number(stake.picoUsd) / Number(spend.picoUsd) : null;
+  const costShare =
+    stake.kind === 'priced' && spend.unpriced === 0 && spend.picoUsd > 0n
+      ? Number(stake.picoUsd) / Number(spend.picoUsd)
+      : null;
   return {
     kind: 'cache-bust',
     severity: costShare !== null && costShare >= thresholds.cacheBustCriticalCostShare ? 'critical' : 'warning',

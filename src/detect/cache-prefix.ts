@@ -43,10 +43,19 @@ export function withReadTokens(usage: TraceUsage, readTokens: number, rules: Cac
     };
   }
   const moved = Math.min(-delta, usage.cacheReadTokens);
-  if (!rules.writesBilled) return { ...usage, cacheReadTokens: usage.cacheReadTokens - moved, uncachedInputTokens: usage.uncachedInputTokens + moved };
+  if (!rules.writesBilled)
+    return {
+      ...usage,
+      cacheReadTokens: usage.cacheReadTokens - moved,
+      uncachedInputTokens: usage.uncachedInputTokens + moved,
+    };
   return ttl === '1h'
     ? { ...usage, cacheReadTokens: usage.cacheReadTokens - moved, cacheWrite1hTokens: usage.cacheWrite1hTokens + moved }
-    : { ...usage, cacheReadTokens: usage.cacheReadTokens - moved, cacheWrite5mTokens: usage.cacheWrite5mTokens + moved };
+    : {
+        ...usage,
+        cacheReadTokens: usage.cacheReadTokens - moved,
+        cacheWrite5mTokens: usage.cacheWrite5mTokens + moved,
+      };
 }
 
 /** Why a read may fall short of the previous prefix without anything being wrong. */
@@ -87,8 +96,15 @@ export function cacheSteps(
     }
     if (previous !== null) {
       const rules = rulesOf(request.model);
-      const expected = expectedReadTokens(cachedPrefixTokens(previous, rulesOf(previous.model)), request.promptTokens, rules);
-      const gapMs = request.timestampMs === null || previous.timestampMs === null ? null : request.timestampMs - previous.timestampMs;
+      const expected = expectedReadTokens(
+        cachedPrefixTokens(previous, rulesOf(previous.model)),
+        request.promptTokens,
+        rules,
+      );
+      const gapMs =
+        request.timestampMs === null || previous.timestampMs === null
+          ? null
+          : request.timestampMs - previous.timestampMs;
       const cause: ExpectedCause | null = request.compactionBefore
         ? 'compaction'
         : request.model !== previous.model
@@ -98,7 +114,15 @@ export function cacheSteps(
             : gapMs > ttlMsOf(rules)
               ? 'ttl-expiry'
               : null;
-      steps.push({ previous, request, rules, gapMs, expectedReadTokens: expected, missedTokens: expected - request.cacheReadTokens, cause });
+      steps.push({
+        previous,
+        request,
+        rules,
+        gapMs,
+        expectedReadTokens: expected,
+        missedTokens: expected - request.cacheReadTokens,
+        cause,
+      });
     }
     previous = request;
   }

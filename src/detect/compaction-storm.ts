@@ -22,10 +22,18 @@ import { percent, plural, tokens } from './wording.js';
 /** Percentage of the prompt a compaction freed; null when the log does not tell. */
 export function progressPct(compaction: TraceCompaction): number | null {
   if (compaction.outcome === 'nothing-to-compact') return 0;
-  const provider = compaction.promptTokensBefore !== null && compaction.promptTokensAfter !== null && compaction.promptTokensBefore > 0;
-  if (provider) return ((compaction.promptTokensBefore - compaction.promptTokensAfter) / compaction.promptTokensBefore) * 100;
-  const estimate = compaction.estimateTokensBefore !== null && compaction.estimateTokensAfter !== null && compaction.estimateTokensBefore > 0;
-  if (estimate) return ((compaction.estimateTokensBefore - compaction.estimateTokensAfter) / compaction.estimateTokensBefore) * 100;
+  const provider =
+    compaction.promptTokensBefore !== null &&
+    compaction.promptTokensAfter !== null &&
+    compaction.promptTokensBefore > 0;
+  if (provider)
+    return ((compaction.promptTokensBefore - compaction.promptTokensAfter) / compaction.promptTokensBefore) * 100;
+  const estimate =
+    compaction.estimateTokensBefore !== null &&
+    compaction.estimateTokensAfter !== null &&
+    compaction.estimateTokensBefore > 0;
+  if (estimate)
+    return ((compaction.estimateTokensBefore - compaction.estimateTokensAfter) / compaction.estimateTokensBefore) * 100;
   return null;
 }
 
@@ -51,25 +59,47 @@ function stormCost(input: DetectorInput, storm: readonly TraceCompaction[]): Sta
   const points = new Set(storm.map((compaction) => compaction.requestIndex));
   let cost: CostSum = ZERO_COST;
   for (const row of trace.rows) {
-    if (row.kind === 'summarize' && points.has(row.requestIndex)) cost = addCost(cost, usageCostPicoUsd(prices, row.model, row.timestampMs, row, 'summarize'));
+    if (row.kind === 'summarize' && points.has(row.requestIndex))
+      cost = addCost(cost, usageCostPicoUsd(prices, row.model, row.timestampMs, row, 'summarize'));
   }
   cost = addRewrites(prices, trace, points, cacheRules, cost);
   const against = 'no compaction at those points (their summarizer calls and cache re-writes)';
   return cost.unpriced > 0 ? { kind: 'unpriced', against } : { kind: 'priced', picoUsd: cost.picoUsd, against };
 }
 
-function addRewrites(prices: PriceTable, trace: Trace, points: ReadonlySet<number>, cacheRules: DetectorInput['cacheRules'], start: CostSum): CostSum {
+function addRewrites(
+  prices: PriceTable,
+  trace: Trace,
+  points: ReadonlySet<number>,
+  cacheRules: DetectorInput['cacheRules'],
+  start: CostSum,
+): CostSum {
   let cost = start;
   const requests = mainRequests(trace);
   for (let i = 1; i < requests.length; i++) {
     const request = requests[i];
     const previous = requests[i - 1];
-    if (request === undefined || previous === undefined || !request.compactionBefore || !points.has(request.requestIndex)) continue;
+    if (
+      request === undefined ||
+      previous === undefined ||
+      !request.compactionBefore ||
+      !points.has(request.requestIndex)
+    )
+      continue;
     const rules = cacheRules(request.model);
-    const stable = expectedReadTokens(cachedPrefixTokens(previous, cacheRules(previous.model)), request.promptTokens, rules);
+    const stable = expectedReadTokens(
+      cachedPrefixTokens(previous, cacheRules(previous.model)),
+      request.promptTokens,
+      rules,
+    );
     if (stable <= request.cacheReadTokens) continue;
     const actual = usageCostPicoUsd(prices, request.model, request.timestampMs, request);
-    const kept = usageCostPicoUsd(prices, request.model, request.timestampMs, withReadTokens(request, stable, rules, '5m'));
+    const kept = usageCostPicoUsd(
+      prices,
+      request.model,
+      request.timestampMs,
+      withReadTokens(request, stable, rules, '5m'),
+    );
     cost = addCost(cost, actual === null || kept === null ? null : actual - kept);
   }
   return cost;
@@ -77,8 +107,12 @@ function addRewrites(prices: PriceTable, trace: Trace, points: ReadonlySet<numbe
 
 function detect(input: DetectorInput): Flag | null {
   const { trace, thresholds } = input;
-  const attempts = trace.compactions.filter((compaction) => compaction.outcome !== 'blocked' && compaction.trigger !== 'overflow');
-  const storms = lowProgressRuns(attempts, thresholds.stormMinProgressPct).filter((run) => run.length >= thresholds.stormMinCompactions);
+  const attempts = trace.compactions.filter(
+    (compaction) => compaction.outcome !== 'blocked' && compaction.trigger !== 'overflow',
+  );
+  const storms = lowProgressRuns(attempts, thresholds.stormMinProgressPct).filter(
+    (run) => run.length >= thresholds.stormMinCompactions,
+  );
   if (storms.length === 0) return null;
   const all = storms.flat();
   const longest = Math.max(...storms.map((storm) => storm.length));
@@ -96,7 +130,10 @@ function detect(input: DetectorInput): Flag | null {
     sessionId: trace.sessionId,
     scenario: trace.scenario,
     basis: trace.scenario === 'recorded' ? 'measured' : 'simulated',
-    requests: { first: clampRequestIndex(trace, first.requestIndex), last: clampRequestIndex(trace, last.requestIndex) },
+    requests: {
+      first: clampRequestIndex(trace, first.requestIndex),
+      last: clampRequestIndex(trace, last.requestIndex),
+    },
     evidence: {
       lowProgressCompactions: all.length,
       longestRun: longest,

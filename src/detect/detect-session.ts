@@ -21,7 +21,11 @@ import type { Trace } from './trace.js';
 import { recordedTrace, scenarioTrace } from './trace.js';
 
 /** The default-target scenario every flag's dollars are compared with: FreeCode's defaults, target 120,000. */
-export const BASELINE_SCENARIO: Scenario = { name: 'freecode@120000', family: 'freecode', params: familyDefaults('freecode') };
+export const BASELINE_SCENARIO: Scenario = {
+  name: 'freecode@120000',
+  family: 'freecode',
+  params: familyDefaults('freecode'),
+};
 
 export type DetectOptions = {
   readonly prices: PriceTable;
@@ -40,7 +44,8 @@ export function detectSessionFlags(simulation: SessionSimulation, options: Detec
   const result = (name: string) => simulation.results.find((entry) => entry.scenario.name === name);
   const recorded = simulation.results.find((entry) => entry.scenario.family === 'recorded');
   const baselineEntry = result(options.baseline.name);
-  if (recorded === undefined || baselineEntry === undefined) throw new Error('invariant: the simulation holds the recorded and baseline scenarios');
+  if (recorded === undefined || baselineEntry === undefined)
+    throw new Error('invariant: the simulation holds the recorded and baseline scenarios');
   const baseline = scenarioTrace(session, baselineEntry.scenario, baselineEntry.result, facts);
   let hookAllowedBaseline: Trace | null = null;
   if (preCompactHookBlocks(session)) {
@@ -64,7 +69,15 @@ export function detectSessionFlags(simulation: SessionSimulation, options: Detec
   const cacheRules = (model: string): CacheRules => options.modelFacts(model).rules;
   const flags: Flag[] = [];
   for (const trace of traces) {
-    const input: DetectorInput = { session, trace, baseline, hookAllowedBaseline, prices: options.prices, cacheRules, thresholds: options.thresholds };
+    const input: DetectorInput = {
+      session,
+      trace,
+      baseline,
+      hookAllowedBaseline,
+      prices: options.prices,
+      cacheRules,
+      thresholds: options.thresholds,
+    };
     for (const detector of DETECTORS) {
       const flag = detector.detect(input);
       if (flag !== null) flags.push(flag);

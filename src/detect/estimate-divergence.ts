@@ -12,7 +12,12 @@ import { clampRequestIndex } from './target-ceiling.js';
 import type { TraceCompaction } from './trace.js';
 import { plural, times, tokens } from './wording.js';
 
-type Point = { readonly compaction: TraceCompaction; readonly estimateTokens: number; readonly providerTokens: number; readonly ratio: number };
+type Point = {
+  readonly compaction: TraceCompaction;
+  readonly estimateTokens: number;
+  readonly providerTokens: number;
+  readonly ratio: number;
+};
 
 function detect(input: DetectorInput): Flag | null {
   const { trace, thresholds } = input;
@@ -21,9 +26,18 @@ function detect(input: DetectorInput): Flag | null {
     if (compaction.estimateTokensBefore === null || compaction.promptTokensBefore === null) continue;
     // An empty transcript estimates 0; count it as 1 so the ratio stays finite.
     const ratio = compaction.promptTokensBefore / Math.max(1, compaction.estimateTokensBefore);
-    points.push({ compaction, estimateTokens: compaction.estimateTokensBefore, providerTokens: compaction.promptTokensBefore, ratio });
+    points.push({
+      compaction,
+      estimateTokens: compaction.estimateTokensBefore,
+      providerTokens: compaction.promptTokensBefore,
+      ratio,
+    });
   }
-  const diverging = points.filter((point) => point.providerTokens >= thresholds.estimateDivergenceMinTokens && point.ratio >= thresholds.estimateDivergenceRatio);
+  const diverging = points.filter(
+    (point) =>
+      point.providerTokens >= thresholds.estimateDivergenceMinTokens &&
+      point.ratio >= thresholds.estimateDivergenceRatio,
+  );
   if (diverging.length === 0) return null;
   const worst = diverging.reduce((a, b) => (b.ratio > a.ratio ? b : a));
   const first = diverging[0];
@@ -35,7 +49,10 @@ function detect(input: DetectorInput): Flag | null {
     sessionId: trace.sessionId,
     scenario: trace.scenario,
     basis: trace.scenario === 'recorded' ? 'measured' : 'simulated',
-    requests: { first: clampRequestIndex(trace, first.compaction.requestIndex - 1), last: clampRequestIndex(trace, last.compaction.requestIndex - 1) },
+    requests: {
+      first: clampRequestIndex(trace, first.compaction.requestIndex - 1),
+      last: clampRequestIndex(trace, last.compaction.requestIndex - 1),
+    },
     evidence: {
       divergingPoints: diverging.length,
       comparedPoints: points.length,

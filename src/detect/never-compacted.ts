@@ -12,7 +12,11 @@ import type { TraceRequest } from './trace.js';
 import { plural, tokens } from './wording.js';
 
 /** Maximal runs of consecutive main requests above `ceiling` with no compaction attempt before any but the first. */
-function stretchesAbove(requests: readonly TraceRequest[], attempts: readonly number[], ceiling: number): TraceRequest[][] {
+function stretchesAbove(
+  requests: readonly TraceRequest[],
+  attempts: readonly number[],
+  ceiling: number,
+): TraceRequest[][] {
   const stretches: TraceRequest[][] = [];
   let current: TraceRequest[] = [];
   let previousIndex = -1;
@@ -35,7 +39,9 @@ function detect(input: DetectorInput): Flag | null {
   const ceiling = ceilingTokens(trace, thresholds);
   const requests = mainRequests(trace);
   const attempts = trace.compactions.map((compaction) => compaction.requestIndex);
-  const stretches = stretchesAbove(requests, attempts, ceiling).filter((stretch) => stretch.length >= thresholds.neverCompactedMinRequests);
+  const stretches = stretchesAbove(requests, attempts, ceiling).filter(
+    (stretch) => stretch.length >= thresholds.neverCompactedMinRequests,
+  );
   const first = stretches[0]?.[0];
   const lastStretch = stretches[stretches.length - 1];
   const last = lastStretch?.[lastStretch.length - 1];

@@ -14,18 +14,30 @@ import { plural, tokens } from './wording.js';
 function detect(input: DetectorInput): Flag | null {
   const { trace, baseline, prices, thresholds } = input;
   const rejectionsByTurn = new Map<number, number>();
-  for (const rejection of trace.rejections) rejectionsByTurn.set(rejection.userTurn, (rejectionsByTurn.get(rejection.userTurn) ?? 0) + 1);
+  for (const rejection of trace.rejections)
+    rejectionsByTurn.set(rejection.userTurn, (rejectionsByTurn.get(rejection.userTurn) ?? 0) + 1);
   const failedTurns = new Set(trace.failures.map((failure) => failure.userTurn));
-  const turns = new Set([...rejectionsByTurn].filter(([turn, count]) => count >= thresholds.overflowMinRejections || failedTurns.has(turn)).map(([turn]) => turn));
+  const turns = new Set(
+    [...rejectionsByTurn]
+      .filter(([turn, count]) => count >= thresholds.overflowMinRejections || failedTurns.has(turn))
+      .map(([turn]) => turn),
+  );
   for (const turn of failedTurns) turns.add(turn);
   if (turns.size === 0) return null;
 
   const rejections = trace.rejections.filter((rejection) => turns.has(rejection.userTurn));
   const failures = trace.failures.filter((failure) => turns.has(failure.userTurn));
-  const overflowCompactions = trace.compactions.filter((compaction) => compaction.trigger === 'overflow' && turns.has(compaction.userTurn));
+  const overflowCompactions = trace.compactions.filter(
+    (compaction) => compaction.trigger === 'overflow' && turns.has(compaction.userTurn),
+  );
   const indices = [...rejections, ...failures, ...overflowCompactions].map((entry) => entry.requestIndex);
-  const range = { first: clampRequestIndex(trace, Math.min(...indices)), last: clampRequestIndex(trace, Math.max(...indices)) };
-  const refusedSizes = rejections.map((rejection) => rejection.promptTokens).filter((size): size is number => size !== null);
+  const range = {
+    first: clampRequestIndex(trace, Math.min(...indices)),
+    last: clampRequestIndex(trace, Math.max(...indices)),
+  };
+  const refusedSizes = rejections
+    .map((rejection) => rejection.promptTokens)
+    .filter((size): size is number => size !== null);
   const largestRefused = refusedSizes.length === 0 ? null : Math.max(...refusedSizes);
   const compacted = overflowCompactions.filter((compaction) => compaction.outcome === 'compacted').length;
   const window = trace.windowTokens === null ? 'the window' : `the ${tokens(trace.windowTokens)} window`;

@@ -30,7 +30,11 @@ function detect(input: DetectorInput): Flag | null {
   const promptTokens = promptTotal(trace.rows);
   const baselinePromptTokens = promptTotal(baseline.rows);
   // Unpriced models still show a runaway: compare prompt tokens instead of dollars.
-  const ratio = priced ? Number(cost.picoUsd) / Number(baselineCost.picoUsd) : baselinePromptTokens > 0 ? promptTokens / baselinePromptTokens : 0;
+  const ratio = priced
+    ? Number(cost.picoUsd) / Number(baselineCost.picoUsd)
+    : baselinePromptTokens > 0
+      ? promptTokens / baselinePromptTokens
+      : 0;
   if (ratio < thresholds.runawayCostRatio) return null;
   const stake = stakeFromCosts(cost, baselineCost, baseline.scenario);
   if (!worthFlagging(stake, thresholds)) return null;

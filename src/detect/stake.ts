@@ -19,8 +19,13 @@ export function stakeFromCosts(flagged: CostSum, comparison: CostSum, against: s
  * A trace compared with itself has no stake.
  */
 export function stakeAgainstScenario(prices: PriceTable, trace: Trace, comparison: Trace, range: RequestRange): Stake {
-  if (trace.scenario === comparison.scenario) return { kind: 'none', reason: `${trace.scenario} is the comparison scenario itself` };
-  return stakeFromCosts(rowsCost(prices, trace.rows, range), rowsCost(prices, comparison.rows, range), comparison.scenario);
+  if (trace.scenario === comparison.scenario)
+    return { kind: 'none', reason: `${trace.scenario} is the comparison scenario itself` };
+  return stakeFromCosts(
+    rowsCost(prices, trace.rows, range),
+    rowsCost(prices, comparison.rows, range),
+    comparison.scenario,
+  );
 }
 
 /**

@@ -78,8 +78,7 @@ export const DEFAULT_THRESHOLDS: FlagThresholds = {
 export const THRESHOLD_NAMES = Object.keys(FlagThresholdsSchema.shape) as readonly (keyof FlagThresholds)[];
 
 export type ThresholdsResult =
-  | { readonly ok: true; readonly thresholds: FlagThresholds }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly thresholds: FlagThresholds } | { readonly ok: false; readonly error: string };
 
 /**
  * Layers partial overrides over the defaults, in order (later wins), and validates the result;
@@ -99,7 +98,8 @@ export function resolveThresholds(layers: readonly unknown[]): ThresholdsResult 
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
-      if (issue.code === 'unrecognized_keys') return `unknown threshold ${issue.keys.map((key) => `"${key}"`).join(', ')} (known: ${THRESHOLD_NAMES.join(', ')})`;
+      if (issue.code === 'unrecognized_keys')
+        return `unknown threshold ${issue.keys.map((key) => `"${key}"`).join(', ')} (known: ${THRESHOLD_NAMES.join(', ')})`;
       const path = issue.path.join('.');
       return path === '' ? issue.message : `${path}: ${issue.message}`;
     })

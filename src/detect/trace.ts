@@ -92,7 +92,11 @@ function userTurnsByItem(session: Session): number[] {
   return turns;
 }
 
-type TurnLookup = { readonly ofItem: (itemIndex: number) => number; readonly ofRequest: (requestIndex: number) => number; readonly total: number };
+type TurnLookup = {
+  readonly ofItem: (itemIndex: number) => number;
+  readonly ofRequest: (requestIndex: number) => number;
+  readonly total: number;
+};
 
 function turnLookup(session: Session): TurnLookup {
   const turns = userTurnsByItem(session);
@@ -111,7 +115,10 @@ function turnLookup(session: Session): TurnLookup {
 function windowFacts(facts: ModelFacts, scenario: Scenario | null): Pick<Trace, 'windowTokens' | 'usableWindowTokens'> {
   const windowTokens = scenario?.params.windowTokens ?? facts.contextWindowTokens;
   if (windowTokens === null) return { windowTokens: null, usableWindowTokens: null };
-  return { windowTokens, usableWindowTokens: usableWindow(windowTokens, facts.maxOutputTokens ?? undefined) ?? windowTokens };
+  return {
+    windowTokens,
+    usableWindowTokens: usableWindow(windowTokens, facts.maxOutputTokens ?? undefined) ?? windowTokens,
+  };
 }
 
 function isPreCompactBlock(event: HarnessEvent): boolean {
@@ -119,7 +126,9 @@ function isPreCompactBlock(event: HarnessEvent): boolean {
 }
 
 function isOverflowError(event: HarnessEvent): boolean {
-  return event.kind === 'model_error' && isContextOverflowError(Object.assign(new Error(event.message), { status: 400 }));
+  return (
+    event.kind === 'model_error' && isContextOverflowError(Object.assign(new Error(event.message), { status: 400 }))
+  );
 }
 
 function rowUsage(row: ReplayRow): TraceUsage {
@@ -140,7 +149,9 @@ function rowUsage(row: ReplayRow): TraceUsage {
  */
 export function recordedTrace(session: Session, recordedReplay: ReplayResult, facts: ModelFacts): Trace {
   const turns = turnLookup(session);
-  const compactedBefore = new Set(session.events.filter((event) => event.kind === 'compaction').map((event) => event.requestIndex));
+  const compactedBefore = new Set(
+    session.events.filter((event) => event.kind === 'compaction').map((event) => event.requestIndex),
+  );
   const replayed = new Map<number, ReplayRow>();
   for (const row of recordedReplay.rows) {
     if (row.kind === 'request' && row.sourceRequestIndex !== null) replayed.set(row.sourceRequestIndex, row);
@@ -174,7 +185,9 @@ export function recordedTrace(session: Session, recordedReplay: ReplayResult, fa
     if (row !== undefined) requests.push({ ...common, basis: 'simulated', ...rowUsage(row) });
   }
 
-  const mainPrompts = new Map(requests.filter((request) => request.main).map((request) => [request.requestIndex, request.promptTokens]));
+  const mainPrompts = new Map(
+    requests.filter((request) => request.main).map((request) => [request.requestIndex, request.promptTokens]),
+  );
   const promptBefore = (requestIndex: number): number | undefined => {
     for (let index = requestIndex - 1; index >= 0; index--) {
       const prompt = mainPrompts.get(index);
@@ -199,8 +212,10 @@ export function recordedTrace(session: Session, recordedReplay: ReplayResult, fa
         userTurn: turns.ofItem(event.itemIndex),
         trigger: event.trigger === 'auto' ? 'threshold' : event.trigger,
         outcome: 'compacted',
-        promptTokensBefore: (firstOfPoint ? promptBefore(event.requestIndex) : undefined) ?? (provider ? event.tokensBefore : null),
-        promptTokensAfter: (lastOfPoint ? mainPrompts.get(event.requestIndex) : undefined) ?? (provider ? event.tokensAfter : null),
+        promptTokensBefore:
+          (firstOfPoint ? promptBefore(event.requestIndex) : undefined) ?? (provider ? event.tokensBefore : null),
+        promptTokensAfter:
+          (lastOfPoint ? mainPrompts.get(event.requestIndex) : undefined) ?? (provider ? event.tokensAfter : null),
         estimateTokensBefore: provider ? null : event.tokensBefore,
         estimateTokensAfter: provider ? null : event.tokensAfter,
       });
@@ -221,13 +236,19 @@ export function recordedTrace(session: Session, recordedReplay: ReplayResult, fa
   // FreeCode logs each refused send as a model error; formats without one log overflow events.
   const errors = session.events.filter(isOverflowError);
   const refusals = errors.length > 0 ? errors : session.events.filter((event) => event.kind === 'overflow');
-  const rejections: TraceRejection[] = refusals.map((event) => ({ requestIndex: event.requestIndex, userTurn: turns.ofItem(event.itemIndex), promptTokens: null }));
+  const rejections: TraceRejection[] = refusals.map((event) => ({
+    requestIndex: event.requestIndex,
+    userTurn: turns.ofItem(event.itemIndex),
+    promptTokens: null,
+  }));
   // A turn failed when no request of it was sent after its last refusal.
   const failures: TraceFailure[] = [];
   const lastRefusalByTurn = new Map<number, TraceRejection>();
   for (const rejection of rejections) lastRefusalByTurn.set(rejection.userTurn, rejection);
   for (const [turn, rejection] of lastRefusalByTurn) {
-    const sentAfter = requests.some((request) => request.userTurn === turn && request.requestIndex >= rejection.requestIndex);
+    const sentAfter = requests.some(
+      (request) => request.userTurn === turn && request.requestIndex >= rejection.requestIndex,
+    );
     if (!sentAfter) failures.push({ requestIndex: rejection.requestIndex, userTurn: turn });
   }
 
@@ -281,7 +302,11 @@ export function scenarioTrace(session: Session, scenario: Scenario, result: Repl
     });
   }
   const compactions: TraceCompaction[] = result.compactions.map((compaction) => {
-    const outcome: TraceCompactionOutcome = compaction.hookBlocked ? 'blocked' : compaction.compacted ? 'compacted' : 'nothing-to-compact';
+    const outcome: TraceCompactionOutcome = compaction.hookBlocked
+      ? 'blocked'
+      : compaction.compacted
+        ? 'compacted'
+        : 'nothing-to-compact';
     const done = outcome === 'compacted';
     return {
       requestIndex: compaction.requestIndex,
@@ -296,7 +321,11 @@ export function scenarioTrace(session: Session, scenario: Scenario, result: Repl
   });
   const rejections: TraceRejection[] = result.rows
     .filter((row) => row.kind === 'rejected_overflow')
-    .map((row) => ({ requestIndex: row.requestIndex, userTurn: turns.ofRequest(row.requestIndex), promptTokens: row.promptTokens }));
+    .map((row) => ({
+      requestIndex: row.requestIndex,
+      userTurn: turns.ofRequest(row.requestIndex),
+      promptTokens: row.promptTokens,
+    }));
   const failures: TraceFailure[] = [...new Set(rejections.map((rejection) => rejection.requestIndex))]
     .filter((requestIndex) => requestIndex < session.requests.length && !sent.has(requestIndex))
     .map((requestIndex) => ({ requestIndex, userTurn: turns.ofRequest(requestIndex) }));

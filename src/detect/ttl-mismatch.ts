@@ -24,12 +24,21 @@ type Direction = { readonly from: '5m' | '1h'; readonly to: '5m' | '1h' };
 /** A gap the other lifetime changes: longer than the short TTL, within the long one. */
 function isMidGap(step: CacheStep): boolean {
   const longTtl = step.rules.ttl1hMs;
-  return step.gapMs !== null && longTtl !== null && step.gapMs > step.rules.ttlMs && step.gapMs <= longTtl && step.request.model === step.previous.model && !step.request.compactionBefore;
+  return (
+    step.gapMs !== null &&
+    longTtl !== null &&
+    step.gapMs > step.rules.ttlMs &&
+    step.gapMs <= longTtl &&
+    step.request.model === step.previous.model &&
+    !step.request.compactionBefore
+  );
 }
 
 function switchTtl(usage: TraceUsage, to: '5m' | '1h'): TraceUsage {
   const writes = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
-  return to === '1h' ? { ...usage, cacheWrite5mTokens: 0, cacheWrite1hTokens: writes } : { ...usage, cacheWrite5mTokens: writes, cacheWrite1hTokens: 0 };
+  return to === '1h'
+    ? { ...usage, cacheWrite5mTokens: 0, cacheWrite1hTokens: writes }
+    : { ...usage, cacheWrite5mTokens: writes, cacheWrite1hTokens: 0 };
 }
 
 function seconds(ms: number): string {
@@ -48,8 +57,12 @@ function detect(input: DetectorInput): Flag | null {
   const direction: Direction = oneHour ? { from: '1h', to: '5m' } : { from: '5m', to: '1h' };
   const steps = cacheSteps(requests, cacheRules, (rules) => entryTtlMs(rules, oneHour));
   // 5m → 1h: gaps whose read collapsed (expired). 1h → 5m: gaps the hour-long entries bridged.
-  const changed = steps.filter((step) =>
-    isMidGap(step) && (direction.to === '1h' ? step.missedTokens >= thresholds.cacheBustMinMissTokens : step.request.cacheReadTokens > 0),
+  const changed = steps.filter(
+    (step) =>
+      isMidGap(step) &&
+      (direction.to === '1h'
+        ? step.missedTokens >= thresholds.cacheBustMinMissTokens
+        : step.request.cacheReadTokens > 0),
   );
   if (direction.to === '1h' && changed.length < thresholds.ttlMinGaps) return null;
   const changedAt = new Map(changed.map((step) => [step.request.requestIndex, step]));
@@ -61,7 +74,8 @@ function detect(input: DetectorInput): Flag | null {
     let other = switchTtl(request, direction.to);
     const step = request.main ? changedAt.get(request.requestIndex) : undefined;
     // An hour-long entry serves the whole old prefix; with 5-minute entries the gap leaves nothing.
-    if (step !== undefined) other = withReadTokens(other, direction.to === '1h' ? step.expectedReadTokens : 0, step.rules, direction.to);
+    if (step !== undefined)
+      other = withReadTokens(other, direction.to === '1h' ? step.expectedReadTokens : 0, step.rules, direction.to);
     alternative = addCost(alternative, usageCostPicoUsd(prices, request.model, request.timestampMs, other));
   }
   const priced = actual.unpriced === 0 && alternative.unpriced === 0;
@@ -69,7 +83,10 @@ function detect(input: DetectorInput): Flag | null {
   if (priced && (savingPicoUsd <= 0n || (usdNumber(savingPicoUsd) ?? 0) < thresholds.minUsdAtStake)) return null;
   if (!priced && direction.to === '5m' && changed.length > 0) return null;
 
-  const gaps = steps.map((step) => step.gapMs).filter((gap): gap is number => gap !== null).sort((a, b) => a - b);
+  const gaps = steps
+    .map((step) => step.gapMs)
+    .filter((gap): gap is number => gap !== null)
+    .sort((a, b) => a - b);
   const longestGap = gaps[gaps.length - 1] ?? 0;
   const medianGap = gaps[Math.floor((gaps.length - 1) / 2)] ?? 0;
   const writes5m = requests.reduce((sum, request) => sum + request.cacheWrite5mTokens, 0);
@@ -104,7 +121,11 @@ function detect(input: DetectorInput): Flag | null {
     },
     summary,
     stake: priced
-      ? { kind: 'priced', picoUsd: savingPicoUsd, against: `${direction.to} cache writes (every request re-priced under that lifetime)` }
+      ? {
+          kind: 'priced',
+          picoUsd: savingPicoUsd,
+          against: `${direction.to} cache writes (every request re-priced under that lifetime)`,
+        }
       : { kind: 'unpriced', against: `${direction.to} cache writes` },
   };
 }

@@ -16,14 +16,22 @@ export type CostSum = { readonly picoUsd: bigint; readonly unpriced: number };
 export const ZERO_COST: CostSum = { picoUsd: 0n, unpriced: 0 };
 
 /** One request's cost in pico-dollars, or null when it is unpriced. */
-export function usageCostPicoUsd(prices: PriceTable, model: string, timestampMs: number | null, usage: TraceUsage, kind: RequestKind = 'request'): bigint | null {
+export function usageCostPicoUsd(
+  prices: PriceTable,
+  model: string,
+  timestampMs: number | null,
+  usage: TraceUsage,
+  kind: RequestKind = 'request',
+): bigint | null {
   const cost = priceUsage(prices, { kind, model, timestampMs, ...usage });
   return cost === null ? null : cost.totalPicoUsd;
 }
 
 /** Adds one cost (null = unpriced) to a sum. */
 export function addCost(sum: CostSum, picoUsd: bigint | null): CostSum {
-  return picoUsd === null ? { picoUsd: sum.picoUsd, unpriced: sum.unpriced + 1 } : { picoUsd: sum.picoUsd + picoUsd, unpriced: sum.unpriced };
+  return picoUsd === null
+    ? { picoUsd: sum.picoUsd, unpriced: sum.unpriced + 1 }
+    : { picoUsd: sum.picoUsd + picoUsd, unpriced: sum.unpriced };
 }
 
 function inRange(requestIndex: number, range: RequestRange | null): boolean {
@@ -41,7 +49,11 @@ export function rowsCost(prices: PriceTable, rows: readonly ReplayRow[], range: 
 }
 
 /** The cost of trace requests in `range` (null = all). */
-export function requestsCost(prices: PriceTable, requests: readonly TraceRequest[], range: RequestRange | null): CostSum {
+export function requestsCost(
+  prices: PriceTable,
+  requests: readonly TraceRequest[],
+  range: RequestRange | null,
+): CostSum {
   let sum = ZERO_COST;
   for (const request of requests) {
     if (!inRange(request.requestIndex, range)) continue;

@@ -81,7 +81,9 @@ export function carryCodemodeStore<M extends StoredMessageLike>(stored: readonly
  * (writing only when something is dropped) and reports message counts; otherwise reports why
  * not, leaving the store untouched.
  */
-export function applyCompaction<M extends StoredMessageLike>(options: ApplyCompactionOptions<M>): ApplyCompactionResult {
+export function applyCompaction<M extends StoredMessageLike>(
+  options: ApplyCompactionOptions<M>,
+): ApplyCompactionResult {
   const version = options.version ?? 'newest';
   const compaction = options.memory.compact(options.compactOptions);
   if (compaction.kind !== 'compacted') {

@@ -7,8 +7,7 @@ export interface HookContext {
 }
 
 export type PreCompactDecision =
-  | { readonly allowed: true }
-  | { readonly allowed: false; readonly reason?: string | undefined };
+  { readonly allowed: true } | { readonly allowed: false; readonly reason?: string | undefined };
 
 export interface CompactionHooks {
   preCompact(context: HookContext): PreCompactDecision;

@@ -14,7 +14,12 @@ export {
   usableWindow,
   type TriggerParams,
 } from './tokens.js';
-export { parseToolResultBudgetChars, parseTokenOverride, resolveCompactTarget, type ParsedOverride } from './token-override.js';
+export {
+  parseToolResultBudgetChars,
+  parseTokenOverride,
+  resolveCompactTarget,
+  type ParsedOverride,
+} from './token-override.js';
 export {
   AUG_ENGINE_PARAMS,
   AUG_MAX_TOOL_OUTPUT_CHARS,
@@ -53,12 +58,7 @@ export {
   type MemoryState,
 } from './memory-state.js';
 export { InMemoryMemoryStore, NULL_MEMORY_STORE, type MemoryStore } from './memory-store.js';
-export {
-  selectForCompaction,
-  type SelectableMessage,
-  type SelectionResult,
-  type SelectorParams,
-} from './selector.js';
+export { selectForCompaction, type SelectableMessage, type SelectionResult, type SelectorParams } from './selector.js';
 export { keepLastNUserTurns } from './keep-last-turns.js';
 export { classifyWorkStatus, type WorkStatus } from './work-status.js';
 export {

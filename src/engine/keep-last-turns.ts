@@ -27,7 +27,9 @@ export function keepLastNUserTurns<M extends { readonly role: string }>(
       assistantsSeen += 1;
       if (assistantsSeen === n) {
         const first = messages[0];
-        return first !== undefined && first.role === 'user' && i > 0 ? [first, ...messages.slice(i)] : messages.slice(i);
+        return first !== undefined && first.role === 'user' && i > 0
+          ? [first, ...messages.slice(i)]
+          : messages.slice(i);
       }
     }
   }

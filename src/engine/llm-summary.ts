@@ -42,7 +42,8 @@ export interface LlmSummaryRequest {
   readonly maxTokens: number;
 }
 
-export type LlmSummaryOutcome = { readonly ok: true; readonly content: string } | { readonly ok: false; readonly error: string };
+export type LlmSummaryOutcome =
+  { readonly ok: true; readonly content: string } | { readonly ok: false; readonly error: string };
 
 /** A caller-supplied synchronous summarizer (the replay models the call; no Promise in the hot path). */
 export type LlmSummarize = (request: LlmSummaryRequest) => LlmSummaryOutcome;
@@ -86,7 +87,10 @@ export interface SummaryProvider {
 }
 
 /** Async adapter for live use: runs the request on a provider; a throw becomes a failed outcome. */
-export async function executeLlmSummary(provider: SummaryProvider, request: LlmSummaryRequest): Promise<LlmSummaryOutcome> {
+export async function executeLlmSummary(
+  provider: SummaryProvider,
+  request: LlmSummaryRequest,
+): Promise<LlmSummaryOutcome> {
   try {
     const result = await provider.execute(request);
     return acceptLlmSummary({ ok: true, content: result.content ?? '' });

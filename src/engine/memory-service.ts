@@ -146,9 +146,17 @@ export class MemoryService {
   addToolTurn(assistantText: string, activity: readonly ToolActivity[], timestampMs: number): MemoryMessage {
     switch (this.params.version) {
       case 'newest':
-        return this.addMessage('assistant', renderTurnForMemory(assistantText, activity, this.params.maxToolOutputChars), timestampMs);
+        return this.addMessage(
+          'assistant',
+          renderTurnForMemory(assistantText, activity, this.params.maxToolOutputChars),
+          timestampMs,
+        );
       case 'aug':
-        return this.addMessage('assistant', assistantText !== '' ? assistantText : `[Executed ${activity.length} tools]`, timestampMs);
+        return this.addMessage(
+          'assistant',
+          assistantText !== '' ? assistantText : `[Executed ${activity.length} tools]`,
+          timestampMs,
+        );
       default: {
         const unreachable: never = this.params.version;
         return unreachable;
@@ -162,7 +170,8 @@ export class MemoryService {
    * the threshold of §1.2.
    */
   checkCompaction(contextLimitTokens: number | undefined, measuredTokens?: number): CompactionCheck {
-    const effectiveTokens = measuredTokens !== undefined && measuredTokens > 0 ? measuredTokens : this.current.tokenCount;
+    const effectiveTokens =
+      measuredTokens !== undefined && measuredTokens > 0 ? measuredTokens : this.current.tokenCount;
     this.lastEffectiveTokenCount = effectiveTokens;
     const growthTokens = this.params.holdGrowthTokens;
 
@@ -170,11 +179,21 @@ export class MemoryService {
       if (effectiveTokens < this.compactedAtTokenCount) {
         this.compactedAtTokenCount = undefined;
       } else if (effectiveTokens < this.compactedAtTokenCount + growthTokens) {
-        return { kind: 'held', hold: 'post-compaction', effectiveTokens, releaseAtTokens: this.compactedAtTokenCount + growthTokens };
+        return {
+          kind: 'held',
+          hold: 'post-compaction',
+          effectiveTokens,
+          releaseAtTokens: this.compactedAtTokenCount + growthTokens,
+        };
       }
     }
     if (this.blockedAtTokenCount !== undefined && effectiveTokens < this.blockedAtTokenCount + growthTokens) {
-      return { kind: 'held', hold: 'blocked', effectiveTokens, releaseAtTokens: this.blockedAtTokenCount + growthTokens };
+      return {
+        kind: 'held',
+        hold: 'blocked',
+        effectiveTokens,
+        releaseAtTokens: this.blockedAtTokenCount + growthTokens,
+      };
     }
     // The §1.2 trigger itself is `tokens.ts`'s, one source for the pure function and the service.
     const thresholdTokens = compactThresholdTokens(contextLimitTokens, this.params);
@@ -217,8 +236,16 @@ export class MemoryService {
   }
 
   /** `getPromptContext()` (§4.5); the loop reads only `summary`. */
-  getPromptContext(): { readonly summary: string | undefined; readonly recentMessages: readonly MemoryMessage[]; readonly tokenCount: number } {
-    return { summary: this.latestSummary()?.content, recentMessages: [...this.current.messages], tokenCount: this.current.tokenCount };
+  getPromptContext(): {
+    readonly summary: string | undefined;
+    readonly recentMessages: readonly MemoryMessage[];
+    readonly tokenCount: number;
+  } {
+    return {
+      summary: this.latestSummary()?.content,
+      recentMessages: [...this.current.messages],
+      tokenCount: this.current.tokenCount,
+    };
   }
 
   private prepare(nowMs: number): CompactionPlan {
@@ -270,7 +297,8 @@ export class MemoryService {
     nowMs: number,
   ): CompactionResult {
     const accepted = acceptLlmSummary(outcome);
-    if (accepted.ok) return this.commit(plan, makeSummary(plan.input, accepted.content, nowMs), { kind: 'llm', request }, nowMs);
+    if (accepted.ok)
+      return this.commit(plan, makeSummary(plan.input, accepted.content, nowMs), { kind: 'llm', request }, nowMs);
     return this.commit(plan, plan.heuristic, { kind: 'llm-failed', request, error: accepted.error }, nowMs);
   }
 
@@ -284,7 +312,8 @@ export class MemoryService {
     const tokenCountAfter = summary.summaryTokenCount + plan.selection.preserveTokenCount;
     this.blockedAtTokenCount = undefined;
     // Newest only (§4.5 step 6); `||` keeps FreeCode's "0 means unset".
-    this.compactedAtTokenCount = this.params.version === 'newest' ? this.lastEffectiveTokenCount || undefined : undefined;
+    this.compactedAtTokenCount =
+      this.params.version === 'newest' ? this.lastEffectiveTokenCount || undefined : undefined;
     this.current = {
       ...before,
       messages: plan.selection.preserve,

@@ -45,7 +45,10 @@ export function timeBasedMicrocompact(
 }
 
 /** The provider-facing copy with the run's cleared results replaced (unchanged messages by reference). */
-export function applyMicrocompact<M extends HistoryMessage>(messages: readonly M[], decision: MicrocompactDecision): M[] {
+export function applyMicrocompact<M extends HistoryMessage>(
+  messages: readonly M[],
+  decision: MicrocompactDecision,
+): M[] {
   switch (decision.kind) {
     case 'not-idle':
       return [...messages];

@@ -79,7 +79,8 @@ export class OverflowRecovery {
     if (this.counter >= this.maxOverflowCompactions) return { kind: 'rethrow', cause: 'retries-exhausted', error };
     this.counter += 1;
     const compaction = compact();
-    const contextOverflow: ContextOverflowEvent = this.version === 'newest' ? { beforeTokens: compaction.tokensBefore } : null;
+    const contextOverflow: ContextOverflowEvent =
+      this.version === 'newest' ? { beforeTokens: compaction.tokensBefore } : null;
     if (!compaction.compacted) return { kind: 'rethrow', cause: 'not-compacted', error, compaction, contextOverflow };
     return { kind: 'retry', compaction, contextOverflow, overflowCompactions: this.counter };
   }

@@ -3,11 +3,7 @@
  * defaults, so that scenarios can vary what FreeCode itself hard-codes (e.g. the 5,000-token hold).
  */
 import { z } from 'zod';
-import {
-  DEFAULT_AUTO_COMPACT_BUFFER_TOKENS,
-  DEFAULT_COMPACT_TARGET_TOKENS,
-  FALLBACK_CONTEXT_LIMIT,
-} from './tokens.js';
+import { DEFAULT_AUTO_COMPACT_BUFFER_TOKENS, DEFAULT_COMPACT_TARGET_TOKENS, FALLBACK_CONTEXT_LIMIT } from './tokens.js';
 
 /** `BLOCKED_RETRY_GROWTH_TOKENS` (§4.4): growth needed before a held trigger may fire again. */
 export const BLOCKED_RETRY_GROWTH_TOKENS = 5_000;

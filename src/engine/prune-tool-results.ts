@@ -74,7 +74,8 @@ export function pruneHistoryToolResults<M extends HistoryMessage>(
     replacements.size === 0
       ? [...messages]
       : messages.map((message) =>
-          message.role === 'assistant' && message.parts.some((part) => isToolResultPart(part) && replacements.has(part.id))
+          message.role === 'assistant' &&
+          message.parts.some((part) => isToolResultPart(part) && replacements.has(part.id))
             ? withReplacedResults(message, (part) => replacements.get(part.id))
             : message,
         );

@@ -35,7 +35,11 @@ export type RunCompactionOutcome =
     };
 
 /** The invalidation detail: `<trigger> compaction: <before> → <after> tokens` (§9.3). */
-export function compactionInvalidationDetail(trigger: CompactionTrigger, beforeTokens: number, afterTokens: number): string {
+export function compactionInvalidationDetail(
+  trigger: CompactionTrigger,
+  beforeTokens: number,
+  afterTokens: number,
+): string {
   return `${trigger} compaction: ${beforeTokens} \u2192 ${afterTokens} tokens`;
 }
 

@@ -59,7 +59,13 @@ export function slidingLegacyTruncate<M extends HistoryMessage>(
   });
   return {
     messages: out,
-    stats: { candidateCount, replacedCount: truncated.length, newlyReplacedCount: truncated.length, charsBefore, charsAfter },
+    stats: {
+      candidateCount,
+      replacedCount: truncated.length,
+      newlyReplacedCount: truncated.length,
+      charsBefore,
+      charsAfter,
+    },
     newlyReplaced: truncated,
   };
 }

@@ -77,7 +77,10 @@ export function heuristicSummaryContent(input: SummarizeInput): string {
   const files = uniqueMatches(input.messages, FILE_PATH, 0).slice(0, limits.files);
 
   const sections: string[][] = [];
-  sections.push(['## Goal', `- ${clip(users[0]?.content ?? 'Continue the current coding session.', limits.goalChars)}`]);
+  sections.push([
+    '## Goal',
+    `- ${clip(users[0]?.content ?? 'Continue the current coding session.', limits.goalChars)}`,
+  ]);
   // Truthiness as FreeCode: an empty previous summary adds no section.
   if (input.previousSummary) {
     sections.push(['## Previous Summary', clip(input.previousSummary, limits.previousSummaryChars)]);
@@ -92,7 +95,9 @@ export function heuristicSummaryContent(input: SummarizeInput): string {
   sections.push([
     '## Recent Progress',
     ...bulletsOrNone(
-      assistants.slice(-limits.recentProgressMessages).map((message) => clip(message.content, limits.recentProgressChars)),
+      assistants
+        .slice(-limits.recentProgressMessages)
+        .map((message) => clip(message.content, limits.recentProgressChars)),
     ),
   ]);
   sections.push(['## Relevant Files', ...bulletsOrNone(files)]);

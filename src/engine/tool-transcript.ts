@@ -70,7 +70,11 @@ export function renderToolTranscript(activity: readonly ToolActivity[], maxChars
 }
 
 /** The memory entry of a tool-calling response: text, transcript, or `text + "\n" + transcript`. */
-export function renderTurnForMemory(assistantText: string, activity: readonly ToolActivity[], maxChars: number): string {
+export function renderTurnForMemory(
+  assistantText: string,
+  activity: readonly ToolActivity[],
+  maxChars: number,
+): string {
   const transcript = renderToolTranscript(activity, maxChars);
   if (assistantText === '') return transcript;
   if (transcript === '') return assistantText;

@@ -24,7 +24,13 @@ const NEWLINE = 0x0a;
 /** Whitespace and the UTF-8 BOM's bytes (EF BB BF), skipped before the first line. */
 const LEADING_BYTES: ReadonlySet<number> = new Set([0x20, 0x09, 0x0d, NEWLINE, 0xef, 0xbb, 0xbf]);
 
-const CODEX_KINDS: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
+const CODEX_KINDS: ReadonlySet<string> = new Set([
+  'session_meta',
+  'turn_context',
+  'response_item',
+  'event_msg',
+  'compacted',
+]);
 const CLAUDE_KINDS: ReadonlySet<string> = new Set([
   'user',
   'assistant',
@@ -83,15 +89,38 @@ async function readFirstLine(path: string): Promise<string> {
   return decodeHead(end === -1 ? bytes : bytes.subarray(0, end + 1));
 }
 
+/** Lines looked at for the first JSON object: a first line that is damaged must not hide the whole file. */
+const HEAD_LINES = 8;
+
 function firstLineObject(head: string): JsonObject | null {
-  const trimmed = head.trimStart();
-  const end = trimmed.indexOf('\n');
-  const line = end === -1 ? trimmed : trimmed.slice(0, end);
-  try {
-    return asObject(JSON.parse(line)) ?? null;
-  } catch {
-    return null;
+  const lines = head.split('\n');
+  // The head's last piece may be a line cut at HEAD_BYTES: it is only tried when it is the only one.
+  const complete = lines.length > 1 ? lines.slice(0, -1) : lines;
+  for (const line of complete.slice(0, HEAD_LINES)) {
+    if (line.trim() === '') continue;
+    try {
+      const object = asObject(JSON.parse(line.replace(/^\uFEFF/, '')));
+      if (object !== undefined) return object;
+    } catch {
+      // A malformed line: its reader reports it; detection looks at the next one.
+    }
   }
+  return null;
+}
+
+/**
+ * The first JSON object of a JSONL file and the text it came from. Usually that is the first line
+ * alone (the bounded read above); only when that line is damaged or not an object are the next
+ * few lines of the same bounded prefix (at most HEAD_BYTES) tried, so one bad line does not hide
+ * the whole file.
+ */
+async function readJsonlHead(path: string): Promise<{ readonly head: string; readonly first: JsonObject | null }> {
+  const line = await readFirstLine(path);
+  const first = firstLineObject(line);
+  // No `\n` in the first line's read: there is no later line within the bound to fall back on.
+  if (first !== null || !line.endsWith('\n')) return { head: line, first };
+  const head = await readHead(path);
+  return { head, first: firstLineObject(head) };
 }
 
 /** Which JSONL format a first line belongs to, from its keys; a prefix regex when the line was too long to read whole. */
@@ -99,14 +128,19 @@ function jsonlFormat(head: string, first: JsonObject | null): DetectedFormat | n
   if (first !== null) {
     const type = asString(first['type']);
     if (type !== undefined && CODEX_KINDS.has(type) && 'payload' in first) return 'codex';
-    if (type !== undefined && CLAUDE_KINDS.has(type) && ('sessionId' in first || 'uuid' in first || 'leafUuid' in first || 'messageId' in first)) {
+    if (
+      type !== undefined &&
+      CLAUDE_KINDS.has(type) &&
+      ('sessionId' in first || 'uuid' in first || 'leafUuid' in first || 'messageId' in first)
+    ) {
       return 'claude-code';
     }
     if ('instance_id' in first && ('history' in first || 'metrics' in first)) return 'openhands';
     return null;
   }
   const prefix = head.slice(0, 4096);
-  if (/^\s*\{"timestamp":"[^"]*","type":"(session_meta|turn_context|response_item|event_msg|compacted)"/.test(prefix)) return 'codex';
+  if (/^\s*\{"timestamp":"[^"]*","type":"(session_meta|turn_context|response_item|event_msg|compacted)"/.test(prefix))
+    return 'codex';
   if (/"sessionId":"/.test(prefix) && /"type":"(user|assistant|system|summary)"/.test(prefix)) return 'claude-code';
   if (/"instance_id"\s*:/.test(prefix)) return 'openhands';
   return null;
@@ -128,13 +162,14 @@ export async function detectFormat(path: string): Promise<Detection | null> {
     if (isOpencodeSessionFile(path)) return { format: 'opencode', head: null };
     const head = (await readHead(path)).trimStart();
     // A saved OpenHands trajectory is an array of events (formats.md §4.1).
-    if (head.startsWith('[') && /"(action|observation)"\s*:/.test(head.slice(0, 8192))) return { format: 'openhands', head: null };
-    if (head.startsWith('{') && /"instance_id"\s*:/.test(head.slice(0, 8192)) && /"history"\s*:/.test(head)) return { format: 'openhands', head: null };
+    if (head.startsWith('[') && /"(action|observation)"\s*:/.test(head.slice(0, 8192)))
+      return { format: 'openhands', head: null };
+    if (head.startsWith('{') && /"instance_id"\s*:/.test(head.slice(0, 8192)) && /"history"\s*:/.test(head))
+      return { format: 'openhands', head: null };
     return null;
   }
   if (name.endsWith('.jsonl')) {
-    const head = await readFirstLine(path);
-    const first = firstLineObject(head);
+    const { head, first } = await readJsonlHead(path);
     const format = jsonlFormat(head, first);
     return format === null ? null : { format, head: first };
   }

@@ -17,6 +17,7 @@ import {
 import { type CodexSessionFiles, groupCodexFiles, loadCodexSession } from './codex/index.js';
 import type { ContentMode } from './content-mode.js';
 import { detectFormat } from './detect-format.js';
+import { notRegularReason } from './dir-entry.js';
 import type { ParseCache } from './parse-cache.js';
 import { discoverFreecode, type FreecodeSessionFiles, loadFreecodeSession } from './freecode/index.js';
 import { loadOpencodeSession, type OpencodeSessionFiles, groupOpencodeFiles } from './opencode/index.js';
@@ -57,7 +58,12 @@ export function newIngestRun(): IngestRun {
 }
 
 function isMissing(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    (error.code === 'ENOENT' || error.code === 'ENOTDIR')
+  );
 }
 
 /**
@@ -65,16 +71,24 @@ function isMissing(error: unknown): boolean {
  * id. A missing path throws `CachecostError('PATH_NOT_FOUND')`; a file given by name that no
  * format claims throws `BAD_ARGUMENT`; inside directories such files are not logs and are passed over.
  */
-export async function discoverSessions(paths: readonly string[]): Promise<{ readonly sources: readonly SessionSource[]; readonly issues: readonly IngestIssue[] }> {
+export async function discoverSessions(
+  paths: readonly string[],
+): Promise<{ readonly sources: readonly SessionSource[]; readonly issues: readonly IngestIssue[] }> {
   const freecodePaths: string[] = [];
   const found: FoundLog[] = [];
   const issues: IngestIssue[] = [];
   for (const path of paths) {
     let isDirectory: boolean;
     try {
-      isDirectory = (await stat(path)).isDirectory();
+      const stats = await stat(path);
+      // Opening a FIFO with no writer blocks forever; a socket or device is no log either.
+      if (!stats.isDirectory() && !stats.isFile())
+        throw new CachecostError('BAD_ARGUMENT', `cannot read ${path}: ${notRegularReason(stats)}`);
+      isDirectory = stats.isDirectory();
     } catch (error) {
-      if (isMissing(error)) throw new CachecostError('PATH_NOT_FOUND', `no such file or directory: ${path}`, { cause: error });
+      if (error instanceof CachecostError) throw error;
+      if (isMissing(error))
+        throw new CachecostError('PATH_NOT_FOUND', `no such file or directory: ${path}`, { cause: error });
       throw new CachecostError('IO_ERROR', `cannot read ${path}: ${errorMessage(error)}`, { cause: error });
     }
     if (isDirectory) {
@@ -91,7 +105,10 @@ export async function discoverSessions(paths: readonly string[]): Promise<{ read
       throw new CachecostError('IO_ERROR', `cannot read ${path}: ${errorMessage(error)}`, { cause: error });
     }
     if (detection === null) {
-      throw new CachecostError('BAD_ARGUMENT', `not a session log cachecost can read: ${path} (FreeCode, Claude Code, Codex, opencode, OpenHands or SWE-agent)`);
+      throw new CachecostError(
+        'BAD_ARGUMENT',
+        `not a session log cachecost can read: ${path} (FreeCode, Claude Code, Codex, opencode, OpenHands or SWE-agent)`,
+      );
     }
     if (detection.format === 'freecode') freecodePaths.push(path);
     else found.push({ ...detection, path });
@@ -114,15 +131,18 @@ export async function discoverSessions(paths: readonly string[]): Promise<{ read
   for (const log of found) if (!unique.has(log.path)) unique.set(log.path, log);
   const logs = [...unique.values()];
   const of = (format: FoundLog['format']): FoundLog[] => logs.filter((log) => log.format === format);
-  for (const files of groupClaudeFiles(of('claude-code'))) sources.push({ format: 'claude-code', sessionId: files.sessionId, files });
+  for (const files of groupClaudeFiles(of('claude-code')))
+    sources.push({ format: 'claude-code', sessionId: files.sessionId, files });
   const codex = groupCodexFiles(of('codex'));
   issues.push(...codex.issues);
   for (const files of codex.sessions) sources.push({ format: 'codex', sessionId: files.sessionId, files });
-  for (const files of groupOpencodeFiles(of('opencode'))) sources.push({ format: 'opencode', sessionId: files.sessionId, files });
+  for (const files of groupOpencodeFiles(of('opencode')))
+    sources.push({ format: 'opencode', sessionId: files.sessionId, files });
   const openhands = await groupOpenhandsFiles(of('openhands'));
   issues.push(...openhands.issues);
   for (const files of openhands.sessions) sources.push({ format: 'openhands', sessionId: files.sessionId, files });
-  for (const files of groupSweAgentFiles(of('swe-agent'))) sources.push({ format: 'swe-agent', sessionId: files.sessionId, files });
+  for (const files of groupSweAgentFiles(of('swe-agent')))
+    sources.push({ format: 'swe-agent', sessionId: files.sessionId, files });
   return { sources, issues };
 }
 
@@ -132,7 +152,11 @@ export async function loadSession(source: SessionSource, options: IngestOptions)
     case 'freecode':
       return loadFreecodeSession(source.files, options);
     case 'claude-code':
-      return loadClaudeSession(source.files, { content: options.content, claims: options.run?.claudeClaims, cache: options.cache ?? null });
+      return loadClaudeSession(source.files, {
+        content: options.content,
+        claims: options.run?.claudeClaims,
+        cache: options.cache ?? null,
+      });
     case 'codex':
       return loadCodexSession(source.files, options);
     case 'opencode':

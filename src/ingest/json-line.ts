@@ -35,3 +35,12 @@ export function describeSchemaError(context: string, error: z.ZodError): string 
   }
   return `${context}: invalid field "${field}" (${first.message})`;
 }
+
+/**
+ * Parses a whole JSON document (opencode's storage files, SWE-agent and OpenHands trajectories):
+ * a leading UTF-8 byte order mark, which editors and some Windows tools write, is not JSON and is
+ * dropped first. Throws `SyntaxError` as `JSON.parse` does.
+ */
+export function parseJsonDocument(text: string): unknown {
+  return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+}

@@ -27,9 +27,17 @@ export function asNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** Milliseconds since the epoch of an ISO-8601 string (or a number already in ms); null when absent or unparseable. */
+/** The range of a JavaScript Date (±100,000,000 days): a timestamp beyond it is no time at all. */
+export const MAX_TIMESTAMP_MS = 8.64e15;
+
+/** A number as a whole-millisecond timestamp (stored as BIGINT), or null when it is outside any date. */
+export function timestampMsOfNumber(value: number): number | null {
+  return Number.isFinite(value) && Math.abs(value) <= MAX_TIMESTAMP_MS ? Math.trunc(value) : null;
+}
+
+/** Milliseconds since the epoch of an ISO-8601 string (or a number already in ms); null when absent, unparseable or out of range. */
 export function timestampMsOf(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'number') return timestampMsOfNumber(value);
   if (typeof value !== 'string') return null;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? null : ms;

@@ -39,11 +39,15 @@ function decode(parts: readonly Buffer[], totalBytes: number, number: number): s
  * been read, and at most one partial line is buffered between chunks.
  */
 export async function* linesFromChunks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Line> {
-  for await (const line of fileLinesFromChunks(chunks)) yield { number: line.number, text: line.text, terminated: line.terminated };
+  for await (const line of fileLinesFromChunks(chunks))
+    yield { number: line.number, text: line.text, terminated: line.terminated };
 }
 
 /** `linesFromChunks` for chunks read from `from` in a file: each line also says where it ends. */
-export async function* fileLinesFromChunks(chunks: AsyncIterable<Uint8Array>, from: LineStart = { offset: 0, linesBefore: 0 }): AsyncGenerator<FileLine> {
+export async function* fileLinesFromChunks(
+  chunks: AsyncIterable<Uint8Array>,
+  from: LineStart = { offset: 0, linesBefore: 0 },
+): AsyncGenerator<FileLine> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let number = from.linesBefore;
@@ -55,7 +59,12 @@ export async function* fileLinesFromChunks(chunks: AsyncIterable<Uint8Array>, fr
     while (end !== -1) {
       number += 1;
       pending.push(chunk.subarray(start, end));
-      yield { number, text: decode(pending, pendingBytes + end - start, number), terminated: true, endOffset: chunkOffset + end + 1 };
+      yield {
+        number,
+        text: decode(pending, pendingBytes + end - start, number),
+        terminated: true,
+        endOffset: chunkOffset + end + 1,
+      };
       pending = [];
       pendingBytes = 0;
       start = end + 1;
@@ -84,5 +93,8 @@ export function readLines(path: string): AsyncGenerator<Line> {
  * a grown file): numbering continues from there.
  */
 export function readFileLines(path: string, from?: LineStart): AsyncGenerator<FileLine> {
-  return fileLinesFromChunks(createReadStream(path, { highWaterMark: READ_CHUNK_BYTES, start: from?.offset ?? 0 }), from);
+  return fileLinesFromChunks(
+    createReadStream(path, { highWaterMark: READ_CHUNK_BYTES, start: from?.offset ?? 0 }),
+    from,
+  );
 }

@@ -34,7 +34,6 @@ export type ParseCache = { readonly dir: string; readonly fingerprint: string; r
 /** Why an entry was or was not used (tests and `--verbose` statistics). */
 export type CacheOutcome = 'disabled' | 'hit' | 'grown' | 'miss' | 'stale';
 
-
 /** How one adapter turns lines into cacheable entries. Entries must survive a JSON round trip unchanged. */
 export type LineParser<T> = {
   /** Format, content mode and entry version, e.g. `claude-code/sizes/1`. */
@@ -109,7 +108,10 @@ async function sweepTemps(dir: string, nowMs: number): Promise<void> {
  * as with `--no-cache`). `mustExist`: a directory that has to exist already (a default location under
  * a home that does not exist is not created).
  */
-export async function openParseCache(dir: string, options: { readonly mustExist: string | null; readonly nowMs: number }): Promise<ParseCache | null> {
+export async function openParseCache(
+  dir: string,
+  options: { readonly mustExist: string | null; readonly nowMs: number },
+): Promise<ParseCache | null> {
   try {
     if (options.mustExist !== null && !(await stat(options.mustExist)).isDirectory()) return null;
     const root = join(dir, LAYOUT);
@@ -126,7 +128,12 @@ function entryPath(cache: ParseCache, key: string, file: string): string {
 }
 
 /** The entries and header of a cache file; null when missing, corrupt or written by other code. */
-async function loadEntry<T>(path: string, cache: ParseCache, key: string, file: string): Promise<{ header: Header; entries: T[] } | null> {
+async function loadEntry<T>(
+  path: string,
+  cache: ParseCache,
+  key: string,
+  file: string,
+): Promise<{ header: Header; entries: T[] } | null> {
   try {
     const hash = createHash('sha256');
     const texts: string[] = [];
@@ -137,7 +144,13 @@ async function loadEntry<T>(path: string, cache: ParseCache, key: string, file: 
     const last = texts.pop();
     if (last === undefined) return null;
     const header = JSON.parse(last) as Header;
-    if (header.fingerprint !== cache.fingerprint || header.key !== key || header.file !== file || header.count !== texts.length) return null;
+    if (
+      header.fingerprint !== cache.fingerprint ||
+      header.key !== key ||
+      header.file !== file ||
+      header.count !== texts.length
+    )
+      return null;
     for (const text of texts) hash.update(`${text}\n`);
     if (hash.digest('hex') !== header.checksum) return null;
     return { header, entries: texts.map((text) => JSON.parse(text) as T) };
@@ -158,7 +171,11 @@ async function tailHash(file: string, offset: number): Promise<string> {
   }
 }
 
-async function writeEntry<T>(path: string, header: Omit<Header, 'checksum' | 'count'>, entries: readonly T[]): Promise<void> {
+async function writeEntry<T>(
+  path: string,
+  header: Omit<Header, 'checksum' | 'count'>,
+  entries: readonly T[],
+): Promise<void> {
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     const out = createWriteStream(temp);
@@ -197,7 +214,12 @@ async function parseFrom<T>(file: string, parser: LineParser<T>, from: Progress,
  * always parsed fresh and never stored. A read error rejects with the entries read so far appended
  * (the caller reports it); nothing is cached for a file that could not be read whole.
  */
-export async function readLinesCached<T>(file: string, parser: LineParser<T>, cache: ParseCache | null, entries: T[]): Promise<CacheOutcome> {
+export async function readLinesCached<T>(
+  file: string,
+  parser: LineParser<T>,
+  cache: ParseCache | null,
+  entries: T[],
+): Promise<CacheOutcome> {
   const base = entries.length;
   const start: Progress = { offset: 0, lines: 0, entries: base };
   if (cache === null) {
@@ -212,7 +234,8 @@ export async function readLinesCached<T>(file: string, parser: LineParser<T>, ca
   if (loaded !== null) {
     const h = loaded.header;
     const sameFile = h.dev === info.dev && h.ino === info.ino;
-    const unchanged = sameFile && h.size === info.size && h.mtimeMs === info.mtimeMs && h.mtimeMs < h.writtenAtMs - RACY_MS;
+    const unchanged =
+      sameFile && h.size === info.size && h.mtimeMs === info.mtimeMs && h.mtimeMs < h.writtenAtMs - RACY_MS;
     const grown = !unchanged && sameFile && info.size > h.size && (await tailHash(file, h.offset)) === h.tail;
     if (unchanged || grown) {
       for (const entry of loaded.entries) entries.push(entry);

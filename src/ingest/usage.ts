@@ -4,6 +4,7 @@
  * difference, never `inputTokens` itself, and writes are never added on top.
  */
 import type { MeasuredUsage } from '../session/model.js';
+import { checkTokenCount, MAX_TOKENS_PER_REQUEST, USAGE_INVALID } from './token-count.js';
 
 /** Token fields as read from a log line; each may be absent or, in a bad line, not a count at all. */
 export type RawUsage = {
@@ -15,20 +16,27 @@ export type RawUsage = {
 };
 
 /** The normalized usage (null when the line reports none) and what had to be repaired, if anything. */
-export type UsageReading = { readonly usage: MeasuredUsage | null; readonly problem: string | null };
+export type UsageReading = {
+  readonly usage: MeasuredUsage | null;
+  readonly problem: string | null;
+  /** True when the line reports usage that cannot be a count: the request exists, its usage is unknown. */
+  readonly invalid?: boolean;
+};
 
 type Count = { readonly value: number | undefined; readonly problem: string | null };
 
 function readCount(name: string, value: unknown): Count {
   if (value === undefined || value === null) return { value: undefined, problem: null };
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return { value, problem: null };
-  return { value: undefined, problem: `${name} is not a token count (${JSON.stringify(value)})` };
+  const checked = checkTokenCount(name, value);
+  return checked.ok ? { value: checked.value, problem: null } : { value: undefined, problem: checked.reason };
 }
 
 /**
- * Normalizes inclusive usage so that `promptTokens = uncached + read + write`. Repairs, each
- * reported as the `problem`: a token field that is not a non-negative integer is treated as
- * absent; a missing `inputTokens` (with other counts present) is taken as read + write; when
+ * Normalizes inclusive usage so that `promptTokens = uncached + read + write`. A token field that
+ * is present but not a count (`token-count.ts`: not a safe non-negative integer, or above
+ * `MAX_TOKENS_PER_REQUEST`) makes the whole usage invalid: usage null, `invalid` true, and a
+ * problem starting "usage invalid" (the request is kept but never priced: guessing the other
+ * fields would be a silently wrong number). Repairs, each reported as the `problem`: a missing `inputTokens` (with other counts present) is taken as read + write; when
  * read + write exceed `inputTokens` the prompt is taken as `read + write` with nothing uncached,
  * i.e. `promptTokens = read + write + max(0, inputTokens − read − write)`. A line with none of
  * input/output/read/write reports no usage (null), which is not a problem.
@@ -39,10 +47,18 @@ export function normalizeUsage(raw: RawUsage): UsageReading {
   const read = readCount('cacheReadTokens', raw.cacheReadTokens);
   const write = readCount('cacheWriteTokens', raw.cacheWriteTokens);
   const reasoning = readCount('reasoningTokens', raw.reasoningTokens);
-  const problems = [input, output, read, write, reasoning].flatMap((count) => (count.problem === null ? [] : [count.problem]));
+  const problems = [input, output, read, write, reasoning].flatMap((count) =>
+    count.problem === null ? [] : [count.problem],
+  );
+  if (problems.length > 0) return { usage: null, problem: `${USAGE_INVALID}: ${problems.join('; ')}`, invalid: true };
 
-  if (input.value === undefined && output.value === undefined && read.value === undefined && write.value === undefined) {
-    return { usage: null, problem: problems.length > 0 ? problems.join('; ') : null };
+  if (
+    input.value === undefined &&
+    output.value === undefined &&
+    read.value === undefined &&
+    write.value === undefined
+  ) {
+    return { usage: null, problem: null };
   }
   const cacheReadTokens = read.value ?? 0;
   const cacheWriteTokens = write.value ?? 0;
@@ -58,6 +74,10 @@ export function normalizeUsage(raw: RawUsage): UsageReading {
     );
   } else {
     promptTokens = input.value;
+  }
+  if (promptTokens > MAX_TOKENS_PER_REQUEST) {
+    const reason = `prompt of ${promptTokens} tokens is above ${MAX_TOKENS_PER_REQUEST}, more than any one request can hold`;
+    return { usage: null, problem: `${USAGE_INVALID}: ${reason}`, invalid: true };
   }
   if (output.value === undefined) problems.push('outputTokens missing; taken as 0');
   return {

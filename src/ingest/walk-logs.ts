@@ -2,19 +2,39 @@
  * Walking the given paths for the log files of every format but FreeCode (which has its own
  * discovery): each candidate file is classified by `detectFormat`. Directories that hold no
  * transcripts are not entered (dependencies, git objects, Claude Code's file history, opencode's
- * per-message and per-part folders, which are read through their session file).
+ * per-message and per-part folders, which are read through their session file). Symbolic links
+ * are followed; a directory already walked (by its real path) is not entered again, so a link to
+ * an ancestor cannot loop. A candidate that is not a regular file, or whose content is binary,
+ * is an ingest issue rather than a silent skip.
  */
 import { errorMessage } from '../session/errors.js';
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { open, readdir, realpath } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { IngestIssue } from '../session/model.js';
 import { type Detection, detectFormat } from './detect-format.js';
+import { entryKind } from './dir-entry.js';
 
 export type FoundLog = Detection & { readonly path: string };
 
-const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', 'file-history', 'tool-results', 'todos', 'shell-snapshots', 'debug', 'statsig']);
-const OPENCODE_BULK_DIRS: ReadonlySet<string> = new Set(['message', 'part', 'session_diff', 'project', 'migration', 'snapshot']);
+const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  'node_modules',
+  '.git',
+  'file-history',
+  'tool-results',
+  'todos',
+  'shell-snapshots',
+  'debug',
+  'statsig',
+]);
+const OPENCODE_BULK_DIRS: ReadonlySet<string> = new Set([
+  'message',
+  'part',
+  'session_diff',
+  'project',
+  'migration',
+  'snapshot',
+]);
 const CANDIDATE = /\.(jsonl|json|traj)$/;
 const MAX_DEPTH = 10;
 
@@ -23,7 +43,10 @@ function skipDir(dir: string, name: string): boolean {
   return basename(dir) === 'storage' && OPENCODE_BULK_DIRS.has(name);
 }
 
-async function walk(dir: string, depth: number, found: FoundLog[], issues: IngestIssue[]): Promise<void> {
+type WalkState = { readonly found: FoundLog[]; readonly issues: IngestIssue[]; readonly visited: Set<string> };
+
+async function walk(dir: string, depth: number, state: WalkState): Promise<void> {
+  const { issues } = state;
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -34,27 +57,92 @@ async function walk(dir: string, depth: number, found: FoundLog[], issues: Inges
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (depth < MAX_DEPTH && !skipDir(dir, entry.name)) await walk(path, depth + 1, found, issues);
-    } else if ((entry.isFile() || entry.isSymbolicLink()) && CANDIDATE.test(entry.name)) {
-      await classify(path, found, issues);
+    const candidate = CANDIDATE.test(entry.name);
+    if (!entry.isDirectory() && !entry.isSymbolicLink() && !candidate) continue;
+    const kind = await entryKind(path, entry);
+    if (kind.kind === 'directory') {
+      if (depth < MAX_DEPTH && !skipDir(dir, entry.name) && !state.visited.has(kind.realPath)) {
+        state.visited.add(kind.realPath);
+        await walk(path, depth + 1, state);
+      }
+    } else if (candidate) {
+      if (kind.kind === 'file') await classify(path, state.found, issues);
+      else issues.push({ file: path, line: 0, reason: kind.reason });
     }
   }
+}
+
+const BINARY_PROBE_BYTES = 8192;
+
+/**
+ * What the start of a file no format claimed says about it: binary (a NUL byte, or bytes that are
+ * not UTF-8), or text with no JSON object on any of its first lines. A log name on such a file is
+ * reported, not passed over as "some other JSON file" (which is valid JSON of another shape).
+ */
+async function probe(path: string): Promise<{ readonly binary: boolean; readonly noJsonObject: boolean }> {
+  const handle = await open(path, 'r');
+  let head: Buffer;
+  try {
+    const buffer = Buffer.alloc(BINARY_PROBE_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, BINARY_PROBE_BYTES, 0);
+    head = buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  if (head.includes(0)) return { binary: true, noJsonObject: true };
+  let text: string;
+  try {
+    // `stream`: a multi-byte character cut at the probe's end is not an error.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: head.length === BINARY_PROBE_BYTES });
+  } catch {
+    return { binary: true, noJsonObject: true };
+  }
+  const lines = text.split('\n');
+  // Only whole lines are judged: a long first line cut by the probe proves nothing.
+  const whole = head.length === BINARY_PROBE_BYTES ? lines.slice(0, -1) : lines;
+  const nonBlank = whole.filter((line) => line.trim() !== '').slice(0, 8);
+  const isObject = (line: string): boolean => {
+    try {
+      const value: unknown = JSON.parse(line.replace(/^\uFEFF/, ''));
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    } catch {
+      return false;
+    }
+  };
+  return { binary: false, noJsonObject: nonBlank.length > 0 && !nonBlank.some(isObject) };
 }
 
 async function classify(path: string, found: FoundLog[], issues: IngestIssue[]): Promise<void> {
   try {
     const detection = await detectFormat(path);
     if (detection !== null && detection.format !== 'freecode') found.push({ ...detection, path });
+    else if (detection === null) {
+      const head = await probe(path);
+      if (head.binary)
+        issues.push({
+          file: path,
+          line: 0,
+          reason: 'binary content (not UTF-8 text) in a file named like a log; not read',
+        });
+      else if (path.endsWith('.jsonl') && head.noJsonObject) {
+        issues.push({ file: path, line: 0, reason: 'none of its first lines is a JSON object; not read as a log' });
+      }
+    }
   } catch (error) {
     issues.push({ file: path, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
 }
 
 /** Every non-FreeCode log file under the directory `dir`, in path order. */
-export async function walkLogs(dir: string): Promise<{ readonly found: readonly FoundLog[]; readonly issues: readonly IngestIssue[] }> {
-  const found: FoundLog[] = [];
-  const issues: IngestIssue[] = [];
-  await walk(dir, 0, found, issues);
-  return { found, issues };
+export async function walkLogs(
+  dir: string,
+): Promise<{ readonly found: readonly FoundLog[]; readonly issues: readonly IngestIssue[] }> {
+  const state: WalkState = { found: [], issues: [], visited: new Set() };
+  try {
+    state.visited.add(await realpath(dir));
+  } catch {
+    // An unresolvable root is reported by readdir in walk().
+  }
+  await walk(dir, 0, state);
+  return { found: state.found, issues: state.issues };
 }

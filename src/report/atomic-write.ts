@@ -1,23 +1,27 @@
 /**
  * Atomic file output: write a temporary file in the destination's directory, then rename it over
  * the destination, so a reader never sees a half-written report and a failed write leaves the
- * previous file intact (rename is atomic within one POSIX filesystem).
+ * previous file intact (rename is atomic within one POSIX filesystem). Temporary names, symbolic
+ * link targets and stale-file cleanup are `cost/output-path.ts`'s.
  */
-import { randomUUID } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { CachecostError, errorMessage } from '../session/errors.js';
+import { outputTarget, removeStaleTemps, tempPathFor, writeFailure } from '../cost/output-path.js';
+import { CachecostError } from '../session/errors.js';
 
 /** Content to write: one string, or chunks produced lazily (a large CSV is never one string). */
 export type FileContent = string | Iterable<string> | AsyncIterable<string>;
 
 /**
  * Writes `content` to `path` atomically (temp file in the same directory + rename); an I/O
- * failure becomes `CachecostError('IO_ERROR')` naming the path, and the temp file is removed.
+ * failure becomes `CachecostError('IO_ERROR')` naming the path, and the temp file is removed. A
+ * symbolic link at `path` is written through: the file it points to is replaced, the link stays.
  */
 export async function writeFileAtomic(path: string, content: FileContent): Promise<void> {
-  const tempPath = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+  let tempPath = '';
   try {
+    const target = await outputTarget(path);
+    tempPath = tempPathFor(target);
+    await removeStaleTemps(target);
     const handle = await open(tempPath, 'wx');
     try {
       for await (const chunk of typeof content === 'string' ? [content] : content) {
@@ -27,10 +31,11 @@ export async function writeFileAtomic(path: string, content: FileContent): Promi
     } finally {
       await handle.close();
     }
-    await rename(tempPath, path);
+    await rename(tempPath, target);
   } catch (error) {
-    await rm(tempPath, { force: true });
-    const reason = errorMessage(error);
-    throw new CachecostError('IO_ERROR', `cannot write ${path}: ${reason}`, { cause: error });
+    if (tempPath !== '') await rm(tempPath, { force: true });
+    throw new CachecostError('IO_ERROR', `cannot write ${path}: ${writeFailure(error, path, tempPath)}`, {
+      cause: error,
+    });
   }
 }

@@ -11,7 +11,10 @@ export type BillCsvRow = { readonly row: 'group' | 'total'; readonly line: BillL
 
 /** The columns, in their stable order; the key column is named after the grouping. */
 export function billCsvColumns(by: BillReport['by']): CsvColumn<BillCsvRow>[] {
-  const line = <T>(read: (line: BillLineJson) => T) => (row: BillCsvRow) => read(row.line);
+  const line =
+    <T>(read: (line: BillLineJson) => T) =>
+    (row: BillCsvRow) =>
+      read(row.line);
   return [
     { header: 'row', value: (r) => r.row },
     { header: by, value: line((l) => l.key) },

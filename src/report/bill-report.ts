@@ -155,7 +155,8 @@ export type BillReportInput = {
 /** The report object (`--json` prints it as is). */
 export function buildBillReport(input: BillReportInput): BillReport {
   const notes: string[] = [];
-  if (['day', 'week', 'month'].includes(input.by) || input.since !== null || input.until !== null) notes.push(dayNote(input.timeZone));
+  if (['day', 'week', 'month'].includes(input.by) || input.since !== null || input.until !== null)
+    notes.push(dayNote(input.timeZone));
   if (input.table.total.cacheWriteUnknownTtlTokens > 0) notes.push(UNKNOWN_TTL_NOTE);
   const lines = input.table.lines.map((line) => billLineJson(line, input.breakdown));
   return {
@@ -229,7 +230,9 @@ function cells(line: BillLineJson, key: string, paint: Paint, subagents: boolean
     formatPct(line.cacheHitRatePct),
     costCell(line, paint),
     ...(subagents ? [subagentCell(line, paint)] : []),
-    line.unpricedRequests === 0 ? '-' : paint.warn(`${formatTokens(line.unpricedTokens)} (${formatCount(line.unpricedRequests)} req)`),
+    line.unpricedRequests === 0
+      ? '-'
+      : paint.warn(`${formatTokens(line.unpricedTokens)} (${formatCount(line.unpricedRequests)} req)`),
   ];
 }
 
@@ -271,7 +274,9 @@ export function renderBillReport(report: BillReport, options: TerminalOptions = 
     notes.push(`A cost ending in ${INCOMPLETE_MARK} leaves out unpriced requests (see "Unpriced tok", or --json).`);
   }
   for (const model of report.unpricedModels) {
-    notes.push(`Model "${model.model}" is unpriced: ${formatCount(model.requests)} requests, ${formatTokensWithUnit(model.tokens)} left out of every cost.`);
+    notes.push(
+      `Model "${model.model}" is unpriced: ${formatCount(model.requests)} requests, ${formatTokensWithUnit(model.tokens)} left out of every cost.`,
+    );
   }
   if (subagents) {
     notes.push(
@@ -280,11 +285,22 @@ export function renderBillReport(report: BillReport, options: TerminalOptions = 
     );
   }
   const { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow } = report.excluded;
-  if (totalsOnlySessions > 0) notes.push(`${formatCount(totalsOnlySessions)} session(s) record totals only (no per-request usage) and are not in the bill.`);
-  if (requestsWithoutUsage > 0) notes.push(`${formatCount(requestsWithoutUsage)} request(s) have no measured usage in the log and are not in the bill.`);
-  if (undatedRequestsOutsideWindow > 0) notes.push(`${formatCount(undatedRequestsOutsideWindow)} request(s) without a timestamp are outside --since/--until.`);
+  if (totalsOnlySessions > 0)
+    notes.push(
+      `${formatCount(totalsOnlySessions)} session(s) record totals only (no per-request usage) and are not in the bill.`,
+    );
+  if (requestsWithoutUsage > 0)
+    notes.push(
+      `${formatCount(requestsWithoutUsage)} request(s) have no measured usage in the log and are not in the bill.`,
+    );
+  if (undatedRequestsOutsideWindow > 0)
+    notes.push(
+      `${formatCount(undatedRequestsOutsideWindow)} request(s) without a timestamp are outside --since/--until.`,
+    );
   const window =
-    report.since === null && report.until === null ? [] : [`Window: ${report.since ?? 'start'} .. ${report.until ?? 'end'} (${report.timeZone}, inclusive).`];
+    report.since === null && report.until === null
+      ? []
+      : [`Window: ${report.since ?? 'start'} .. ${report.until ?? 'end'} (${report.timeZone}, inclusive).`];
   const width = fitWidth(options);
   return [...window, table, ...notes].map((line) => (line === table ? line : wrapText(line, width))).join('\n');
 }

@@ -34,6 +34,8 @@ const COLUMNS: readonly CsvColumn<SessionReport>[] = [
 
 /** The fidelity CSV, sorted by source then session id so that it diffs well. */
 export function fidelityCsvChunks(sessions: readonly SessionReport[]): Generator<string> {
-  const sorted = [...sessions].sort((a, b) => (a.source === b.source ? (a.sessionId < b.sessionId ? -1 : 1) : a.source < b.source ? -1 : 1));
+  const sorted = [...sessions].sort((a, b) =>
+    a.source === b.source ? (a.sessionId < b.sessionId ? -1 : 1) : a.source < b.source ? -1 : 1,
+  );
   return csvChunks(COLUMNS, sorted);
 }

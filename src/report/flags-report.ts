@@ -77,7 +77,10 @@ function stakeOrder(flag: FlagJson): number {
 export function sortFlags(flags: readonly FlagJson[], scenarios: readonly string[]): FlagJson[] {
   const position = (scenario: string) => scenarios.indexOf(scenario);
   return [...flags].sort(
-    (a, b) => position(a.scenario) - position(b.scenario) || severityRank(b.severity) - severityRank(a.severity) || stakeOrder(b) - stakeOrder(a),
+    (a, b) =>
+      position(a.scenario) - position(b.scenario) ||
+      severityRank(b.severity) - severityRank(a.severity) ||
+      stakeOrder(b) - stakeOrder(a),
   );
 }
 
@@ -140,7 +143,9 @@ function plural(count: number, noun: string): string {
 
 function countLine(report: FlagsReport): string {
   const recorded = report.flags.filter((flag) => flag.scenario === 'recorded');
-  const bySeverity = (['critical', 'warning', 'info'] as const).map((severity) => `${recorded.filter((f) => f.severity === severity).length} ${severity}`).join(', ');
+  const bySeverity = (['critical', 'warning', 'info'] as const)
+    .map((severity) => `${recorded.filter((f) => f.severity === severity).length} ${severity}`)
+    .join(', ');
   const sessions = new Set(recorded.map((flag) => flag.sessionId)).size;
   return `Recorded data: ${plural(recorded.length, 'flag')} (${bySeverity}) in ${formatCount(sessions)} of ${plural(report.sessions, 'session')}.`;
 }
@@ -149,35 +154,63 @@ function countLine(report: FlagsReport): string {
 export function renderFlagsReport(report: FlagsReport, options: TerminalOptions = PLAIN): string {
   const paint = makePaint(options);
   const width = fitWidth(options);
-  const severityText = (severity: Severity) => (severity === 'critical' ? paint.bad(severity) : severity === 'warning' ? paint.warn(severity) : severity);
+  const severityText = (severity: Severity) =>
+    severity === 'critical' ? paint.bad(severity) : severity === 'warning' ? paint.warn(severity) : severity;
   const out: string[] = [wrapText(countLine(report), width)];
   if (report.flags.length > 0) {
     out.push(
-      renderTable({
-        columns: [
-          { header: '#', align: 'right' },
-          { header: 'severity', align: 'left' },
-          { header: 'flag', align: 'left' },
-          { header: 'session', align: 'left' },
-          { header: 'scenario', align: 'left' },
-          { header: 'requests', align: 'right', secondary: true },
-          { header: 'at stake', align: 'right' },
-        ],
-        rows: report.flags.map((flag, i) => [String(i + 1), severityText(flag.severity), flag.title, shortId(flag.sessionId), flag.scenario, rangeText(flag.requests), stakeText(flag)]),
-      }, options),
+      renderTable(
+        {
+          columns: [
+            { header: '#', align: 'right' },
+            { header: 'severity', align: 'left' },
+            { header: 'flag', align: 'left' },
+            { header: 'session', align: 'left' },
+            { header: 'scenario', align: 'left' },
+            { header: 'requests', align: 'right', secondary: true },
+            { header: 'at stake', align: 'right' },
+          ],
+          rows: report.flags.map((flag, i) => [
+            String(i + 1),
+            severityText(flag.severity),
+            flag.title,
+            shortId(flag.sessionId),
+            flag.scenario,
+            rangeText(flag.requests),
+            stakeText(flag),
+          ]),
+        },
+        options,
+      ),
     );
     for (const [i, flag] of report.flags.entries()) {
-      const against = flag.atStakeUsd !== null && flag.stakeAgainst !== null ? ` [at stake vs ${flag.stakeAgainst}]` : '';
-      out.push(wrapText(`${i + 1}. ${flag.title} (${shortId(flag.sessionId)}, ${flag.scenario}${flag.basis === 'simulated' && flag.scenario === 'recorded' ? ', simulated' : ''}): ${flag.summary}${against}`, width, '   '));
+      const against =
+        flag.atStakeUsd !== null && flag.stakeAgainst !== null ? ` [at stake vs ${flag.stakeAgainst}]` : '';
+      out.push(
+        wrapText(
+          `${i + 1}. ${flag.title} (${shortId(flag.sessionId)}, ${flag.scenario}${flag.basis === 'simulated' && flag.scenario === 'recorded' ? ', simulated' : ''}): ${flag.summary}${against}`,
+          width,
+          '   ',
+        ),
+      );
     }
   }
   if (report.scenarios.length > 1) {
     out.push('', 'Sessions flagged per scenario');
     out.push(
-      renderTable({
-        columns: [{ header: 'flag', align: 'left' }, ...report.scenarios.map((scenario) => ({ header: scenario, align: 'right' as const }))],
-        rows: FLAG_KINDS.map((kind) => [FLAG_TITLES[kind], ...report.scenarios.map((scenario) => String(report.flaggedSessions[scenario]?.[kind] ?? 0))]),
-      }, options),
+      renderTable(
+        {
+          columns: [
+            { header: 'flag', align: 'left' },
+            ...report.scenarios.map((scenario) => ({ header: scenario, align: 'right' as const })),
+          ],
+          rows: FLAG_KINDS.map((kind) => [
+            FLAG_TITLES[kind],
+            ...report.scenarios.map((scenario) => String(report.flaggedSessions[scenario]?.[kind] ?? 0)),
+          ]),
+        },
+        options,
+      ),
     );
   }
   out.push(

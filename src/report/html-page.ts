@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
 
 /** Text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
+  return text.replace(/[&<>"']/g, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;',
+  );
 }
 
 /** Where a report comes from, printed at the foot of the page. */
@@ -66,7 +68,10 @@ function scriptHash(script: string): string {
 }
 
 function provenanceFooter(p: Provenance): string {
-  const generated = p.generatedAt === null ? '' : `<span data-generated>generated <time datetime="${escapeHtml(p.generatedAt)}">${escapeHtml(p.generatedAt)}</time> · </span>`;
+  const generated =
+    p.generatedAt === null
+      ? ''
+      : `<span data-generated>generated <time datetime="${escapeHtml(p.generatedAt)}">${escapeHtml(p.generatedAt)}</time> · </span>`;
   return `<footer id="provenance"><p>${generated}cachecost ${escapeHtml(p.version)} · command <code>${escapeHtml(p.command)}</code></p>
 <p>inputs: ${p.inputs.map((input) => `<code>${escapeHtml(input)}</code>`).join(', ')} · prices: ${escapeHtml(p.priceTable)}</p></footer>`;
 }

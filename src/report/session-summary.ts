@@ -40,7 +40,11 @@ export function sessionCost(session: Session, prices: PriceTable): SessionCostFi
       picoUsd += cost.totalPicoUsd;
     }
   }
-  return { costUsd: priced === 0 ? null : formatPicoUsd(picoUsd), costComplete: unpriced === 0, unpricedRequests: unpriced };
+  return {
+    costUsd: priced === 0 ? null : formatPicoUsd(picoUsd),
+    costComplete: unpriced === 0,
+    unpricedRequests: unpriced,
+  };
 }
 
 /** CSV columns in the order of the JSON keys; `models` is joined with `;`, unknown totals are empty cells. */
@@ -104,7 +108,6 @@ function totalPico(rows: readonly SessionRow[]): bigint | null {
   return priced.reduce((sum, row) => sum + parseUsdToPico(row.costUsd ?? '0'), 0n);
 }
 
-
 function sumOrNull(values: readonly (number | null)[]): number | null {
   const known = values.filter((value): value is number => value !== null);
   return known.length === 0 ? null : known.reduce((a, b) => a + b, 0);
@@ -147,7 +150,10 @@ export function renderSessionSummaryTable(rows: readonly SessionRow[], options: 
             '',
             '',
             exact(sumOrNull(rows.map((r) => r.userMessages))),
-            requestsCell(sumOrNull(rows.map((r) => r.requests)), rows.reduce((n, r) => n + r.requestsWithoutUsage, 0)),
+            requestsCell(
+              sumOrNull(rows.map((r) => r.requests)),
+              rows.reduce((n, r) => n + r.requestsWithoutUsage, 0),
+            ),
             count(sumOrNull(rows.map((r) => r.promptTokens))),
             count(sumOrNull(rows.map((r) => r.cacheReadTokens))),
             count(sumOrNull(rows.map((r) => r.cacheWriteTokens))),
@@ -156,7 +162,10 @@ export function renderSessionSummaryTable(rows: readonly SessionRow[], options: 
             exact(sumOrNull(rows.map((r) => r.compactions))),
             exact(sumOrNull(rows.map((r) => r.overflows))),
             exact(sumOrNull(rows.map((r) => r.issues))),
-            cost(totalPico(rows), rows.every((r) => r.costComplete)),
+            cost(
+              totalPico(rows),
+              rows.every((r) => r.costComplete),
+            ),
           ],
         ]
       : [];

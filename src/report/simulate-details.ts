@@ -48,7 +48,11 @@ export type SessionDetail = {
 };
 
 /** What the pipeline knows of a session from its log. */
-export type SessionMeta = { readonly sessionId: string; readonly project: string | null; readonly startedAtMs: number | null };
+export type SessionMeta = {
+  readonly sessionId: string;
+  readonly project: string | null;
+  readonly startedAtMs: number | null;
+};
 
 const TIMELINE_SQL = `
 SELECT session_id, scenario, request_index, kind,
@@ -77,7 +81,18 @@ export async function readSessionDetails(
   flags: ReadonlyMap<string, readonly FlagJson[]>,
 ): Promise<SessionDetail[]> {
   const key = (session: string, scenario: string) => `${session}\u0000${scenario}`;
-  const raw = new Map<string, { index: number; kind: TimelinePoint['kind']; read: number; write: number; uncached: number; context: number; compaction: boolean }[]>();
+  const raw = new Map<
+    string,
+    {
+      index: number;
+      kind: TimelinePoint['kind'];
+      read: number;
+      write: number;
+      uncached: number;
+      context: number;
+      compaction: boolean;
+    }[]
+  >();
   for (const row of await db.query(TIMELINE_SQL)) {
     const k = key(stringOrNull(row, 'session_id') ?? '', stringOrNull(row, 'scenario') ?? '');
     const list = raw.get(k) ?? [];
@@ -125,7 +140,12 @@ export async function readSessionDetails(
           compactionBefore: r.compaction,
           failed: r.kind === 'rejected_overflow' && !priced.has(r.index),
         })),
-        costByClass: classes.get(key(m.sessionId, scenario)) ?? { uncachedInput: null, cacheRead: null, cacheWrite: null, output: null },
+        costByClass: classes.get(key(m.sessionId, scenario)) ?? {
+          uncachedInput: null,
+          cacheRead: null,
+          cacheWrite: null,
+          output: null,
+        },
       };
     }),
   }));

@@ -34,14 +34,20 @@ export type SimulateHtmlInput = {
 
 function money(u: Pick<UsageTotals, 'costUsd' | 'costComplete'>): string {
   const text = formatUsd(u.costUsd, { incomplete: !u.costComplete && u.costUsd !== null });
-  return u.costComplete ? escapeHtml(text) : `<span class="warn" title="leaves out unpriced requests">${escapeHtml(text)}</span>`;
+  return u.costComplete
+    ? escapeHtml(text)
+    : `<span class="warn" title="leaves out unpriced requests">${escapeHtml(text)}</span>`;
 }
 
 function signedMoney(usd: string | null): string {
   if (usd === null) return '–';
   const text = escapeHtml(formatUsd(usd));
   const value = Number(usd);
-  return value < 0 && text.startsWith('-') ? `<span class="neg">${text}</span>` : value > 0 ? `<span class="pos">${text}</span>` : text;
+  return value < 0 && text.startsWith('-')
+    ? `<span class="neg">${text}</span>`
+    : value > 0
+      ? `<span class="pos">${text}</span>`
+      : text;
 }
 
 function num(value: number): string {
@@ -54,7 +60,9 @@ function usageCells(u: UsageTotals): string {
 
 function resultRow(r: ScenarioResult): string {
   const recorded = r.scenario === 'recorded';
-  const saving = recorded ? '<td></td><td></td>' : `<td>${signedMoney(r.savingVsRecorded.costUsd)}</td><td>${escapeHtml(formatPct(r.savingVsRecorded.pct))}</td>`;
+  const saving = recorded
+    ? '<td></td><td></td>'
+    : `<td>${signedMoney(r.savingVsRecorded.costUsd)}</td><td>${escapeHtml(formatPct(r.savingVsRecorded.pct))}</td>`;
   const failed = r.failedTurns > 0 ? `<span class="neg">${formatCount(r.failedTurns)}</span>` : '0';
   return `<tr><th scope="row" class="text">${escapeHtml(r.scenario)}</th>${usageCells(r)}${saving}<td>${formatCount(r.compactions)}</td><td>${formatCount(r.blockedCompactions)}</td><td>${formatCount(r.rejectedOverflows)}</td><td>${failed}</td><td class="text">${escapeHtml(r.flags.join(', '))}</td></tr>`;
 }
@@ -97,7 +105,8 @@ function bestSaving(s: SessionReport): ScenarioResult | null {
 /** The largest dollar figure among flags (they overlap, so they are never added). */
 function worstStake(flags: readonly FlagJson[]): string | null {
   let worst: string | null = null;
-  for (const f of flags) if (f.atStakeUsd !== null && (worst === null || Number(f.atStakeUsd) > Number(worst))) worst = f.atStakeUsd;
+  for (const f of flags)
+    if (f.atStakeUsd !== null && (worst === null || Number(f.atStakeUsd) > Number(worst))) worst = f.atStakeUsd;
   return worst;
 }
 
@@ -113,7 +122,8 @@ function sessionsTable(report: SimulateReport, details: ReadonlyMap<string, Sess
     const recordedFlags = (d?.flags ?? []).filter((f) => f.scenario === 'recorded');
     const stake = worstStake(recordedFlags);
     const bill = s.recorded.requests === 0 ? null : s.recorded.costUsd;
-    return `<tr id="row-${anchor(i)}"><td class="text"><a href="#${anchor(i)}" title="${escapeHtml(s.sessionId)}">${escapeHtml(shortId(s.sessionId))}</a></td>` +
+    return (
+      `<tr id="row-${anchor(i)}"><td class="text"><a href="#${anchor(i)}" title="${escapeHtml(s.sessionId)}">${escapeHtml(shortId(s.sessionId))}</a></td>` +
       `<td class="text" data-v="${d?.startedAtMs ?? ''}">${escapeHtml(dateText(d?.startedAtMs ?? null))}</td>` +
       `<td class="text" title="${escapeHtml(d?.project ?? '')}">${escapeHtml(shortProject(d?.project ?? null))}</td>` +
       `<td class="text">${escapeHtml(s.source)}</td><td class="text">${escapeHtml(s.model)}</td>` +
@@ -121,7 +131,8 @@ function sessionsTable(report: SimulateReport, details: ReadonlyMap<string, Sess
       `<td data-v="${best === null ? '' : amountToUsd(best.savingVsRecorded.costUsd ?? '0')}">${best === null ? '–' : signedMoney(best.savingVsRecorded.costUsd)}</td>` +
       `<td class="text">${best === null ? '–' : escapeHtml(best.scenario)}</td>` +
       `<td data-v="${recordedFlags.length}">${recordedFlags.length === 0 ? '–' : escapeHtml(recordedFlags.map((f) => f.kind).join(', '))}</td>` +
-      `<td data-v="${stake === null ? '' : amountToUsd(stake)}">${stake === null ? '–' : escapeHtml(formatUsd(stake))}</td></tr>`;
+      `<td data-v="${stake === null ? '' : amountToUsd(stake)}">${stake === null ? '–' : escapeHtml(formatUsd(stake))}</td></tr>`
+    );
   });
   return `<table class="sortable" id="sessions">${head}<tbody>${rows.join('')}</tbody></table>`;
 }
@@ -131,13 +142,24 @@ export function overviewChartSpec(report: SimulateReport): TopLevelSpec | null {
   const values = report.sessions
     .map((s, i) => ({ s, i, best: bestSaving(s) }))
     .filter((x) => x.best !== null)
-    .map((x) => ({ label: `${x.i + 1}. ${shortId(x.s.sessionId)}`, scenario: x.best?.scenario ?? '', savingUsd: amountToUsd(x.best?.savingVsRecorded.costUsd ?? '0') }))
+    .map((x) => ({
+      label: `${x.i + 1}. ${shortId(x.s.sessionId)}`,
+      scenario: x.best?.scenario ?? '',
+      savingUsd: amountToUsd(x.best?.savingVsRecorded.costUsd ?? '0'),
+    }))
     .sort((a, b) => Math.abs(b.savingUsd) - Math.abs(a.savingUsd) || a.label.localeCompare(b.label))
     .slice(0, MAX_OVERVIEW_SESSIONS);
   if (values.length === 0) return null;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'Best saving per session against the simulated recorded policy', subtitle: values.length < report.sessions.length ? `the ${values.length} largest of ${report.sessions.length} sessions` : '', anchor: 'start' },
+    title: {
+      text: 'Best saving per session against the simulated recorded policy',
+      subtitle:
+        values.length < report.sessions.length
+          ? `the ${values.length} largest of ${report.sessions.length} sessions`
+          : '',
+      anchor: 'start',
+    },
     background: 'white',
     padding: 8,
     width: 640,
@@ -153,14 +175,29 @@ export function overviewChartSpec(report: SimulateReport): TopLevelSpec | null {
   };
 }
 
-type ChartPoint = { scenario: string; n: number; read: number; write: number; uncached: number; context: number; compaction: boolean; overflow: boolean; failed: boolean };
+type ChartPoint = {
+  scenario: string;
+  n: number;
+  read: number;
+  write: number;
+  uncached: number;
+  context: number;
+  compaction: boolean;
+  overflow: boolean;
+  failed: boolean;
+};
 
 /** Keeps every k-th request and every marked one (compaction, overflow, failed turn, summarizer). */
-export function downsample(points: readonly TimelinePoint[], max: number): { readonly kept: readonly (TimelinePoint & { readonly n: number })[]; readonly stride: number } {
+export function downsample(
+  points: readonly TimelinePoint[],
+  max: number,
+): { readonly kept: readonly (TimelinePoint & { readonly n: number })[]; readonly stride: number } {
   const numbered = points.map((p, i) => ({ ...p, n: i + 1 }));
   if (numbered.length <= max) return { kept: numbered, stride: 1 };
   const stride = Math.ceil(numbered.length / max);
-  const kept = numbered.filter((p, i) => i % stride === 0 || i === numbered.length - 1 || p.compactionBefore || p.kind !== 'request' || p.failed);
+  const kept = numbered.filter(
+    (p, i) => i % stride === 0 || i === numbered.length - 1 || p.compactionBefore || p.kind !== 'request' || p.failed,
+  );
   return { kept, stride };
 }
 
@@ -179,35 +216,71 @@ export function timelineSpec(scenarios: readonly ScenarioDetail[]): TopLevelSpec
       failed: p.failed,
     })),
   );
-  const x = { field: 'n', type: 'quantitative', title: 'request (in order)', axis: { format: 'd', tickMinStep: 1 } } as const;
+  const x = {
+    field: 'n',
+    type: 'quantitative',
+    title: 'request (in order)',
+    axis: { format: 'd', tickMinStep: 1 },
+  } as const;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     background: 'white',
     padding: 8,
     data: { values },
-    facet: { row: { field: 'scenario', type: 'nominal', sort: scenarios.map((s) => s.scenario), title: null, header: { labelAngle: 0, labelAlign: 'left', labelFontWeight: 'bold' } } },
+    facet: {
+      row: {
+        field: 'scenario',
+        type: 'nominal',
+        sort: scenarios.map((s) => s.scenario),
+        title: null,
+        header: { labelAngle: 0, labelAlign: 'left', labelFontWeight: 'bold' },
+      },
+    },
     spec: {
       width: 720,
       height: 120,
       layer: [
         {
-          transform: [{ fold: ['read', 'write', 'uncached'], as: ['part', 'tokens'] }, { calculate: "datum.part === 'read' ? 'cache read' : datum.part === 'write' ? 'cache write' : 'uncached'", as: 'class' }, { calculate: "indexof(['read', 'write', 'uncached'], datum.part)", as: 'stackOrder' }],
+          transform: [
+            { fold: ['read', 'write', 'uncached'], as: ['part', 'tokens'] },
+            {
+              calculate: "datum.part === 'read' ? 'cache read' : datum.part === 'write' ? 'cache write' : 'uncached'",
+              as: 'class',
+            },
+            { calculate: "indexof(['read', 'write', 'uncached'], datum.part)", as: 'stackOrder' },
+          ],
           mark: { type: 'area', interpolate: 'step-after', opacity: 0.85 },
           encoding: {
             x,
             y: { field: 'tokens', type: 'quantitative', stack: 'zero', title: 'prompt tokens', axis: { format: '~s' } },
-            color: { field: 'class', type: 'nominal', title: 'prompt', scale: { domain: Object.keys(CLASS_COLORS), range: Object.values(CLASS_COLORS) } },
+            color: {
+              field: 'class',
+              type: 'nominal',
+              title: 'prompt',
+              scale: { domain: Object.keys(CLASS_COLORS), range: Object.values(CLASS_COLORS) },
+            },
             order: { field: 'stackOrder', type: 'quantitative' },
           },
         },
-        { mark: { type: 'line', color: '#222', strokeWidth: 1.2, interpolate: 'step-after' }, encoding: { x, y: { field: 'context', type: 'quantitative' } } },
-        { transform: [{ filter: 'datum.compaction' }], mark: { type: 'rule', color: '#555', strokeDash: [3, 3] }, encoding: { x } },
+        {
+          mark: { type: 'line', color: '#222', strokeWidth: 1.2, interpolate: 'step-after' },
+          encoding: { x, y: { field: 'context', type: 'quantitative' } },
+        },
+        {
+          transform: [{ filter: 'datum.compaction' }],
+          mark: { type: 'rule', color: '#555', strokeDash: [3, 3] },
+          encoding: { x },
+        },
         {
           transform: [{ filter: 'datum.overflow' }],
           mark: { type: 'point', shape: 'triangle-up', filled: true, color: '#b3261e', size: 60 },
           encoding: { x, y: { field: 'context', type: 'quantitative' } },
         },
-        { transform: [{ filter: 'datum.failed' }], mark: { type: 'point', shape: 'cross', filled: true, color: '#b3261e', size: 90 }, encoding: { x, y: { value: 6 } } },
+        {
+          transform: [{ filter: 'datum.failed' }],
+          mark: { type: 'point', shape: 'cross', filled: true, color: '#b3261e', size: 90 },
+          encoding: { x, y: { value: 6 } },
+        },
       ],
     },
     resolve: { scale: { y: 'independent' } },
@@ -227,10 +300,20 @@ function flagsList(flags: readonly FlagJson[]): string {
   if (flags.length === 0) return '<p class="muted">No flags.</p>';
   return flags
     .map((f) => {
-      const stake = f.atStakeUsd === null ? (f.stakeNote === 'unpriced' ? 'unpriced' : 'no dollar figure') : `${formatUsd(f.atStakeUsd)} at stake${f.stakeAgainst === null ? '' : ` against ${f.stakeAgainst}`}`;
-      const range = f.requests.first === f.requests.last ? `request ${f.requests.first}` : `requests ${f.requests.first}–${f.requests.last}`;
+      const stake =
+        f.atStakeUsd === null
+          ? f.stakeNote === 'unpriced'
+            ? 'unpriced'
+            : 'no dollar figure'
+          : `${formatUsd(f.atStakeUsd)} at stake${f.stakeAgainst === null ? '' : ` against ${f.stakeAgainst}`}`;
+      const range =
+        f.requests.first === f.requests.last
+          ? `request ${f.requests.first}`
+          : `requests ${f.requests.first}–${f.requests.last}`;
       const evidence = Object.entries(f.evidence)
-        .map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd>${value === null ? '–' : escapeHtml(String(value))}</dd>`)
+        .map(
+          ([name, value]) => `<dt>${escapeHtml(name)}</dt><dd>${value === null ? '–' : escapeHtml(String(value))}</dd>`,
+        )
         .join('');
       return `<div class="flag"><p><span class="sev-${escapeHtml(f.severity)}">${escapeHtml(f.severity)}</span> <strong>${escapeHtml(f.title)}</strong> on <code>${escapeHtml(f.scenario)}</code>, ${escapeHtml(range)}: ${escapeHtml(stake)}.</p><p>${escapeHtml(f.summary)}</p><dl class="evidence">${evidence}</dl></div>`;
     })
@@ -242,7 +325,9 @@ async function timelineFigure(d: SessionDetail): Promise<string> {
   const svg = await renderSvg(timelineSpec(d.scenarios));
   const notes = d.scenarios.map((sc) => {
     const { kept, stride } = downsample(sc.points, MAX_TIMELINE_POINTS);
-    return stride === 1 ? `${sc.scenario}: all ${formatCount(sc.points.length)} requests` : `${sc.scenario}: ${formatCount(kept.length)} of ${formatCount(sc.points.length)} requests (every ${stride}th, and every compaction, overflow and failed turn)`;
+    return stride === 1
+      ? `${sc.scenario}: all ${formatCount(sc.points.length)} requests`
+      : `${sc.scenario}: ${formatCount(kept.length)} of ${formatCount(sc.points.length)} requests (every ${stride}th, and every compaction, overflow and failed turn)`;
   });
   return `<figure class="chart timeline">${svg}<figcaption>Prompt of each request split into cache read, cache write and uncached tokens; the black line is the context after it; dashed rules: a compaction before the request; red triangles: an overflow the provider rejected; red crosses: a failed turn. Drawn: ${escapeHtml(notes.join('; '))}.</figcaption></figure>`;
 }
@@ -253,7 +338,10 @@ async function sessionSection(s: SessionReport, i: number, detail: SessionDetail
     const at = s.results.findIndex((r) => r.scenario === scenario);
     return at === -1 ? Number.MAX_SAFE_INTEGER : at;
   };
-  const d = detail === undefined ? undefined : { ...detail, scenarios: [...detail.scenarios].sort((a, b) => order(a.scenario) - order(b.scenario)) };
+  const d =
+    detail === undefined
+      ? undefined
+      : { ...detail, scenarios: [...detail.scenarios].sort((a, b) => order(a.scenario) - order(b.scenario)) };
   const f = s.fidelity;
   const meta = `<p>${escapeHtml(s.source)}, ${escapeHtml(s.model)}${d?.project ? `, project <code>${escapeHtml(d.project)}</code>` : ''}${d?.startedAtMs === undefined || d.startedAtMs === null ? '' : `, started ${escapeHtml(dateText(d.startedAtMs))} UTC`}; ${formatCount(s.recorded.requests)} measured requests; recorded policy: ${escapeHtml(s.recordedPolicy)}.</p>`;
   const fidelity = `<p class="muted">Fidelity of the recorded replay: prompt tokens ${escapeHtml(formatPct(f.promptTokensErrorPct, { signed: true }))}, cost ${escapeHtml(formatPct(f.costErrorPct, { signed: true }))}, median request ${escapeHtml(formatPct(f.medianRequestErrorPct, { digits: 2 }))}${f.note === null ? '' : ` (${escapeHtml(f.note)})`}.</p>`;
@@ -270,10 +358,18 @@ export async function renderSimulateHtml(input: SimulateHtmlInput): Promise<stri
   const { report } = input;
   const details = new Map(input.details.map((d) => [d.sessionId, d]));
   const overview = overviewChartSpec(report);
-  const chart = overview === null ? '' : `<figure class="chart overview">${await renderSvg(overview)}<figcaption>Green: the scenario is cheaper than the recorded policy; red: dearer. Sessions without a priced saving are left out.</figcaption></figure>`;
+  const chart =
+    overview === null
+      ? ''
+      : `<figure class="chart overview">${await renderSvg(overview)}<figcaption>Green: the scenario is cheaper than the recorded policy; red: dearer. Sessions without a priced saving are left out.</figcaption></figure>`;
   const sections: string[] = [];
   for (const [i, s] of report.sessions.entries()) sections.push(await sessionSection(s, i, details.get(s.sessionId)));
-  const toc = report.sessions.map((s, i) => `<li><a href="#${anchor(i)}">${escapeHtml(shortId(s.sessionId))}</a> <span class="muted">${escapeHtml(s.model)}</span></li>`).join('');
+  const toc = report.sessions
+    .map(
+      (s, i) =>
+        `<li><a href="#${anchor(i)}">${escapeHtml(shortId(s.sessionId))}</a> <span class="muted">${escapeHtml(s.model)}</span></li>`,
+    )
+    .join('');
   const n = report.totals.sessions;
   const body = `<header><h1>cachecost simulate</h1><p class="muted">${escapeHtml(report.assumption)}</p></header>
 <nav class="toc" aria-label="contents"><strong>Contents</strong><ol><li><a href="#overview">Overview</a></li><li><a href="#sessions">Sessions</a></li><li><a href="#drill-down">Per session</a><ol>${toc}</ol></li><li><a href="#provenance">Provenance</a></li></ol></nav>

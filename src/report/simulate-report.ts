@@ -35,7 +35,11 @@ export type UsageTotals = {
 export type ScenarioResult = UsageTotals & {
   readonly scenario: string;
   /** Against the simulated `recorded` scenario: tokens, exact decimal USD, percent. */
-  readonly savingVsRecorded: { readonly promptTokens: number | null; readonly costUsd: string | null; readonly pct: number | null };
+  readonly savingVsRecorded: {
+    readonly promptTokens: number | null;
+    readonly costUsd: string | null;
+    readonly pct: number | null;
+  };
   readonly compactions: number;
   readonly blockedCompactions: number;
   /** Overflowing requests the provider rejected (the same name as in `tune --json`). */
@@ -70,9 +74,17 @@ export type SessionReport = {
 
 export type SimulateReport = {
   readonly assumption: string;
-  readonly scenarios: ReadonlyArray<{ readonly name: string; readonly family: string; readonly params: Scenario['params'] }>;
+  readonly scenarios: ReadonlyArray<{
+    readonly name: string;
+    readonly family: string;
+    readonly params: Scenario['params'];
+  }>;
   readonly sessions: readonly SessionReport[];
-  readonly totals: { readonly sessions: number; readonly recorded: UsageTotals & { readonly requests: number }; readonly results: readonly ScenarioResult[] };
+  readonly totals: {
+    readonly sessions: number;
+    readonly recorded: UsageTotals & { readonly requests: number };
+    readonly results: readonly ScenarioResult[];
+  };
   readonly issues: readonly IngestIssue[];
 };
 
@@ -114,7 +126,10 @@ const EMPTY_USAGE: UsageTotals = {
   unpricedRequests: 0,
 };
 
-function resultOf(cost: CostTotals & { readonly scenario: string; readonly flags?: readonly string[] }, saving: ScenarioSaving | undefined): ScenarioResult {
+function resultOf(
+  cost: CostTotals & { readonly scenario: string; readonly flags?: readonly string[] },
+  saving: ScenarioSaving | undefined,
+): ScenarioResult {
   return {
     scenario: cost.scenario,
     ...usageOf(cost),
@@ -191,7 +206,10 @@ export function buildSimulateReport(input: {
     sessions,
     totals: {
       sessions: sessions.length,
-      recorded: { ...(measuredTotal === undefined ? EMPTY_USAGE : usageOf(measuredTotal)), requests: measuredTotal?.requests ?? 0 },
+      recorded: {
+        ...(measuredTotal === undefined ? EMPTY_USAGE : usageOf(measuredTotal)),
+        requests: measuredTotal?.requests ?? 0,
+      },
       results: input.scenarios.flatMap((scenario) => {
         const cost = totalCosts.get(scenario.name);
         return cost === undefined ? [] : [resultOf(cost, totalSavings.get(scenario.name))];
@@ -258,7 +276,12 @@ function resultCells(r: ScenarioResult, paint: Paint): string[] {
   ];
 }
 
-function scenarioTable(recorded: UsageTotals, measuredRequests: number, results: readonly ScenarioResult[], options: TerminalOptions): string {
+function scenarioTable(
+  recorded: UsageTotals,
+  measuredRequests: number,
+  results: readonly ScenarioResult[],
+  options: TerminalOptions,
+): string {
   const paint = makePaint(options);
   const blank = ['', '', '', '', '', '', ''];
   const bill =
@@ -282,14 +305,18 @@ export function renderSimulateReport(report: SimulateReport, options: TerminalOp
     );
     const flagged = s.results.filter((r) => r.flags.length > 0).map((r) => `${r.scenario}: ${r.flags.join(', ')}`);
     if (flagged.length > 0) note(`  flags: ${flagged.join('; ')} (evidence and dollars: cachecost flags)`);
-    note(`  recorded policy: ${s.recordedPolicy}; ${s.charsPerToken.toFixed(2)} chars/token, static block ${formatTokens(s.staticBlockTokens)} tokens`);
+    note(
+      `  recorded policy: ${s.recordedPolicy}; ${s.charsPerToken.toFixed(2)} chars/token, static block ${formatTokens(s.staticBlockTokens)} tokens`,
+    );
     out.push(scenarioTable(s.recorded, s.recorded.requests, s.results, options));
     out.push('');
   }
   out.push(`Total over ${formatCount(report.totals.sessions)} session${report.totals.sessions === 1 ? '' : 's'}`);
   out.push(scenarioTable(report.totals.recorded, report.totals.recorded.requests, report.totals.results, options));
   out.push('');
-  note("Savings are against the simulated `recorded` scenario (modelling error cancels); the bill row is the log's measured usage.");
+  note(
+    "Savings are against the simulated `recorded` scenario (modelling error cancels); the bill row is the log's measured usage.",
+  );
   note(`A cost ending in ${INCOMPLETE_MARK} leaves out unpriced requests.`);
   note(report.assumption);
   return out.join('\n');

@@ -8,6 +8,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import Table from 'cli-table3';
 import { fitWidth, isCompact, PLAIN, type TerminalOptions } from '../format/terminal.js';
+import { terminalSafeOutput } from '../format/terminal-safe.js';
 import { wrapWords } from '../format/wrap.js';
 
 export type Align = 'left' | 'right';
@@ -43,11 +44,21 @@ const PADDING = 2;
 
 /** Display width of a string: the longest of its lines, escape codes left out. */
 export function displayWidth(text: string): number {
-  return Math.max(0, ...stripVTControlCharacters(text).split('\n').map((line) => [...line].length));
+  return Math.max(
+    0,
+    ...stripVTControlCharacters(text)
+      .split('\n')
+      .map((line) => [...line].length),
+  );
 }
 
 function longestWord(text: string): number {
-  return Math.max(0, ...stripVTControlCharacters(text).split(/[\s]+/).map((word) => [...word].length));
+  return Math.max(
+    0,
+    ...stripVTControlCharacters(text)
+      .split(/[\s]+/)
+      .map((word) => [...word].length),
+  );
 }
 
 /** The table's line width for given column widths (padding included): the cells plus n + 1 borders. */
@@ -55,12 +66,17 @@ function tableWidth(widths: readonly number[]): number {
   return widths.reduce((a, b) => a + b, 0) + widths.length + 1;
 }
 
-type Fitted = { readonly keep: readonly number[]; readonly widths: readonly number[] | null; readonly dropped: boolean };
+type Fitted = {
+  readonly keep: readonly number[];
+  readonly widths: readonly number[] | null;
+  readonly dropped: boolean;
+};
 
 /** Which columns to keep and how wide each is, for the options' layout and width. */
 function fit(spec: TableSpec, rows: readonly (readonly string[])[], options: TerminalOptions): Fitted {
   const all = spec.columns.map((_, i) => i);
-  const natural = (i: number) => Math.max(displayWidth(spec.columns[i]?.header ?? ''), ...rows.map((row) => displayWidth(row[i] ?? ''))) + PADDING;
+  const natural = (i: number) =>
+    Math.max(displayWidth(spec.columns[i]?.header ?? ''), ...rows.map((row) => displayWidth(row[i] ?? ''))) + PADDING;
   const width = fitWidth(options);
   const compact = all.filter((i) => spec.columns[i]?.secondary !== true);
   const full = all.filter((i) => spec.columns[i]?.compactOnly !== true);
@@ -98,7 +114,9 @@ function fit(spec: TableSpec, rows: readonly (readonly string[])[], options: Ter
  * a line under it says when columns were left out.
  */
 export function renderTable(spec: TableSpec, options: TerminalOptions = PLAIN): string {
-  const rows = [...spec.rows, ...(spec.footer ?? [])];
+  // Cells quote logs (model names, ids, paths): no control character reaches the terminal. Renderers
+  // may put their own line breaks and colour (SGR) in a cell; every other control is escaped.
+  const rows = [...spec.rows, ...(spec.footer ?? [])].map((row) => row.map(terminalSafeOutput));
   for (const row of rows) {
     if (row.length !== spec.columns.length) {
       throw new Error(`table row has ${row.length} cells for ${spec.columns.length} columns`);
@@ -113,7 +131,12 @@ export function renderTable(spec: TableSpec, options: TerminalOptions = PLAIN): 
       ? [...cells]
       : cells.map((cell, k) => {
           const room = (widths[k] ?? 0) - PADDING;
-          return displayWidth(cell) <= room ? cell : cell.split('\n').flatMap((line) => wrapWords(stripVTControlCharacters(line), room)).join('\n');
+          return displayWidth(cell) <= room
+            ? cell
+            : cell
+                .split('\n')
+                .flatMap((line) => wrapWords(stripVTControlCharacters(line), room))
+                .join('\n');
         });
   const table = new Table({
     head: wrap(columns.map((column) => column.header)),

@@ -68,21 +68,46 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
     if (entry === undefined) byCost.set(shown, { names: [point.scenario.name], costUsd });
     else entry.names.push(point.scenario.name);
   }
-  const references = [...byCost].map(([shown, { names, costUsd }]) => ({ label: `${names.join(' / ')} ${shown}`, costUsd })).sort((a, b) => a.costUsd - b.costUsd);
+  const references = [...byCost]
+    .map(([shown, { names, costUsd }]) => ({ label: `${names.join(' / ')} ${shown}`, costUsd }))
+    .sort((a, b) => a.costUsd - b.costUsd);
   // The y scale spans every cost drawn (zero excluded by Vega-Lite's default for lines: take min..max).
-  const allCosts = [...references.map((r) => r.costUsd), ...group.points.flatMap((p) => (p.costPicoUsd === null ? [] : [picoUsdToUsd(p.costPicoUsd)]))];
+  const allCosts = [
+    ...references.map((r) => r.costUsd),
+    ...group.points.flatMap((p) => (p.costPicoUsd === null ? [] : [picoUsdToUsd(p.costPicoUsd)])),
+  ];
   const span = allCosts.length === 0 ? 0 : Math.max(...allCosts) - Math.min(0, ...allCosts);
-  const lift = stackLabels(references.map((r) => r.costUsd), span / CURVE_HEIGHT_PX);
+  const lift = stackLabels(
+    references.map((r) => r.costUsd),
+    span / CURVE_HEIGHT_PX,
+  );
   const featured = featuredCurve(group);
   // Only the featured curve's knee is drawn (several labels would overlap); the others are in the table and JSON.
   const knees = (featured === undefined ? [] : [featured]).flatMap((curve) => {
     const costUsd = curve.knee === null ? null : costUsdOf(group, curve.knee.scenario);
-    return curve.knee === null || costUsd === null ? [] : [{ series: curve.series, targetTokens: curve.knee.targetTokens, costUsd, label: `knee ${formatTokens(curve.knee.targetTokens)}` }];
+    return curve.knee === null || costUsd === null
+      ? []
+      : [
+          {
+            series: curve.series,
+            targetTokens: curve.knee.targetTokens,
+            costUsd,
+            label: `knee ${formatTokens(curve.knee.targetTokens)}`,
+          },
+        ];
   });
   const r = group.recommendation;
   const rightHalf = r.kind === 'target' && r.point.targetTokens > (Math.min(...targets, maxTarget) + maxTarget) / 2;
   const recommended =
-    r.kind === 'target' ? [{ targetTokens: r.point.targetTokens, costUsd: picoUsdToUsd(r.point.costPicoUsd), label: `recommended ${formatTokens(r.point.targetTokens)}` }] : [];
+    r.kind === 'target'
+      ? [
+          {
+            targetTokens: r.point.targetTokens,
+            costUsd: picoUsdToUsd(r.point.costPicoUsd),
+            label: `recommended ${formatTokens(r.point.targetTokens)}`,
+          },
+        ]
+      : [];
   const parts =
     featured === undefined
       ? []
@@ -90,13 +115,30 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
           const point = group.points.find((p) => p.scenario.name === scenario);
           if (point === undefined) return [];
           const c = point.totals.cost;
-          const values = [c.cacheReadPicoUsd, c.cacheWritePicoUsd, c.uncachedInputPicoUsd, c.outputPicoUsd, c.summarizerPicoUsd];
-          return COST_PARTS.map((part, order) => ({ targetTokens: featured.targetTokens[i] ?? 0, part, order, costUsd: picoUsdToUsd(values[order] ?? 0n) }));
+          const values = [
+            c.cacheReadPicoUsd,
+            c.cacheWritePicoUsd,
+            c.uncachedInputPicoUsd,
+            c.outputPicoUsd,
+            c.summarizerPicoUsd,
+          ];
+          return COST_PARTS.map((part, order) => ({
+            targetTokens: featured.targetTokens[i] ?? 0,
+            part,
+            order,
+            costUsd: picoUsdToUsd(values[order] ?? 0n),
+          }));
         });
   // The swept range, explicitly: left to itself the layers' merged scale would start at 0.
   const minTarget = targets.length === 0 ? 0 : Math.min(...targets);
   const xScale = minTarget < maxTarget ? { zero: false, domain: [minTarget, maxTarget] } : { zero: false };
-  const x = { field: 'targetTokens', type: 'quantitative', title: 'compaction target (tokens)', scale: xScale, axis: { format: '~s' } } as const;
+  const x = {
+    field: 'targetTokens',
+    type: 'quantitative',
+    title: 'compaction target (tokens)',
+    scale: xScale,
+    axis: { format: '~s' },
+  } as const;
   const xAt = { field: 'targetTokens', type: 'quantitative', scale: xScale } as const;
   const subtitle = wrapText(group.recommendation.reason, SUBTITLE_LINE_CHARS);
   return {
@@ -104,7 +146,11 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
     title: { text: title, subtitle, anchor: 'start', subtitleFontSize: 11 },
     background: 'white',
     padding: 12,
-    config: { view: { stroke: '#ddd' }, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 360, orient: 'bottom' } },
+    config: {
+      view: { stroke: '#ddd' },
+      axis: { labelFontSize: 11, titleFontSize: 12 },
+      legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 360, orient: 'bottom' },
+    },
     resolve: { scale: { color: 'independent' } },
     vconcat: [
       {
@@ -120,8 +166,20 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
           ...references.map((reference, i) => ({
             data: { values: [reference] },
             // Right of the plot, where no curve runs (the legends are below the charts).
-            mark: { type: 'text' as const, align: 'left' as const, baseline: 'middle' as const, dx: 6, dy: -(lift[i] ?? 0), color: '#555', fontSize: 11 },
-            encoding: { x: { datum: maxTarget, type: 'quantitative' as const, scale: xScale }, y: { field: 'costUsd', type: 'quantitative' as const }, text: { field: 'label' } },
+            mark: {
+              type: 'text' as const,
+              align: 'left' as const,
+              baseline: 'middle' as const,
+              dx: 6,
+              dy: -(lift[i] ?? 0),
+              color: '#555',
+              fontSize: 11,
+            },
+            encoding: {
+              x: { datum: maxTarget, type: 'quantitative' as const, scale: xScale },
+              y: { field: 'costUsd', type: 'quantitative' as const },
+              text: { field: 'label' },
+            },
           })),
           {
             data: { values: curvePoints },
@@ -151,7 +209,15 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
           {
             data: { values: recommended },
             // In the right half the label goes left of the marker, so that an edge marker's label stays inside.
-            mark: { type: 'text', align: rightHalf ? 'right' : 'left', dx: rightHalf ? -10 : 10, dy: 16, color: '#d62728', fontSize: 12, fontWeight: 'bold' },
+            mark: {
+              type: 'text',
+              align: rightHalf ? 'right' : 'left',
+              dx: rightHalf ? -10 : 10,
+              dy: 16,
+              color: '#d62728',
+              fontSize: 12,
+              fontWeight: 'bold',
+            },
             encoding: { x: xAt, y: { field: 'costUsd', type: 'quantitative' }, text: { field: 'label' } },
           },
         ],
@@ -159,13 +225,23 @@ export function tuneChartSpec(group: TuneGroup, title: string): TopLevelSpec {
       {
         width: WIDTH_PX,
         height: PARTS_HEIGHT_PX,
-        title: { text: featured === undefined ? 'no target curve' : `what the cost pays for along ${featured.series}`, fontSize: 12, anchor: 'start' },
+        title: {
+          text: featured === undefined ? 'no target curve' : `what the cost pays for along ${featured.series}`,
+          fontSize: 12,
+          anchor: 'start',
+        },
         data: { values: parts },
         mark: { type: 'area', line: false, opacity: 0.85 },
         encoding: {
           x,
           y: { field: 'costUsd', type: 'quantitative', stack: 'zero', title: 'cost (USD)', axis: { format: '$,.2f' } },
-          color: { field: 'part', type: 'nominal', title: 'cost of', sort: [...COST_PARTS], scale: { domain: [...COST_PARTS], scheme: 'tableau10' } },
+          color: {
+            field: 'part',
+            type: 'nominal',
+            title: 'cost of',
+            sort: [...COST_PARTS],
+            scale: { domain: [...COST_PARTS], scheme: 'tableau10' },
+          },
           order: { field: 'order', type: 'quantitative' },
         },
       },

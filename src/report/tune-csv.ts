@@ -47,15 +47,20 @@ export const TUNE_CSV_COLUMNS: readonly CsvColumn<TuneCsvRow>[] = [
   { header: 'tool_result_editing', value: (r) => r.point.scenario.params.editing.kind },
   {
     header: 'keep_tool_results',
-    value: (r) => (r.point.scenario.params.editing.kind === 'observation-masking' ? r.point.scenario.params.editing.keepToolResults : null),
+    value: (r) =>
+      r.point.scenario.params.editing.kind === 'observation-masking'
+        ? r.point.scenario.params.editing.keepToolResults
+        : null,
   },
   {
     header: 'clear_trigger_tokens',
-    value: (r) => (r.point.scenario.params.editing.kind === 'clear-tool-uses' ? r.point.scenario.params.editing.triggerTokens : null),
+    value: (r) =>
+      r.point.scenario.params.editing.kind === 'clear-tool-uses' ? r.point.scenario.params.editing.triggerTokens : null,
   },
   {
     header: 'prune_protect_tokens',
-    value: (r) => (r.point.scenario.params.editing.kind === 'opencode-prune' ? r.point.scenario.params.editing.protectTokens : null),
+    value: (r) =>
+      r.point.scenario.params.editing.kind === 'opencode-prune' ? r.point.scenario.params.editing.protectTokens : null,
   },
   { header: 'requests', value: (r) => r.point.totals.requests },
   { header: 'summarize_requests', value: (r) => r.point.totals.summarizeRequests },
@@ -69,7 +74,11 @@ export const TUNE_CSV_COLUMNS: readonly CsvColumn<TuneCsvRow>[] = [
   { header: 'output_tokens', value: (r) => r.point.totals.outputTokens },
   { header: 'peak_context_tokens', value: (r) => r.point.totals.peakContextTokens },
   { header: 'compactions', value: (r) => r.point.totals.compactions },
-  { header: 'compactions_per_session', value: (r) => (r.point.totals.sessions === 0 ? 0 : Number((r.point.totals.compactions / r.point.totals.sessions).toFixed(6))) },
+  {
+    header: 'compactions_per_session',
+    value: (r) =>
+      r.point.totals.sessions === 0 ? 0 : Number((r.point.totals.compactions / r.point.totals.sessions).toFixed(6)),
+  },
   { header: 'blocked_compactions', value: (r) => r.point.totals.blockedCompactions },
   { header: 'summarized_away_tokens', value: (r) => r.point.totals.summarizedAwayTokens },
   { header: 'requests_after_compaction', value: (r) => r.point.totals.requestsAfterCompaction },

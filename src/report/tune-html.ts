@@ -22,7 +22,11 @@ function pointsTable(group: TuneGroup): string {
     const t = point.totals;
     const recorded = point.scenario.family === 'recorded';
     const saving = point.savingVsRecordedPicoUsd;
-    const savingText = recorded ? '' : saving === null ? '–' : `<span class="${saving < 0n ? 'neg' : 'pos'}">${escapeHtml(formatUsd(saving))}</span>`;
+    const savingText = recorded
+      ? ''
+      : saving === null
+        ? '–'
+        : `<span class="${saving < 0n ? 'neg' : 'pos'}">${escapeHtml(formatUsd(saving))}</span>`;
     const marks: string[] = [];
     if (group.curves.some((curve) => curve.knee?.scenario === point.scenario.name)) marks.push('knee');
     const r = group.recommendation;
@@ -50,7 +54,12 @@ export async function renderTuneHtml(report: TuneReport, provenance: Provenance)
   const only = report.models.length === 1 ? report.models[0]?.model : undefined;
   // One curve per main model; with several models, the curve over all sessions as well.
   const groups: { group: TuneGroup; name: string }[] =
-    only !== undefined ? [{ group: report.overall, name: only ?? 'all models' }] : [...report.models.map((g) => ({ group: g, name: g.model ?? '(no model)' })), { group: report.overall, name: 'All models' }];
+    only !== undefined
+      ? [{ group: report.overall, name: only ?? 'all models' }]
+      : [
+          ...report.models.map((g) => ({ group: g, name: g.model ?? '(no model)' })),
+          { group: report.overall, name: 'All models' },
+        ];
   const sections: string[] = [];
   for (const [i, { group, name }] of groups.entries()) sections.push(await groupSection(group, name, `m-${i + 1}`));
   const toc = groups.map(({ name }, i) => `<li><a href="#m-${i + 1}">${escapeHtml(name)}</a></li>`).join('');

@@ -77,7 +77,12 @@ export type TuneCurveJson = {
   /** What `targetTokens` holds: the compaction target, M (`keep-results`) or the trigger (`clear-trigger`). */
   readonly knob: string;
   readonly targetTokens: readonly number[];
-  readonly knee: { readonly scenario: string; readonly targetTokens: number; readonly side: 'below' | 'above'; readonly distance: number } | null;
+  readonly knee: {
+    readonly scenario: string;
+    readonly targetTokens: number;
+    readonly side: 'below' | 'above';
+    readonly distance: number;
+  } | null;
   readonly recommendation: RecommendationJson;
 };
 
@@ -102,7 +107,11 @@ export type TuneGroupJson = {
 export type TuneReportJson = {
   readonly assumption: string;
   readonly method: TuneReport['method'];
-  readonly scenarios: ReadonlyArray<{ readonly name: string; readonly family: string; readonly params: Scenario['params'] }>;
+  readonly scenarios: ReadonlyArray<{
+    readonly name: string;
+    readonly family: string;
+    readonly params: Scenario['params'];
+  }>;
   readonly models: readonly TuneGroupJson[];
   readonly overall: TuneGroupJson;
   readonly skipped: TuneReport['skipped'];
@@ -200,7 +209,12 @@ function curveJson(curve: TuneCurve): TuneCurveJson {
     knee:
       curve.knee === null
         ? null
-        : { scenario: curve.knee.scenario, targetTokens: curve.knee.targetTokens, side: curve.knee.side, distance: round6(curve.knee.distance) },
+        : {
+            scenario: curve.knee.scenario,
+            targetTokens: curve.knee.targetTokens,
+            side: curve.knee.side,
+            distance: round6(curve.knee.distance),
+          },
     recommendation: recommendationJson(curve.recommendation),
   };
 }

@@ -65,7 +65,8 @@ function fidelityLine(group: TuneGroup): string {
   let worst: { readonly sessionId: string; readonly pct: number } | null = null;
   for (const f of group.fidelity) {
     const pct = f.fidelity.promptTokensErrorPct;
-    if (pct !== null && (worst === null || Math.abs(pct) > Math.abs(worst.pct))) worst = { sessionId: f.sessionId, pct };
+    if (pct !== null && (worst === null || Math.abs(pct) > Math.abs(worst.pct)))
+      worst = { sessionId: f.sessionId, pct };
   }
   if (worst === null) return '  recorded replay fidelity: no measured usage to compare with';
   return `  recorded replay fidelity: prompt tokens ${formatPct(worst.pct, { signed: true })} against the measured usage in the worst session (${worst.sessionId})`;
@@ -77,20 +78,32 @@ function groupLines(group: TuneGroup, name: string, options: TerminalOptions): s
   const paint = makePaint(options);
   const width = fitWidth(options);
   const title = `${name}: ${formatCount(sessions)} session${sessions === 1 ? '' : 's'}`;
-  const lines = [wrapText(`${title} (bill ${money(costPicoUsdOrNull(bill), bill.unpricedRequests)} for ${formatCount(bill.requests)} measured requests)`, width, '  ')];
+  const lines = [
+    wrapText(
+      `${title} (bill ${money(costPicoUsdOrNull(bill), bill.unpricedRequests)} for ${formatCount(bill.requests)} measured requests)`,
+      width,
+      '  ',
+    ),
+  ];
   lines.push(wrapText(fidelityLine(group), width, '    '));
   lines.push(renderTable({ columns: COLUMNS, rows: group.points.map((point) => row(group, point, paint)) }, options));
   for (const curve of group.curves) {
     const knee = curve.knee;
     lines.push(
-      wrapText(knee === null
-        ? `  knee of ${curve.series}: none (fewer than three points, a flat curve, or unpriced requests)`
-        : `  knee of ${curve.series}: ${formatKnobValue(curve.knob, knee.targetTokens)} (${knee.side === 'below' ? 'the curve bends up after it' : 'the curve flattens after it'})`, width, '    '),
+      wrapText(
+        knee === null
+          ? `  knee of ${curve.series}: none (fewer than three points, a flat curve, or unpriced requests)`
+          : `  knee of ${curve.series}: ${formatKnobValue(curve.knob, knee.targetTokens)} (${knee.side === 'below' ? 'the curve bends up after it' : 'the curve flattens after it'})`,
+        width,
+        '    ',
+      ),
     );
   }
   // Several families side by side: each curve's own best, then the one across them.
   const families = new Set(group.curves.map((curve) => curve.family));
-  if (families.size > 1) for (const curve of group.curves) lines.push(wrapText(`  best on ${curve.series}: ${curve.recommendation.reason}`, width, '    '));
+  if (families.size > 1)
+    for (const curve of group.curves)
+      lines.push(wrapText(`  best on ${curve.series}: ${curve.recommendation.reason}`, width, '    '));
   lines.push(wrapText(`  recommended: ${group.recommendation.reason}`, width, '    '));
   return lines;
 }
@@ -101,7 +114,8 @@ export function renderTuneReport(report: TuneReport, options: TerminalOptions = 
   const out: string[] = [];
   // With one model the per-model table would repeat the overall one.
   const only = report.models.length === 1 ? report.models[0]?.model : undefined;
-  if (only === undefined) for (const group of report.models) out.push(...groupLines(group, group.model ?? '', options), '');
+  if (only === undefined)
+    for (const group of report.models) out.push(...groupLines(group, group.model ?? '', options), '');
   out.push(...groupLines(report.overall, only ?? 'All models', options), '');
   const notes = [
     'Savings are against the simulated `recorded` scenario (modelling error cancels). "after compaction": requests sent right after a compaction; "blocked": compactions a PreCompact hook refused.',

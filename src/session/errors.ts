@@ -3,12 +3,7 @@
  * class with a code; only `cli/` maps it to an exit code and a one-line message (STYLE.md habit 5).
  */
 export type CachecostErrorCode =
-  | 'PATH_NOT_FOUND'
-  | 'BAD_ARGUMENT'
-  | 'STRICT_INGEST'
-  | 'BAD_PRICING_FILE'
-  | 'IO_ERROR'
-  | 'DATABASE_ERROR';
+  'PATH_NOT_FOUND' | 'BAD_ARGUMENT' | 'STRICT_INGEST' | 'BAD_PRICING_FILE' | 'IO_ERROR' | 'DATABASE_ERROR';
 
 export class CachecostError extends Error {
   readonly code: CachecostErrorCode;

@@ -153,7 +153,9 @@ export function cloneCacheState(state: CacheState): CacheState {
 
 function roundedRead(matchedTokens: number, rules: CacheRules): number {
   const rounded =
-    rules.granularityTokens > 1 ? Math.floor(matchedTokens / rules.granularityTokens) * rules.granularityTokens : matchedTokens;
+    rules.granularityTokens > 1
+      ? Math.floor(matchedTokens / rules.granularityTokens) * rules.granularityTokens
+      : matchedTokens;
   return rounded < rules.minCacheableTokens ? 0 : rounded;
 }
 
@@ -208,7 +210,12 @@ export function applyCacheRequest(state: CacheState, request: CacheRequest): Cac
 }
 
 /** Rule 2: read the longest alive entry that is exactly a prefix; write entries after segment 0 and at the end. */
-function applyBreakpointRequest(state: CacheState, request: CacheRequest, atMs: number, promptTokens: number): CacheOutcome {
+function applyBreakpointRequest(
+  state: CacheState,
+  request: CacheRequest,
+  atMs: number,
+  promptTokens: number,
+): CacheOutcome {
   const { prompt, rules } = request;
   const oneHour = request.ttl === '1h' && rules.ttl1hMs !== null;
   const expiresAtMs = atMs + (oneHour && rules.ttl1hMs !== null ? rules.ttl1hMs : rules.ttlMs);
@@ -263,7 +270,12 @@ function applyBreakpointRequest(state: CacheState, request: CacheRequest, atMs: 
  * entry; the unmatched tail of an older entry keeps its own expiry (providers cache prefix
  * blocks, not whole prompts), which the rules' "entries that gave a hit are refreshed" leaves open.
  */
-function applyAutomaticRequest(state: CacheState, request: CacheRequest, atMs: number, promptTokens: number): CacheOutcome {
+function applyAutomaticRequest(
+  state: CacheState,
+  request: CacheRequest,
+  atMs: number,
+  promptTokens: number,
+): CacheOutcome {
   const { prompt, rules } = request;
   const expiresAtMs = atMs + rules.ttlMs;
 
@@ -291,7 +303,11 @@ function applyAutomaticRequest(state: CacheState, request: CacheRequest, atMs: n
   if (state.root.coverExpiresAtMs < expiresAtMs) state.root.coverExpiresAtMs = expiresAtMs;
 
   const firstSegmentTokens = matchedPrefixSegments > 0 ? (prompt[0]?.tokens ?? 0) : 0;
-  const cacheReadTokens = expectedRead(roundedRead(matchedTokens, rules), roundedRead(firstSegmentTokens, rules), rules);
+  const cacheReadTokens = expectedRead(
+    roundedRead(matchedTokens, rules),
+    roundedRead(firstSegmentTokens, rules),
+    rules,
+  );
   const rest = promptTokens - cacheReadTokens;
   return {
     state,

@@ -37,7 +37,12 @@ export const DEFAULT_STATIC_BLOCK_TOKENS = 12_000;
 export function calibrateTokens(points: readonly CalibrationPoint[]): TokenCalibration {
   const usable = points.filter((p) => p.promptTokens > 0);
   if (usable.length === 0) {
-    return { tokensPerChar: 1 / DEFAULT_CHARS_PER_TOKEN, staticBlockTokens: DEFAULT_STATIC_BLOCK_TOKENS, source: 'defaults', points: 0 };
+    return {
+      tokensPerChar: 1 / DEFAULT_CHARS_PER_TOKEN,
+      staticBlockTokens: DEFAULT_STATIC_BLOCK_TOKENS,
+      source: 'defaults',
+      points: 0,
+    };
   }
   const ys = usable.map((p) => p.promptTokens - 0.5 * p.visibleSegments);
   const xs = usable.map((p) => p.visibleChars);

@@ -58,7 +58,10 @@ export class CompactionDriver {
     preCompactHookBlocks: boolean,
   ) {
     const hooks: CompactionHooks = preCompactHookBlocks
-      ? { preCompact: () => ({ allowed: false, reason: 'PreCompact hook (as recorded)' }), postCompact: () => undefined }
+      ? {
+          preCompact: () => ({ allowed: false, reason: 'PreCompact hook (as recorded)' }),
+          postCompact: () => undefined,
+        }
       : NO_COMPACTION_HOOKS;
     this.memory = new MemoryService(sessionId, { params, hooks });
     this.editor = toolResultEditor(scenario.params.editing);
@@ -114,7 +117,10 @@ export class CompactionDriver {
     if (this.params.legacyMicrocompact) messages = applyMicrocompact(messages, this.microcompact);
     const pruned = applyPruningPolicy(messages, this.params.pruning, this.prune, this.params.toolResultBudgetChars);
     const staticBlockId = `static:${model}`;
-    const edited = this.editor.edit(pruned.messages, (history) => renderPrompt(staticBlockId, this.summary, history, this.calibration).promptTokens);
+    const edited = this.editor.edit(
+      pruned.messages,
+      (history) => renderPrompt(staticBlockId, this.summary, history, this.calibration).promptTokens,
+    );
     return renderPrompt(staticBlockId, this.summary, edited, this.calibration);
   }
 
@@ -136,7 +142,10 @@ export class CompactionDriver {
     const llmRequest = summarizer.request();
     if (outcome.kind === 'compacted') {
       const content = result.compaction.kind === 'compacted' ? result.compaction.summary.content : '';
-      const capChars = llmRequest === null ? Number.POSITIVE_INFINITY : Math.ceil(llmRequest.maxTokens / this.calibration.tokensPerChar);
+      const capChars =
+        llmRequest === null
+          ? Number.POSITIVE_INFINITY
+          : Math.ceil(llmRequest.maxTokens / this.calibration.tokensPerChar);
       summaryChars = Math.min(content.length, capChars);
     }
     this.settle({

@@ -88,7 +88,8 @@ export function measureFidelity(session: Session, recordedRows: readonly ReplayR
   return {
     measuredRequests: promptErrors.length,
     promptTokensErrorPct: ((simulated - measured) / measured) * 100,
-    cacheReadTokensErrorPct: measuredRead === 0 ? (simulatedRead === 0 ? 0 : null) : ((simulatedRead - measuredRead) / measuredRead) * 100,
+    cacheReadTokensErrorPct:
+      measuredRead === 0 ? (simulatedRead === 0 ? 0 : null) : ((simulatedRead - measuredRead) / measuredRead) * 100,
     medianRequestErrorPct: median(promptErrors),
     medianCacheReadErrorPct: median(readErrors),
   };

@@ -94,7 +94,12 @@ export function messageForItem(item: Item, itemIndex: number): ReplayMessage | n
 }
 
 /** The message with the result of call `callId` filled in, or null when it has no such call. */
-export function withToolResult(message: ReplayMessage, callId: string, result: string, failed: boolean): ReplayMessage | null {
+export function withToolResult(
+  message: ReplayMessage,
+  callId: string,
+  result: string,
+  failed: boolean,
+): ReplayMessage | null {
   let found = false;
   const parts = message.parts.map((part) => {
     if (!isToolResultPart(part) || part.id !== callId) return part;
@@ -163,7 +168,8 @@ export function renderPrompt(
       const chars = part.result.length;
       const tokens = tokensForChars(chars, calibration);
       const { fullChars, editedAs } = part as ReplayToolPart;
-      const id = editedAs !== undefined ? `${part.id}!${editedAs}` : chars === fullChars ? `${part.id}=` : `${part.id}~${chars}`;
+      const id =
+        editedAs !== undefined ? `${part.id}!${editedAs}` : chars === fullChars ? `${part.id}=` : `${part.id}~${chars}`;
       segments.push({ id, tokens });
       promptTokens += tokens;
       visibleChars += chars;

@@ -60,6 +60,10 @@ export function recordedPolicyCandidates(session: Session): RecordedPolicy[] {
   const startMs = sessionStartMs(session);
   if (startMs === null) return all;
   const byDate =
-    startMs < PREFIX_STABLE_SINCE_MS ? SLIDING_LEGACY_POLICY : startMs < NEWEST_ENGINE_SINCE_MS ? PREFIX_STABLE_AUG_POLICY : PREFIX_STABLE_NEWEST_POLICY;
+    startMs < PREFIX_STABLE_SINCE_MS
+      ? SLIDING_LEGACY_POLICY
+      : startMs < NEWEST_ENGINE_SINCE_MS
+        ? PREFIX_STABLE_AUG_POLICY
+        : PREFIX_STABLE_NEWEST_POLICY;
   return [byDate, ...all.filter((policy) => policy !== byDate)];
 }

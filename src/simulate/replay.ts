@@ -12,7 +12,14 @@
  * once, in `README.md` ("The walk"); `LogWalk.run` follows it step by step.
  */
 import type { EngineParams, PruningPolicy, ToolActivity } from '../engine/index.js';
-import { AUG_ENGINE_PARAMS, DEFAULT_ENGINE_PARAMS, OverflowRecovery, isContextOverflowError, runTurnSends, usableWindow } from '../engine/index.js';
+import {
+  AUG_ENGINE_PARAMS,
+  DEFAULT_ENGINE_PARAMS,
+  OverflowRecovery,
+  isContextOverflowError,
+  runTurnSends,
+  usableWindow,
+} from '../engine/index.js';
 import type { HarnessEvent, Item, Request, Session } from '../session/model.js';
 import { CompactionDriver } from './compaction-driver.js';
 import { opencodeUsableWindow } from './policies/opencode.js';
@@ -89,7 +96,9 @@ export function triggerWindowTokens(scenario: Scenario, facts: ModelFacts): numb
 
 /** The message a provider returns for a prompt above the window (Anthropic's wording, engine.md §5.5). */
 function overflowError(promptTokens: number, windowTokens: number): Error & { status: number } {
-  return Object.assign(new Error(`prompt is too long: ${promptTokens} tokens > ${windowTokens} maximum`), { status: 400 });
+  return Object.assign(new Error(`prompt is too long: ${promptTokens} tokens > ${windowTokens} maximum`), {
+    status: 400,
+  });
 }
 
 type PendingResponse = {
@@ -181,7 +190,10 @@ class LogWalk {
   }
 
   private freshOverflowRecovery(): OverflowRecovery {
-    return new OverflowRecovery({ maxOverflowCompactions: this.params.maxOverflowCompactions, version: this.params.version });
+    return new OverflowRecovery({
+      maxOverflowCompactions: this.params.maxOverflowCompactions,
+      version: this.params.version,
+    });
   }
 
   // ── items ────────────────────────────────────────────────────────────────────────────────
@@ -206,7 +218,8 @@ class LogWalk {
         if (message === null) return;
         this.context.store.append(message);
         // MemoryService records the prompt and steers, not pokes or captions (engine.md §4.3).
-        if (item.synthetic === null || item.synthetic === 'steer') this.context.memory.addMessage('user', message.text, this.time());
+        if (item.synthetic === null || item.synthetic === 'steer')
+          this.context.memory.addMessage('user', message.text, this.time());
         return;
       }
       case 'assistant': {
@@ -214,7 +227,8 @@ class LogWalk {
         if (this.response !== null && this.response.id !== responseId) this.finishResponse();
         const message = messageForItem(item, index);
         if (message === null) return;
-        if (this.response === null) this.response = { id: responseId, text: '', activity: [], callIds: [], timestampMs: this.time() };
+        if (this.response === null)
+          this.response = { id: responseId, text: '', activity: [], callIds: [], timestampMs: this.time() };
         this.response.text += message.text;
         for (const call of item.toolCalls) {
           this.response.activity.push({ tool: call.name, args: parseArgs(call.argsJson) });
@@ -229,7 +243,8 @@ class LogWalk {
         const response = this.response;
         const at = response === null ? -1 : response.callIds.indexOf(item.callId);
         const entry = response?.activity[at];
-        if (response !== null && entry !== undefined) response.activity[at] = item.failed ? { ...entry, error: text } : { ...entry, output: text };
+        if (response !== null && entry !== undefined)
+          response.activity[at] = item.failed ? { ...entry, error: text } : { ...entry, output: text };
         return;
       }
       case 'summary':
@@ -264,7 +279,8 @@ class LogWalk {
     else memory.addMessage('assistant', response.text, response.timestampMs);
     if (this.mode !== 'engine') return;
     const facts = this.input.modelFacts(this.currentModel);
-    if (this.context.wantsCompaction(triggerWindowTokens(this.scenario, facts))) this.context.compact('threshold', this.at(), this.time());
+    if (this.context.wantsCompaction(triggerWindowTokens(this.scenario, facts)))
+      this.context.compact('threshold', this.at(), this.time());
   }
 
   // ── harness events ───────────────────────────────────────────────────────────────────────
@@ -286,7 +302,8 @@ class LogWalk {
       switch (event.kind) {
         case 'compaction': {
           this.finishResponse();
-          const recordedChars = event.summaryItemId === null ? undefined : this.summaryCharsByItemId.get(event.summaryItemId);
+          const recordedChars =
+            event.summaryItemId === null ? undefined : this.summaryCharsByItemId.get(event.summaryItemId);
           this.context.compactAsRecorded(recordedChars, this.at(), this.time());
           break;
         }

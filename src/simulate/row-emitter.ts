@@ -182,7 +182,10 @@ export class RowEmitter {
   }
 
   /** The rows so far, with the walk's counters. */
-  result(counts: { readonly overflows: number; readonly failedTurns: number }, compactions: ReplayResult['compactions']): ReplayResult {
+  result(
+    counts: { readonly overflows: number; readonly failedTurns: number },
+    compactions: ReplayResult['compactions'],
+  ): ReplayResult {
     return {
       rows: this.rows,
       compactions,
@@ -231,7 +234,11 @@ export class RowEmitter {
 function withSharedStaticPart(segments: readonly Segment[], warmStaticTokens: number): readonly Segment[] {
   const [first, ...rest] = segments;
   if (first === undefined || warmStaticTokens <= 0 || warmStaticTokens >= first.tokens) return segments;
-  return [{ id: `${first.id}#shared`, tokens: warmStaticTokens }, { id: first.id, tokens: first.tokens - warmStaticTokens }, ...rest];
+  return [
+    { id: `${first.id}#shared`, tokens: warmStaticTokens },
+    { id: first.id, tokens: first.tokens - warmStaticTokens },
+    ...rest,
+  ];
 }
 
 /**
@@ -239,7 +246,12 @@ function withSharedStaticPart(segments: readonly Segment[], warmStaticTokens: nu
  * cached at its first request: the environment, not the policy (another session left it there);
  * on a provider that shares prefixes across sessions it stays cached (`sharedAcrossSessions`).
  */
-function priceThroughCache(cache: CacheState, priced: PricedPrompt, choice: TtlChoice, warmStaticBlock: boolean): CacheOutcome {
+function priceThroughCache(
+  cache: CacheState,
+  priced: PricedPrompt,
+  choice: TtlChoice,
+  warmStaticBlock: boolean,
+): CacheOutcome {
   const logged = choice.fromLog ? priced.loggedTtl : null;
   const ttl: CacheTtl = logged?.ttl ?? choice.ttl;
   // Where the provider shares a prefix across sessions, the others keep the static block alive all along.
@@ -252,7 +264,13 @@ function priceThroughCache(cache: CacheState, priced: PricedPrompt, choice: TtlC
       ttl,
     });
   }
-  const outcome = applyCacheRequest(cache, { prompt: priced.segments, atMs: priced.atMs, model: priced.model, rules: priced.rules, ttl });
+  const outcome = applyCacheRequest(cache, {
+    prompt: priced.segments,
+    atMs: priced.atMs,
+    model: priced.model,
+    rules: priced.rules,
+    ttl,
+  });
   if (logged === null || logged.oneHourShare <= 0 || logged.oneHourShare >= 1) return outcome;
   // A 5m/1h split: entries live for the longer TTL, the writes are billed in the log's proportion.
   const writes = outcome.cacheWrite5mTokens + outcome.cacheWrite1hTokens;
@@ -279,7 +297,8 @@ export function loggedTtl(request: Request): LoggedTtl | null {
  * the priced rows change; a sweep over TTLs replays once. Needs a result made with `keepPrompts`.
  */
 export function repriceReplay(result: ReplayResult, ttl: TtlChoice, warmStaticTokens: number): ReplayResult {
-  if (result.pricedPrompts === undefined) throw new Error('invariant: repriceReplay needs a replay made with keepPrompts');
+  if (result.pricedPrompts === undefined)
+    throw new Error('invariant: repriceReplay needs a replay made with keepPrompts');
   const cache = createCacheState();
   const rows = [...result.rows];
   for (const priced of result.pricedPrompts) {

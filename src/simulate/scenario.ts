@@ -276,8 +276,10 @@ function listCombinations(family: ScenarioFamily, o: ScenarioOverrides): ListVal
   const editing = familyDefaults(family).editing.kind;
   const targets = familyKnob(family) === 'target' && o.targetTokens !== undefined ? o.targetTokens : [undefined];
   const keeps = editing === 'observation-masking' && o.keepToolResults !== undefined ? o.keepToolResults : [undefined];
-  const triggers = editing === 'clear-tool-uses' && o.clearTriggerTokens !== undefined ? o.clearTriggerTokens : [undefined];
-  const protects = editing === 'opencode-prune' && o.pruneProtectTokens !== undefined ? o.pruneProtectTokens : [undefined];
+  const triggers =
+    editing === 'clear-tool-uses' && o.clearTriggerTokens !== undefined ? o.clearTriggerTokens : [undefined];
+  const protects =
+    editing === 'opencode-prune' && o.pruneProtectTokens !== undefined ? o.pruneProtectTokens : [undefined];
   const out: ListValues[] = [];
   for (const target of targets) {
     for (const keepResults of keeps) {
@@ -303,7 +305,9 @@ function listCombinations(family: ScenarioFamily, o: ScenarioOverrides): ListVal
  * across runs.
  */
 export function buildScenarios(families: readonly ScenarioFamily[], overrides: ScenarioOverrides): Scenario[] {
-  const scenarios: Scenario[] = [{ name: 'recorded', family: 'recorded', params: withTtl(familyDefaults('recorded'), overrides) }];
+  const scenarios: Scenario[] = [
+    { name: 'recorded', family: 'recorded', params: withTtl(familyDefaults('recorded'), overrides) },
+  ];
   const seen = new Set<string>(['recorded']);
   for (const family of families) {
     if (family === 'recorded') continue;
@@ -387,13 +391,18 @@ function scenarioName(
   const parts: string[] = [family];
   const value = knobValue({ name: family, family, params });
   if (knob !== null && value !== null) parts[0] = `${family}@${value}`;
-  if (knob !== 'target' && params.targetTokens !== null && (multiple.target || params.targetTokens !== defaults.targetTokens)) {
+  if (
+    knob !== 'target' &&
+    params.targetTokens !== null &&
+    (multiple.target || params.targetTokens !== defaults.targetTokens)
+  ) {
     parts[0] = `${parts[0]}@${params.targetTokens}`;
   }
   if (params.windowTokens !== null) parts.push(`window=${params.windowTokens}`);
   if (params.bufferTokens !== defaults.bufferTokens) parts.push(`buffer=${params.bufferTokens}`);
   if (params.preserveRecentTurns !== defaults.preserveRecentTurns) parts.push(`turns=${params.preserveRecentTurns}`);
-  if (params.maxPreserveRecentTokens !== defaults.maxPreserveRecentTokens) parts.push(`keep=${params.maxPreserveRecentTokens}`);
+  if (params.maxPreserveRecentTokens !== defaults.maxPreserveRecentTokens)
+    parts.push(`keep=${params.maxPreserveRecentTokens}`);
   if (params.ttl !== defaults.ttl) parts.push(`ttl=${params.ttl}`);
   if (params.pruning !== defaults.pruning) parts.push(`pruning=${params.pruning}`);
   if (params.summarizer !== defaults.summarizer) parts.push(`summarizer=${params.summarizer}`);
@@ -411,15 +420,18 @@ function editingNameParts(
 ): string[] {
   const parts: string[] = [];
   if (editing.kind === 'observation-masking' && defaults.kind === 'observation-masking' && knob !== 'keep-results') {
-    if (multiple.keepResults || editing.keepToolResults !== defaults.keepToolResults) parts.push(`results=${editing.keepToolResults}`);
+    if (multiple.keepResults || editing.keepToolResults !== defaults.keepToolResults)
+      parts.push(`results=${editing.keepToolResults}`);
   }
   if (editing.kind === 'clear-tool-uses' && defaults.kind === 'clear-tool-uses') {
     if (knob !== 'clear-trigger' && (multiple.clearTrigger || editing.triggerTokens !== defaults.triggerTokens)) {
       parts.push(`clear-trigger=${editing.triggerTokens}`);
     }
     if (editing.keepToolUses !== defaults.keepToolUses) parts.push(`clear-keep=${editing.keepToolUses}`);
-    if (editing.clearAtLeastTokens !== defaults.clearAtLeastTokens) parts.push(`clear-at-least=${editing.clearAtLeastTokens}`);
-    if (editing.excludeTools.join('\u0000') !== defaults.excludeTools.join('\u0000')) parts.push(`exclude=${editing.excludeTools.join('+')}`);
+    if (editing.clearAtLeastTokens !== defaults.clearAtLeastTokens)
+      parts.push(`clear-at-least=${editing.clearAtLeastTokens}`);
+    if (editing.excludeTools.join('\u0000') !== defaults.excludeTools.join('\u0000'))
+      parts.push(`exclude=${editing.excludeTools.join('+')}`);
   }
   if (editing.kind === 'opencode-prune' && defaults.kind === 'opencode-prune') {
     if (editing.minimumTokens !== defaults.minimumTokens) parts.push(`prune-minimum=${editing.minimumTokens}`);

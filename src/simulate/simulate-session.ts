@@ -78,7 +78,11 @@ export function warmStaticTokens(session: Session, calibration: TokenCalibration
 }
 
 /** Replays a session under every scenario; the `recorded` one is calibrated first. */
-export function simulateSession(session: Session, scenarios: readonly Scenario[], options: SimulateOptions): SessionSimulation {
+export function simulateSession(
+  session: Session,
+  scenarios: readonly Scenario[],
+  options: SimulateOptions,
+): SessionSimulation {
   const recordedScenario = scenarios.find((scenario) => scenario.family === 'recorded') ?? {
     name: 'recorded',
     family: 'recorded' as const,
@@ -137,7 +141,15 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
   let best: RecordedFit | null = null;
   for (const policy of recordedPolicyCandidates(session)) {
     const replay = (calibration: TokenCalibration, warmStatic: number) =>
-      replaySession({ session, scenario, calibration, recordedPolicy: policy, modelFacts: options.modelFacts, preCompactHookBlocks: hookBlocks, warmStaticTokens: warmStatic });
+      replaySession({
+        session,
+        scenario,
+        calibration,
+        recordedPolicy: policy,
+        modelFacts: options.modelFacts,
+        preCompactHookBlocks: hookBlocks,
+        warmStaticTokens: warmStatic,
+      });
     const probe = replay(calibrateTokens([]), 0);
     const points: CalibrationPoint[] = [];
     for (const row of probe.rows) {
@@ -145,17 +157,33 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
       const request = session.requests[row.sourceRequestIndex];
       if (request === undefined || request.agentId !== null || request.usage === null) continue;
       const usage = request.usage;
-      points.push({ promptTokens: usage.promptTokens - row.fixedTokens, visibleChars: row.visibleChars, visibleSegments: row.visibleUnits });
+      points.push({
+        promptTokens: usage.promptTokens - row.fixedTokens,
+        visibleChars: row.visibleChars,
+        visibleSegments: row.visibleUnits,
+      });
     }
     const calibration = calibrateTokens(points);
     const warmStatic = warmStaticTokens(session, calibration);
     const result = replay(calibration, warmStatic);
     const fidelity = measureFidelity(session, result.rows);
-    const candidate: RecordedFit = { policy, calibration, result, fidelity, warmStaticTokens: warmStatic, transientMissRate: undefined, automaticTtlMs: undefined };
+    const candidate: RecordedFit = {
+      policy,
+      calibration,
+      result,
+      fidelity,
+      warmStaticTokens: warmStatic,
+      transientMissRate: undefined,
+      automaticTtlMs: undefined,
+    };
     if (best === null || score(candidate.fidelity) < score(best.fidelity)) best = candidate;
     // The date's candidate comes first; when it already reproduces the measured prompts the
     // others cannot do meaningfully better, and each costs two more replays.
-    if (fidelity.measuredRequests === 0 || (fidelity.medianRequestErrorPct ?? Number.POSITIVE_INFINITY) < GOOD_FIT_MEDIAN_ERROR_PCT) break;
+    if (
+      fidelity.measuredRequests === 0 ||
+      (fidelity.medianRequestErrorPct ?? Number.POSITIVE_INFINITY) < GOOD_FIT_MEDIAN_ERROR_PCT
+    )
+      break;
   }
   if (best === null) throw new Error('invariant: at least one recorded policy candidate');
   const fit = best;
@@ -216,7 +244,10 @@ function withAutomaticCacheFacts(
   }
   const rate = measuredTransientMissRate(session, withoutMisses, fit.warmStaticTokens, options);
   if (rate === null && ttlMs === undefined) return fit;
-  const result = rate === null ? replay(rules.find((r) => r.transientMissRate > 0)?.transientMissRate ?? 0, ttlMs) : replay(rate, ttlMs);
+  const result =
+    rate === null
+      ? replay(rules.find((r) => r.transientMissRate > 0)?.transientMissRate ?? 0, ttlMs)
+      : replay(rate, ttlMs);
   return {
     ...fit,
     result,
@@ -239,7 +270,12 @@ function readError(session: Session, result: ReplayResult): number {
 }
 
 /** 1 − Σ measured / Σ replayed reads beyond the shared static block, over the modelled requests; null without enough evidence. */
-export function measuredTransientMissRate(session: Session, withoutMisses: ReplayResult, warmStaticTokens: number, options: SimulateOptions): number | null {
+export function measuredTransientMissRate(
+  session: Session,
+  withoutMisses: ReplayResult,
+  warmStaticTokens: number,
+  options: SimulateOptions,
+): number | null {
   let replayed = 0;
   let measured = 0;
   let requests = 0;

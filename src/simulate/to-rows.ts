@@ -17,7 +17,11 @@ export type SimulationRows = {
 
 /** The scenarios table. */
 export function scenarioRows(scenarios: readonly Scenario[]): ScenarioRow[] {
-  return scenarios.map((scenario) => ({ name: scenario.name, family: scenario.family, params_json: JSON.stringify(scenario.params) }));
+  return scenarios.map((scenario) => ({
+    name: scenario.name,
+    family: scenario.family,
+    params_json: JSON.stringify(scenario.params),
+  }));
 }
 
 /** Distinct models of a session in order of first use. */
@@ -90,7 +94,10 @@ function isModelled(session: Session, sourceRequestIndex: number | null): boolea
  * Every row a simulated session contributes. `flags` names the flags raised per scenario
  * (`recorded` = the log's own data), for the sessions table's `flags` column (replay.md §8).
  */
-export function simulationRows(simulation: SessionSimulation, flags: ReadonlyMap<string, readonly string[]> = new Map()): SimulationRows {
+export function simulationRows(
+  simulation: SessionSimulation,
+  flags: ReadonlyMap<string, readonly string[]> = new Map(),
+): SimulationRows {
   const { session } = simulation;
   const models = sessionModels(session);
   const requests: RequestRow[] = measuredRows(session);
@@ -116,7 +123,8 @@ export function simulationRows(simulation: SessionSimulation, flags: ReadonlyMap
         context_tokens_after: row.contextTokensAfter,
         compaction_before: row.compactionBefore,
         overflow_retries: row.overflowRetries,
-        modelled: scenario.family === 'recorded' && row.kind === 'request' && isModelled(session, row.sourceRequestIndex),
+        modelled:
+          scenario.family === 'recorded' && row.kind === 'request' && isModelled(session, row.sourceRequestIndex),
       });
     }
     for (const compaction of result.compactions) {

@@ -39,7 +39,9 @@ export class EquivalentReplays {
   /** The compaction threshold of each of the session's models under `scenario`, as the replay computes it. */
   thresholds(scenario: Scenario): number[] {
     const params = engineParamsFor(scenario, this.recordedPolicy);
-    return this.models.map((model) => compactThresholdTokens(triggerWindowTokens(scenario, this.modelFacts(model)), params));
+    return this.models.map((model) =>
+      compactThresholdTokens(triggerWindowTokens(scenario, this.modelFacts(model)), params),
+    );
   }
 
   /** The totals of an earlier replay provably identical to `scenario`'s, if any. */
@@ -49,7 +51,9 @@ export class EquivalentReplays {
     const candidates = this.known.get(triggerClass(scenario)) ?? [];
     const same = candidates.find((k) => k.thresholds.every((t, i) => t === thresholds[i]));
     if (same !== undefined) return same.totals;
-    return candidates.find((k) => !k.attempted && k.thresholds.every((t, i) => t <= (thresholds[i] ?? Number.NEGATIVE_INFINITY)))?.totals;
+    return candidates.find(
+      (k) => !k.attempted && k.thresholds.every((t, i) => t <= (thresholds[i] ?? Number.NEGATIVE_INFINITY)),
+    )?.totals;
   }
 
   /** Remembers a replay made under `scenario`. */

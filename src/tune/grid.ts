@@ -16,15 +16,25 @@ export type Ttl = '5m' | '1h';
 /** Overrides that take one value for the whole sweep (the grid axes are separate). */
 export type FixedOverrides = Omit<
   ScenarioOverrides,
-  'targetTokens' | 'bufferTokens' | 'preserveRecentTurns' | 'ttl' | 'keepToolResults' | 'clearTriggerTokens' | 'pruneProtectTokens'
+  | 'targetTokens'
+  | 'bufferTokens'
+  | 'preserveRecentTurns'
+  | 'ttl'
+  | 'keepToolResults'
+  | 'clearTriggerTokens'
+  | 'pruneProtectTokens'
 >;
 
 /** The curve of observation masking's M when none is given (M = 10 is the JetBrains study's). */
 export const DEFAULT_KEEP_RESULTS_GRID: readonly number[] = [1, 2, 3, 4, 6, 8, 10, 15, 20];
 /** The curve of clear-tool-uses' trigger when none is given: 40K to 200K in steps of 20K (default 100K). */
 /** The curve of opencode's protected budget when none is given: 10K to 80K in steps of 10K (default 40K). */
-export const DEFAULT_PRUNE_PROTECT_GRID: readonly number[] = [10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 70_000, 80_000];
-export const DEFAULT_CLEAR_TRIGGER_GRID: readonly number[] = [40_000, 60_000, 80_000, 100_000, 120_000, 140_000, 160_000, 180_000, 200_000];
+export const DEFAULT_PRUNE_PROTECT_GRID: readonly number[] = [
+  10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 70_000, 80_000,
+];
+export const DEFAULT_CLEAR_TRIGGER_GRID: readonly number[] = [
+  40_000, 60_000, 80_000, 100_000, 120_000, 140_000, 160_000, 180_000, 200_000,
+];
 
 export type SweepGrid = {
   /** Families in the order asked for; `recorded` is always added first and needs no mention. */
@@ -65,21 +75,36 @@ function curveOverrides(family: ScenarioFamily, grid: SweepGrid): ScenarioOverri
   const knob = familyKnob(family);
   const editing = familyDefaults(family).editing.kind;
   const targets = sortedUnique(grid.targetTokens);
-  const keeps = knob === 'keep-results' ? (grid.keepToolResults ?? DEFAULT_KEEP_RESULTS_GRID) : (grid.keepToolResults ?? null);
-  const triggers = knob === 'clear-trigger' ? (grid.clearTriggerTokens ?? DEFAULT_CLEAR_TRIGGER_GRID) : (grid.clearTriggerTokens ?? null);
-  const protects = knob === 'prune-protect' ? (grid.pruneProtectTokens ?? DEFAULT_PRUNE_PROTECT_GRID) : (grid.pruneProtectTokens ?? null);
+  const keeps =
+    knob === 'keep-results' ? (grid.keepToolResults ?? DEFAULT_KEEP_RESULTS_GRID) : (grid.keepToolResults ?? null);
+  const triggers =
+    knob === 'clear-trigger'
+      ? (grid.clearTriggerTokens ?? DEFAULT_CLEAR_TRIGGER_GRID)
+      : (grid.clearTriggerTokens ?? null);
+  const protects =
+    knob === 'prune-protect'
+      ? (grid.pruneProtectTokens ?? DEFAULT_PRUNE_PROTECT_GRID)
+      : (grid.pruneProtectTokens ?? null);
   return {
     ...(knob === 'target' && targets.length > 0 ? { targetTokens: targets } : {}),
-    ...(editing === 'observation-masking' && keeps !== null && keeps.length > 0 ? { keepToolResults: sortedUnique(keeps) } : {}),
-    ...(editing === 'clear-tool-uses' && triggers !== null && triggers.length > 0 ? { clearTriggerTokens: sortedUnique(triggers) } : {}),
-    ...(editing === 'opencode-prune' && protects !== null && protects.length > 0 ? { pruneProtectTokens: sortedUnique(protects) } : {}),
+    ...(editing === 'observation-masking' && keeps !== null && keeps.length > 0
+      ? { keepToolResults: sortedUnique(keeps) }
+      : {}),
+    ...(editing === 'clear-tool-uses' && triggers !== null && triggers.length > 0
+      ? { clearTriggerTokens: sortedUnique(triggers) }
+      : {}),
+    ...(editing === 'opencode-prune' && protects !== null && protects.length > 0
+      ? { pruneProtectTokens: sortedUnique(protects) }
+      : {}),
   };
 }
 
 /** How many scenarios one family makes per TTL × buffer × preserve combination. */
 function curveSize(family: ScenarioFamily, grid: SweepGrid): number {
   const o = curveOverrides(family, grid);
-  const sizes = [o.targetTokens, o.keepToolResults, o.clearTriggerTokens, o.pruneProtectTokens].map((list) => Math.max(1, list?.length ?? 1));
+  const sizes = [o.targetTokens, o.keepToolResults, o.clearTriggerTokens, o.pruneProtectTokens].map((list) =>
+    Math.max(1, list?.length ?? 1),
+  );
   return sizes.reduce((product, size) => product * size, 1);
 }
 
@@ -166,11 +191,17 @@ function withoutKnob(scenario: Scenario): Scenario['params'] {
     case 'target':
       return { ...params, targetTokens: null };
     case 'keep-results':
-      return params.editing.kind === 'observation-masking' ? { ...params, editing: { ...params.editing, keepToolResults: -1 } } : params;
+      return params.editing.kind === 'observation-masking'
+        ? { ...params, editing: { ...params.editing, keepToolResults: -1 } }
+        : params;
     case 'clear-trigger':
-      return params.editing.kind === 'clear-tool-uses' ? { ...params, editing: { ...params.editing, triggerTokens: -1 } } : params;
+      return params.editing.kind === 'clear-tool-uses'
+        ? { ...params, editing: { ...params.editing, triggerTokens: -1 } }
+        : params;
     case 'prune-protect':
-      return params.editing.kind === 'opencode-prune' ? { ...params, editing: { ...params.editing, protectTokens: -1 } } : params;
+      return params.editing.kind === 'opencode-prune'
+        ? { ...params, editing: { ...params.editing, protectTokens: -1 } }
+        : params;
     case null:
       return params;
     default:

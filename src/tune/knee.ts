@@ -35,7 +35,9 @@ const NO_BEND = 1e-9;
 
 /** The knee of the curve, or null when it has fewer than three distinct targets or no bend. */
 export function findKnee(points: readonly CurvePoint[]): Knee | null {
-  const order = points.map((point, index) => ({ point, index })).sort((a, b) => a.point.targetTokens - b.point.targetTokens || a.index - b.index);
+  const order = points
+    .map((point, index) => ({ point, index }))
+    .sort((a, b) => a.point.targetTokens - b.point.targetTokens || a.index - b.index);
   const first = order[0];
   const last = order[order.length - 1];
   if (first === undefined || last === undefined || order.length < 3) return null;

@@ -36,7 +36,12 @@ export type Recommendation =
       readonly knee: Knee | null;
       readonly reason: string;
     }
-  | { readonly kind: 'keep-recorded'; readonly series: string; readonly cheapest: RecommendationPoint; readonly reason: string }
+  | {
+      readonly kind: 'keep-recorded';
+      readonly series: string;
+      readonly cheapest: RecommendationPoint;
+      readonly reason: string;
+    }
   | { readonly kind: 'unpriced'; readonly series: string | null; readonly reason: string }
   | { readonly kind: 'no-curve'; readonly reason: string };
 
@@ -44,7 +49,12 @@ export type CurveInput = {
   readonly series: string;
   readonly knob: CurveKnob;
   /** The curve's points in ascending target; cost null = not fully priced. */
-  readonly points: ReadonlyArray<Omit<RecommendationPoint, 'costPicoUsd'> & { readonly costPicoUsd: bigint | null; readonly unpricedRequests: number }>;
+  readonly points: ReadonlyArray<
+    Omit<RecommendationPoint, 'costPicoUsd'> & {
+      readonly costPicoUsd: bigint | null;
+      readonly unpricedRequests: number;
+    }
+  >;
   readonly knee: Knee | null;
 };
 
@@ -120,12 +130,22 @@ function perSession(count: number, sessions: number): string {
  * The recommendation on one curve. `toleranceBasisPoints`: how far above the cheapest point a
  * target may cost and still be preferred for keeping more context (200 = 2%).
  */
-export function recommendOnCurve(curve: CurveInput, recorded: RecordedCost, toleranceBasisPoints: number): Recommendation {
+export function recommendOnCurve(
+  curve: CurveInput,
+  recorded: RecordedCost,
+  toleranceBasisPoints: number,
+): Recommendation {
   if (curve.points.length === 0) return { kind: 'no-curve', reason: `the ${curve.series} curve has no points` };
   const unpriced = curve.points.reduce((sum, point) => sum + point.unpricedRequests, 0);
   const priced: RecommendationPoint[] = [];
-  for (const point of curve.points) if (point.costPicoUsd !== null) priced.push({ ...point, costPicoUsd: point.costPicoUsd });
-  if (unpriced > 0 || priced.length < curve.points.length || recorded.costPicoUsd === null || recorded.unpricedRequests > 0) {
+  for (const point of curve.points)
+    if (point.costPicoUsd !== null) priced.push({ ...point, costPicoUsd: point.costPicoUsd });
+  if (
+    unpriced > 0 ||
+    priced.length < curve.points.length ||
+    recorded.costPicoUsd === null ||
+    recorded.unpricedRequests > 0
+  ) {
     return {
       kind: 'unpriced',
       series: curve.series,
@@ -150,18 +170,23 @@ export function recommendOnCurve(curve: CurveInput, recorded: RecordedCost, tole
   let chosen = cheapest;
   for (const point of priced) {
     const withinTolerance = point.costPicoUsd * 10_000n <= limit;
-    if (withinTolerance && point.costPicoUsd < recordedPicoUsd && point.targetTokens > chosen.targetTokens) chosen = point;
+    if (withinTolerance && point.costPicoUsd < recordedPicoUsd && point.targetTokens > chosen.targetTokens)
+      chosen = point;
   }
   const saving = recordedPicoUsd - chosen.costPicoUsd;
   const savingPct = recordedPicoUsd === 0n ? 0 : pctOf(saving, recordedPicoUsd);
   const tolerance = `${toleranceBasisPoints / 100}%`;
   const noun = knobNoun(curve.knob);
-  const edge = cheapest.targetTokens === priced[0]?.targetTokens ? ` (the smallest ${noun} swept: the minimum may lie lower)` : '';
+  const edge =
+    cheapest.targetTokens === priced[0]?.targetTokens ? ` (the smallest ${noun} swept: the minimum may lie lower)` : '';
   const why =
     chosen === cheapest
       ? `the cheapest ${noun} on the curve${edge}`
       : `the largest ${noun} within ${tolerance} of the cheapest (${formatKnobValue(curve.knob, cheapest.targetTokens)}, ${formatUsd(cheapest.costPicoUsd)}${edge})`;
-  const knee = curve.knee === null ? 'the curve has no knee' : `the curve's knee is at ${formatKnobValue(curve.knob, curve.knee.targetTokens)}`;
+  const knee =
+    curve.knee === null
+      ? 'the curve has no knee'
+      : `the curve's knee is at ${formatKnobValue(curve.knob, curve.knee.targetTokens)}`;
   return {
     kind: 'target',
     series: curve.series,
@@ -182,12 +207,18 @@ export function bestRecommendation(recommendations: readonly Recommendation[]): 
   let best: Recommendation | null = null;
   for (const candidate of recommendations) {
     if (candidate.kind !== 'target') continue;
-    if (best === null || best.kind !== 'target' || candidate.point.costPicoUsd < best.point.costPicoUsd) best = candidate;
+    if (best === null || best.kind !== 'target' || candidate.point.costPicoUsd < best.point.costPicoUsd)
+      best = candidate;
   }
   if (best !== null) return best;
   const unpriced = recommendations.find((r) => r.kind === 'unpriced');
   if (unpriced !== undefined) return unpriced;
   const keep = recommendations.find((r) => r.kind === 'keep-recorded');
   if (keep !== undefined) return keep;
-  return recommendations[0] ?? { kind: 'no-curve', reason: 'no target was swept: add --scenario freecode and a --target grid' };
+  return (
+    recommendations[0] ?? {
+      kind: 'no-curve',
+      reason: 'no target was swept: add --scenario freecode and a --target grid',
+    }
+  );
 }

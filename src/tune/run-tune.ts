@@ -50,9 +50,19 @@ export type TuneOutcome = {
  */
 async function sourceBytes(source: SessionSource): Promise<number> {
   const values: unknown[] = Object.values(source.files);
-  const paths = values.flatMap((value) => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []));
+  const paths = values.flatMap((value) =>
+    typeof value === 'string'
+      ? [value]
+      : Array.isArray(value)
+        ? value.filter((v): v is string => typeof v === 'string')
+        : [],
+  );
   let bytes = 0;
-  for (const path of paths) bytes += await stat(path).then((info) => (info.isFile() ? info.size : 0), () => 0);
+  for (const path of paths)
+    bytes += await stat(path).then(
+      (info) => (info.isFile() ? info.size : 0),
+      () => 0,
+    );
   return bytes;
 }
 
@@ -76,7 +86,9 @@ export async function runTune(request: TuneRequest): Promise<TuneOutcome> {
   const report = buildTuneReport({ scenarios: request.scenarios, sweeps, issues, tolerancePct: request.tolerancePct });
   const notices: string[] = [];
   if (report.skipped.length > 0) {
-    notices.push(`${report.skipped.length} session(s) without per-request data were not replayed: ${report.skipped.map((s) => s.sessionId).join(', ')}`);
+    notices.push(
+      `${report.skipped.length} session(s) without per-request data were not replayed: ${report.skipped.map((s) => s.sessionId).join(', ')}`,
+    );
   }
   const unpriced = new Set<string>();
   let replays = 0;
@@ -89,6 +101,9 @@ export async function runTune(request: TuneRequest): Promise<TuneOutcome> {
     reused += sweep.stats.reused;
     replayedRows += sweep.stats.replayedRows;
   }
-  for (const model of [...unpriced].sort()) notices.push(`model "${model}" is unpriced: its requests are left out of every cost, and no target is recommended where they count`);
+  for (const model of [...unpriced].sort())
+    notices.push(
+      `model "${model}" is unpriced: its requests are left out of every cost, and no target is recommended where they count`,
+    );
   return { report, notices, stats: { sessions: sweeps.length - report.skipped.length, replays, reused, replayedRows } };
 }

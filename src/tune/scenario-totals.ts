@@ -80,7 +80,13 @@ export const EMPTY_TOTALS: ScenarioTotals = {
 
 /** The total of the parts, in pico-dollars. */
 export function totalPicoUsd(cost: CostParts): bigint {
-  return cost.cacheReadPicoUsd + cost.cacheWritePicoUsd + cost.uncachedInputPicoUsd + cost.outputPicoUsd + cost.summarizerPicoUsd;
+  return (
+    cost.cacheReadPicoUsd +
+    cost.cacheWritePicoUsd +
+    cost.uncachedInputPicoUsd +
+    cost.outputPicoUsd +
+    cost.summarizerPicoUsd
+  );
 }
 
 /** The cost in pico-dollars, or null when nothing billed could be priced (unpriced, never $0). */

@@ -39,7 +39,14 @@ export type PoolOptions = {
   readonly weights?: readonly number[];
 };
 
-const CODES: ReadonlySet<string> = new Set<CachecostErrorCode>(['PATH_NOT_FOUND', 'BAD_ARGUMENT', 'STRICT_INGEST', 'BAD_PRICING_FILE', 'IO_ERROR', 'DATABASE_ERROR']);
+const CODES: ReadonlySet<string> = new Set<CachecostErrorCode>([
+  'PATH_NOT_FOUND',
+  'BAD_ARGUMENT',
+  'STRICT_INGEST',
+  'BAD_PRICING_FILE',
+  'IO_ERROR',
+  'DATABASE_ERROR',
+]);
 
 function isErrorCode(code: string): code is CachecostErrorCode {
   return CODES.has(code);
@@ -54,7 +61,11 @@ function revive(failure: WorkerFailure): Error {
 }
 
 /** Sweeps every source and returns the results in the sources' order. */
-export async function runSweeps(sources: readonly SessionSource[], config: SweepConfig, options: PoolOptions): Promise<SourceSweep[]> {
+export async function runSweeps(
+  sources: readonly SessionSource[],
+  config: SweepConfig,
+  options: PoolOptions,
+): Promise<SourceSweep[]> {
   const script = options.workerScript ?? defaultWorkerScript();
   const threads = script === null ? 1 : Math.min(Math.max(1, Math.floor(options.workers)), sources.length);
   if (threads <= 1 || script === null) {
@@ -65,7 +76,13 @@ export async function runSweeps(sources: readonly SessionSource[], config: Sweep
   return runOnThreads(sources, config, threads, script, options);
 }
 
-function runOnThreads(sources: readonly SessionSource[], config: SweepConfig, threads: number, script: WorkerScript, options: PoolOptions): Promise<SourceSweep[]> {
+function runOnThreads(
+  sources: readonly SessionSource[],
+  config: SweepConfig,
+  threads: number,
+  script: WorkerScript,
+  options: PoolOptions,
+): Promise<SourceSweep[]> {
   const results: (SourceSweep | undefined)[] = new Array<SourceSweep | undefined>(sources.length).fill(undefined);
   const weights = options.weights;
   const order = sources.map((_, index) => index);
@@ -109,10 +126,12 @@ function runOnThreads(sources: readonly SessionSource[], config: SweepConfig, th
             if (finished === sources.length) {
               settled = true;
               for (const w of workers) void w.terminate();
-              resolve(results.map((result) => {
-                if (result === undefined) throw new Error('invariant: every session has a result');
-                return result;
-              }));
+              resolve(
+                results.map((result) => {
+                  if (result === undefined) throw new Error('invariant: every session has a result');
+                  return result;
+                }),
+              );
               return;
             }
             give(worker);

@@ -10,7 +10,12 @@ import type { Fidelity } from '../simulate/fidelity.js';
 import type { ReplayResult } from '../simulate/replay.js';
 import { repriceReplay, replaySession } from '../simulate/replay.js';
 import type { Scenario } from '../simulate/scenario.js';
-import { automaticCacheFacts, isReplayable, preCompactHookBlocks, simulateSession } from '../simulate/simulate-session.js';
+import {
+  automaticCacheFacts,
+  isReplayable,
+  preCompactHookBlocks,
+  simulateSession,
+} from '../simulate/simulate-session.js';
 import { measuredRows } from '../simulate/to-rows.js';
 import { EquivalentReplays } from './equivalent-replays.js';
 import { modelFactsForSession } from '../simulate/model-facts.js';
@@ -92,7 +97,11 @@ function billTotals(prices: PriceTable, session: Session, unpricedModels: Set<st
  * record per scenario, reusing a replay wherever another is provably identical
  * (`equivalent-replays.ts`); ascending targets, the sweep's order, reuse the most.
  */
-export function sweepSession(session: Session, scenarios: readonly Scenario[], options: SweepSessionOptions): SessionSweep {
+export function sweepSession(
+  session: Session,
+  scenarios: readonly Scenario[],
+  options: SweepSessionOptions,
+): SessionSweep {
   if (!isReplayable(session)) return { kind: 'skipped', sessionId: session.id, reason: 'no per-request data' };
   const recordedScenario = scenarios[0];
   if (recordedScenario?.family !== 'recorded') throw new Error('invariant: a sweep starts with the recorded scenario');
@@ -128,7 +137,11 @@ export function sweepSession(session: Session, scenarios: readonly Scenario[], o
       }
       let result: ReplayResult;
       if (kept !== undefined && options.reuseEquivalent) {
-        result = repriceReplay(kept, { ttl: scenario.params.ttl, fromLog: scenario.params.ttlFromLog }, fit.warmStaticTokens);
+        result = repriceReplay(
+          kept,
+          { ttl: scenario.params.ttl, fromLog: scenario.params.ttlFromLog },
+          fit.warmStaticTokens,
+        );
         reused += 1;
         options.onScenario?.(0);
       } else {

@@ -24,7 +24,11 @@ export type SourceSweep = {
 };
 
 /** Loads `source` with its content (the summarizer reads it) and sweeps it. */
-export async function sweepSource(source: SessionSource, config: SweepConfig, onScenario?: (replayedRows: number) => void): Promise<SourceSweep> {
+export async function sweepSource(
+  source: SessionSource,
+  config: SweepConfig,
+  onScenario?: (replayedRows: number) => void,
+): Promise<SourceSweep> {
   const session = await loadSession(source, { content: 'text' });
   const sweep = sweepSession(session, config.scenarios, {
     prices: config.prices,

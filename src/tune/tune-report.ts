@@ -55,7 +55,11 @@ export type TuneCurve = {
 };
 
 /** How far each session's `recorded` replay is from its measured usage (replay.md §6). */
-export type SessionFidelity = { readonly sessionId: string; readonly recordedPolicy: string; readonly fidelity: Fidelity };
+export type SessionFidelity = {
+  readonly sessionId: string;
+  readonly recordedPolicy: string;
+  readonly fidelity: Fidelity;
+};
 
 export type TuneGroup = {
   /** The main model of the group's sessions; null for the group of all sessions. */
@@ -97,8 +101,15 @@ function pctOf(part: bigint, whole: bigint): number | null {
   return Number((part * 100_000_000n) / whole) / 1_000_000;
 }
 
-function buildGroup(model: string | null, sweeps: readonly Swept[], scenarios: readonly Scenario[], toleranceBasisPoints: number): TuneGroup {
-  const totals: ScenarioTotals[] = scenarios.map((_, index) => sweeps.reduce((sum, sweep) => addTotals(sum, sweep.results[index] ?? EMPTY_TOTALS), EMPTY_TOTALS));
+function buildGroup(
+  model: string | null,
+  sweeps: readonly Swept[],
+  scenarios: readonly Scenario[],
+  toleranceBasisPoints: number,
+): TuneGroup {
+  const totals: ScenarioTotals[] = scenarios.map((_, index) =>
+    sweeps.reduce((sum, sweep) => addTotals(sum, sweep.results[index] ?? EMPTY_TOTALS), EMPTY_TOTALS),
+  );
   const bill = sweeps.reduce((sum, sweep) => addTotals(sum, sweep.bill), EMPTY_TOTALS);
   const recordedTotals = totals[0] ?? EMPTY_TOTALS;
   const recordedCost = recordedTotals.unpricedRequests > 0 ? null : costPicoUsdOrNull(recordedTotals);
@@ -130,7 +141,9 @@ function buildGroup(model: string | null, sweeps: readonly Swept[], scenarios: r
     const series = sorted[0]?.series ?? '';
     const knob = (sorted[0] === undefined ? null : curvePosition(sorted[0].scenario)?.knob) ?? 'target';
     const allPriced = sorted.every((p) => p.costPicoUsd !== null && p.totals.unpricedRequests === 0);
-    const knee = allPriced ? findKnee(sorted.map((p) => ({ targetTokens: at(p), cost: Number(p.costPicoUsd ?? 0n) }))) : null;
+    const knee = allPriced
+      ? findKnee(sorted.map((p) => ({ targetTokens: at(p), cost: Number(p.costPicoUsd ?? 0n) })))
+      : null;
     const curve: CurveInput = {
       series,
       knob,
@@ -153,13 +166,21 @@ function buildGroup(model: string | null, sweeps: readonly Swept[], scenarios: r
       scenarios: sorted.map((p) => p.scenario.name),
       targetTokens: sorted.map(at),
       knee: knee === null || kneePoint === undefined ? null : { ...knee, scenario: kneePoint.scenario.name },
-      recommendation: recommendOnCurve(curve, { costPicoUsd: recordedCost, unpricedRequests: recordedTotals.unpricedRequests }, toleranceBasisPoints),
+      recommendation: recommendOnCurve(
+        curve,
+        { costPicoUsd: recordedCost, unpricedRequests: recordedTotals.unpricedRequests },
+        toleranceBasisPoints,
+      ),
     });
   }
   return {
     model,
     sessionIds: sweeps.map((sweep) => sweep.sessionId),
-    fidelity: sweeps.map((sweep) => ({ sessionId: sweep.sessionId, recordedPolicy: sweep.recordedPolicy, fidelity: sweep.fidelity })),
+    fidelity: sweeps.map((sweep) => ({
+      sessionId: sweep.sessionId,
+      recordedPolicy: sweep.recordedPolicy,
+      fidelity: sweep.fidelity,
+    })),
     bill,
     points,
     curves,
@@ -182,11 +203,24 @@ export function buildTuneReport(input: TuneReportInput): TuneReport {
   const bp = toleranceBasisPoints(input.tolerancePct);
   return {
     assumption: TUNE_ASSUMPTION,
-    method: { knee: KNEE_METHOD, recommendation: recommendationMethod(input.tolerancePct), tolerancePct: input.tolerancePct },
+    method: {
+      knee: KNEE_METHOD,
+      recommendation: recommendationMethod(input.tolerancePct),
+      tolerancePct: input.tolerancePct,
+    },
     scenarios: input.scenarios,
-    models: models.map((model) => buildGroup(model, swept.filter((sweep) => sweep.model === model), input.scenarios, bp)),
+    models: models.map((model) =>
+      buildGroup(
+        model,
+        swept.filter((sweep) => sweep.model === model),
+        input.scenarios,
+        bp,
+      ),
+    ),
     overall: buildGroup(null, swept, input.scenarios, bp),
-    skipped: input.sweeps.flatMap((sweep) => (sweep.kind === 'skipped' ? [{ sessionId: sweep.sessionId, reason: sweep.reason }] : [])),
+    skipped: input.sweeps.flatMap((sweep) =>
+      sweep.kind === 'skipped' ? [{ sessionId: sweep.sessionId, reason: sweep.reason }] : [],
+    ),
     issues: input.issues,
   };
 }

@@ -13,7 +13,8 @@ export function parseDate(raw: string, option: string): readonly [number, number
     const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
     const back = new Date(Date.UTC(year, month - 1, day));
     // Date.UTC rolls 2026-02-30 over to March: a date that does not round-trip does not exist.
-    if (back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === day) return [year, month, day];
+    if (back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === day)
+      return [year, month, day];
   }
   throw new CachecostError('BAD_ARGUMENT', `--${option} expects a date as YYYY-MM-DD or YYYYMMDD, got "${raw}"`);
 }
@@ -54,7 +55,10 @@ export function checkTimeZone(raw: string): string {
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: raw.trim() }).resolvedOptions().timeZone;
   } catch {
-    throw new CachecostError('BAD_ARGUMENT', `--timezone expects an IANA time zone such as UTC or Europe/Paris, got "${raw}"`);
+    throw new CachecostError(
+      'BAD_ARGUMENT',
+      `--timezone expects an IANA time zone such as UTC or Europe/Paris, got "${raw}"`,
+    );
   }
 }
 
@@ -79,4 +83,3 @@ export function isoDate(raw: string | undefined, option: string): string | null 
   const [y, m, d] = parseDate(raw, option);
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
-

@@ -85,7 +85,20 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
   const recorder =
     fleet === null || record === null
       ? null
-      : await fleet.FleetRecorder.open(db, fleetRunRow(runInfo(record.stamp, { command: 'report', paths: options.paths, scenarios: [], pricingFile: options.pricingFile ?? null, prices, thresholds: null, withText: false })));
+      : await fleet.FleetRecorder.open(
+          db,
+          fleetRunRow(
+            runInfo(record.stamp, {
+              command: 'report',
+              paths: options.paths,
+              scenarios: [],
+              pricingFile: options.pricingFile ?? null,
+              prices,
+              thresholds: null,
+              withText: false,
+            }),
+          ),
+        );
   try {
     await bill.openBill(db);
     const seen = new Set<string>();
@@ -109,27 +122,32 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       sessionRows = [];
       unknownTtl = [];
     };
-    const issues = await forEachSession(options.paths, { content: 'sizes', cache: options.cache ?? null }, async (session: Session) => {
-      if (!wanted(session)) return;
-      // A recorded run holds the sessions this report covers: the filtered-out ones are not in it.
-      recorder?.addSession(session, { replayed: false, fidelityNote: null });
-      if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
-        totalsOnlySessions += 1;
-        return;
-      }
-      const measured = session.requests.filter((request) => request.usage !== null);
-      requestsWithoutUsage += session.requests.length - measured.length;
-      if (bounded) undatedRequestsOutsideWindow += measured.filter((request) => request.timestampMs === null).length;
-      for (const row of measuredRows(session)) requestRows.push(row);
-      if (!seen.has(session.id)) sessionRows.push({ session_id: session.id, project: session.project, host });
-      seen.add(session.id);
-      for (const request of measured) {
-        const tokens = request.usage === null ? 0 : unknownTtlWriteTokens(request.usage);
-        if (tokens > 0) unknownTtl.push({ session_id: session.id, request_index: request.index, write_unknown_ttl_tokens: tokens });
-        if (request.agentId !== null) subagents.push({ session_id: session.id, request_index: request.index });
-      }
-      if (requestRows.length >= FLUSH_ROWS) await flush();
-    });
+    const issues = await forEachSession(
+      options.paths,
+      { content: 'sizes', cache: options.cache ?? null },
+      async (session: Session) => {
+        if (!wanted(session)) return;
+        // A recorded run holds the sessions this report covers: the filtered-out ones are not in it.
+        recorder?.addSession(session, { replayed: false, fidelityNote: null });
+        if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
+          totalsOnlySessions += 1;
+          return;
+        }
+        const measured = session.requests.filter((request) => request.usage !== null);
+        requestsWithoutUsage += session.requests.length - measured.length;
+        if (bounded) undatedRequestsOutsideWindow += measured.filter((request) => request.timestampMs === null).length;
+        for (const row of measuredRows(session)) requestRows.push(row);
+        if (!seen.has(session.id)) sessionRows.push({ session_id: session.id, project: session.project, host });
+        seen.add(session.id);
+        for (const request of measured) {
+          const tokens = request.usage === null ? 0 : unknownTtlWriteTokens(request.usage);
+          if (tokens > 0)
+            unknownTtl.push({ session_id: session.id, request_index: request.index, write_unknown_ttl_tokens: tokens });
+          if (request.agentId !== null) subagents.push({ session_id: session.id, request_index: request.index });
+        }
+        if (requestRows.length >= FLUSH_ROWS) await flush();
+      },
+    );
     await flush();
     const report = buildBillReport({
       by,
@@ -159,7 +177,9 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
  * grouped by the same SQL as `billSessions`, so the exports of a fleet's logs give the bill of the
  * logs read together. `ingestIssues` = the lines the exporting runs skipped.
  */
-export async function billExports(options: BillExportsOptions): Promise<{ readonly report: BillReport; readonly ingestIssues: number; readonly hosts: readonly string[] }> {
+export async function billExports(
+  options: BillExportsOptions,
+): Promise<{ readonly report: BillReport; readonly ingestIssues: number; readonly hosts: readonly string[] }> {
   const since = options.since ?? undefined;
   const until = options.until ?? undefined;
   const by = options.by ?? 'day';
@@ -175,7 +195,10 @@ export async function billExports(options: BillExportsOptions): Promise<{ readon
   const db = await CostDb.open({ prices: await resolvePrices(options.pricingFile), path: null });
   try {
     await bill.openBill(db);
-    const load = await loadFleet(db, options.from, { session: options.session ?? null, project: options.project ?? null });
+    const load = await loadFleet(db, options.from, {
+      session: options.session ?? null,
+      project: options.project ?? null,
+    });
     const bounded = window.sinceMs !== null || window.untilMs !== null;
     const report = buildBillReport({
       by,

@@ -70,7 +70,15 @@ export async function exportSessions(options: ExportOptions): Promise<ExportOutc
   const thresholds = replay ? (options.thresholds ?? DEFAULT_THRESHOLDS) : null;
   const prices = await resolvePrices(options.pricingFile);
   const withText = options.withText ?? false;
-  const run = runInfo(options.stamp, { command: 'export', paths: options.paths, scenarios, pricingFile: options.pricingFile ?? null, prices, thresholds, withText });
+  const run = runInfo(options.stamp, {
+    command: 'export',
+    paths: options.paths,
+    scenarios,
+    pricingFile: options.pricingFile ?? null,
+    prices,
+    thresholds,
+    withText,
+  });
   const baseline = scenarios.find((scenario) => sameScenario(scenario, BASELINE_SCENARIO));
   const examined = scenarios.filter((scenario) => scenario.family !== 'recorded').map((scenario) => scenario.name);
   const sink = await FleetSink.open(run);
@@ -91,7 +99,13 @@ export async function exportSessions(options: ExportOptions): Promise<ExportOutc
         if (replayed !== null) {
           simulation = replayed.simulation;
           if (thresholds !== null && baseline !== undefined) {
-            flags = detectSessionFlags(simulation, { prices, modelFacts: replayed.modelFacts, thresholds, baseline, examined });
+            flags = detectSessionFlags(simulation, {
+              prices,
+              modelFacts: replayed.modelFacts,
+              thresholds,
+              baseline,
+              examined,
+            });
           }
           replayedSessions += 1;
           flagCount += flags.length;

@@ -47,7 +47,10 @@ export function flagScenarios(
   families: readonly ScenarioFamily[],
   overrides: ScenarioOverrides,
 ): { readonly all: Scenario[]; readonly examined: string[]; readonly baseline: Scenario } {
-  const asked = families.length === 0 ? [] : buildScenarios(families, overrides).filter((scenario) => scenario.family !== 'recorded');
+  const asked =
+    families.length === 0
+      ? []
+      : buildScenarios(families, overrides).filter((scenario) => scenario.family !== 'recorded');
   const recorded: Scenario = { name: 'recorded', family: 'recorded', params: familyDefaults('recorded') };
   const all = [recorded, BASELINE_SCENARIO, ...asked.filter((scenario) => scenario.name !== BASELINE_SCENARIO.name)];
   return { all, examined: asked.map((scenario) => scenario.name), baseline: BASELINE_SCENARIO };
@@ -65,8 +68,18 @@ export async function flagSessions(options: FlagSessionsOptions): Promise<FlagSe
   const sink =
     record === null
       ? null
-      : await (await import('./fleet-sink.js')).FleetSink.open(
-          runInfo(record.stamp, { command: 'flags', paths: options.paths, scenarios: scenarios.all, pricingFile: options.pricingFile ?? null, prices, thresholds, withText: false }),
+      : await (
+          await import('./fleet-sink.js')
+        ).FleetSink.open(
+          runInfo(record.stamp, {
+            command: 'flags',
+            paths: options.paths,
+            scenarios: scenarios.all,
+            pricingFile: options.pricingFile ?? null,
+            prices,
+            thresholds,
+            withText: false,
+          }),
         );
   let issues: readonly IngestIssue[];
   try {
@@ -82,7 +95,13 @@ export async function flagSessions(options: FlagSessionsOptions): Promise<FlagSe
           return;
         }
         const { simulation, modelFacts } = replayed;
-        const found = detectSessionFlags(simulation, { prices, modelFacts, thresholds, baseline: scenarios.baseline, examined: scenarios.examined });
+        const found = detectSessionFlags(simulation, {
+          prices,
+          modelFacts,
+          thresholds,
+          baseline: scenarios.baseline,
+          examined: scenarios.examined,
+        });
         flags.push(...found);
         await sink?.add(session, simulation, found);
         sessions += 1;
@@ -110,7 +129,10 @@ export async function flagSessions(options: FlagSessionsOptions): Promise<FlagSe
  * The flags many machines exported (`flags --from`), with the scenarios, thresholds and session
  * count their runs recorded, as the same report `flagSessions` builds from logs.
  */
-export async function flagExports(options: { readonly from: string; readonly pricingFile?: string | null }): Promise<FlagSessionsOutcome & { readonly notices: readonly string[] }> {
+export async function flagExports(options: {
+  readonly from: string;
+  readonly pricingFile?: string | null;
+}): Promise<FlagSessionsOutcome & { readonly notices: readonly string[] }> {
   const [{ CostDb }, { openBill }, { loadFleet }, { fleetFlags }] = await Promise.all([
     import('../cost/db.js'),
     import('../cost/bill.js'),

@@ -42,10 +42,12 @@ function stakeOf(row: Record<string, unknown>): Stake {
 
 function evidenceOf(text: string): Record<string, number | null> {
   const parsed: unknown = JSON.parse(text);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CachecostError('BAD_ARGUMENT', '--from: flags.evidence_json is not a JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new CachecostError('BAD_ARGUMENT', '--from: flags.evidence_json is not a JSON object');
   const out: Record<string, number | null> = {};
   for (const [key, value] of Object.entries(parsed)) {
-    if (value !== null && typeof value !== 'number') throw new CachecostError('BAD_ARGUMENT', `--from: flags.evidence_json.${key} is not a number`);
+    if (value !== null && typeof value !== 'number')
+      throw new CachecostError('BAD_ARGUMENT', `--from: flags.evidence_json.${key} is not a number`);
     out[key] = value;
   }
   return out;
@@ -82,7 +84,10 @@ export async function fleetFlags(db: CostDb): Promise<FleetFlags> {
     const listed: unknown = JSON.parse(stringOf(run, 'scenarios_json'));
     if (Array.isArray(listed)) {
       for (const entry of listed as unknown[]) {
-        const name = typeof entry === 'object' && entry !== null && 'name' in entry && typeof entry.name === 'string' ? entry.name : null;
+        const name =
+          typeof entry === 'object' && entry !== null && 'name' in entry && typeof entry.name === 'string'
+            ? entry.name
+            : null;
         if (name !== null && !scenarios.includes(name)) scenarios.push(name);
       }
     }
@@ -92,10 +97,21 @@ export async function fleetFlags(db: CostDb): Promise<FleetFlags> {
   for (const flag of flags) if (!scenarios.includes(flag.scenario)) scenarios.push(flag.scenario);
   const [first] = thresholdTexts;
   const resolved = resolveThresholds(first === undefined ? [] : [JSON.parse(first) as unknown]);
-  if (!resolved.ok) throw new CachecostError('BAD_ARGUMENT', `--from: the exported thresholds do not parse: ${resolved.error}`);
+  if (!resolved.ok)
+    throw new CachecostError('BAD_ARGUMENT', `--from: the exported thresholds do not parse: ${resolved.error}`);
   const notices: string[] = [];
-  if (thresholdTexts.size > 1) notices.push(`the exports were flagged with ${thresholdTexts.size} different threshold sets; the report shows the first`);
-  if (runs.length === 0) notices.push('no exported session was replayed, so no flags were computed (export with --flags or --target)');
+  if (thresholdTexts.size > 1)
+    notices.push(
+      `the exports were flagged with ${thresholdTexts.size} different threshold sets; the report shows the first`,
+    );
+  if (runs.length === 0)
+    notices.push('no exported session was replayed, so no flags were computed (export with --flags or --target)');
   const [count] = await db.query('SELECT count(*) AS n FROM fleet.sessions WHERE replayed');
-  return { flags, scenarios, thresholds: resolved.thresholds, sessions: count === undefined ? 0 : intOf(count, 'n'), notices };
+  return {
+    flags,
+    scenarios,
+    thresholds: resolved.thresholds,
+    sessions: count === undefined ? 0 : intOf(count, 'n'),
+    notices,
+  };
 }

@@ -9,7 +9,13 @@ import { CostDb } from '../cost/db.js';
 import type { Flag } from '../detect/flag.js';
 import type { IngestIssue, Session } from '../session/model.js';
 import type { SessionSimulation } from '../simulate/simulate-session.js';
-import { fidelityNote, measuredRows, scenarioRows, simulationRows, unknownTtlWriteTokens } from '../simulate/to-rows.js';
+import {
+  fidelityNote,
+  measuredRows,
+  scenarioRows,
+  simulationRows,
+  unknownTtlWriteTokens,
+} from '../simulate/to-rows.js';
 import { appendFleetDb } from '../cost/fleet/append-db.js';
 import type { FleetFlagRow } from '../cost/fleet/recorder.js';
 import { FleetRecorder } from '../cost/fleet/recorder.js';
@@ -76,13 +82,21 @@ export class FleetSink {
       await this.db.insertRequests(measuredRows(session));
     }
     if (!totalsOnly) {
-      if (!this.seen.has(session.id)) await insertBillSessions(this.db, [{ session_id: session.id, project: session.project, host: this.run.host }]);
+      if (!this.seen.has(session.id))
+        await insertBillSessions(this.db, [{ session_id: session.id, project: session.project, host: this.run.host }]);
       this.seen.add(session.id);
-      const unknown = session.requests.map((r) => ({ session_id: session.id, request_index: r.index, write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage) }));
+      const unknown = session.requests.map((r) => ({
+        session_id: session.id,
+        request_index: r.index,
+        write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage),
+      }));
       await insertUnknownTtl(this.db, unknown);
     }
     this.recorder.addFlags(flags.map(flagRow));
-    this.recorder.addSession(session, { replayed: simulation !== null, fidelityNote: simulation === null ? null : fidelityNote(simulation) });
+    this.recorder.addSession(session, {
+      replayed: simulation !== null,
+      fidelityNote: simulation === null ? null : fidelityNote(simulation),
+    });
   }
 
   /** Fills the fleet tables, writes them where asked, and closes the database. */

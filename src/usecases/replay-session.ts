@@ -17,7 +17,11 @@ export type ReplayedSession = {
 };
 
 /** The session replayed under `scenarios`, or null when it has no per-request data to replay. */
-export function replayWithPrices(session: Session, scenarios: readonly Scenario[], prices: PriceTable): ReplayedSession | null {
+export function replayWithPrices(
+  session: Session,
+  scenarios: readonly Scenario[],
+  prices: PriceTable,
+): ReplayedSession | null {
   if (!isReplayable(session)) return null;
   const modelFacts = modelFactsForSession(prices, session);
   return { simulation: simulateSession(session, scenarios, { modelFacts }), modelFacts };

@@ -44,7 +44,10 @@ const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** A host label fit for a partition path; anything else is `BAD_ARGUMENT` naming the option. */
 export function checkHostLabel(label: string, option: string): string {
   if (LABEL.test(label)) return label;
-  throw new CachecostError('BAD_ARGUMENT', `${option} must be 1-128 letters, digits, '.', '_' or '-' (starting with a letter or digit); got "${label}"`);
+  throw new CachecostError(
+    'BAD_ARGUMENT',
+    `${option} must be 1-128 letters, digits, '.', '_' or '-' (starting with a letter or digit); got "${label}"`,
+  );
 }
 
 /** A run id fit for a file name (`run-<id>.parquet`). */
@@ -54,7 +57,10 @@ export function checkRunId(id: string): string {
 }
 
 /** The run a use case records: the caller's stamp and what the use case ran. */
-export function runInfo(stamp: RunStamp, facts: Omit<RunInfo, keyof RunStamp | 'inputs'> & { readonly paths: readonly string[] }): RunInfo {
+export function runInfo(
+  stamp: RunStamp,
+  facts: Omit<RunInfo, keyof RunStamp | 'inputs'> & { readonly paths: readonly string[] },
+): RunInfo {
   const { paths, ...rest } = facts;
   return { ...stamp, ...rest, inputs: paths.map((path) => resolve(path)) };
 }

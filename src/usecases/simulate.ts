@@ -4,9 +4,9 @@
  * through one at a time, so memory holds one session's content plus the tables.
  */
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
 import type { PriceTable } from '../cost/price-table.js';
 import { CSV_EXPORTS, CostDb } from '../cost/db.js';
+import { ensureDirectory } from '../cost/output-path.js';
 import { writeFileAtomic } from '../report/atomic-write.js';
 import type { CsvColumn } from '../report/csv.js';
 import { csvChunks } from '../report/csv.js';
@@ -58,7 +58,12 @@ export type SimulateSessionsOutcome = {
 };
 
 /** The flags of every scenario (default thresholds). */
-function sessionFlags(simulation: SessionSimulation, baseline: Scenario, prices: PriceTable, modelFacts: (model: string) => ModelFacts): Flag[] {
+function sessionFlags(
+  simulation: SessionSimulation,
+  baseline: Scenario,
+  prices: PriceTable,
+  modelFacts: (model: string) => ModelFacts,
+): Flag[] {
   const examined = simulation.results.filter((r) => r.scenario.family !== 'recorded').map((r) => r.scenario.name);
   return detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined });
 }
@@ -78,58 +83,80 @@ function flagsByScenario(flags: readonly Flag[]): Map<string, string[]> {
 export async function simulateSessions(request: SimulateSessionsOptions): Promise<SimulateSessionsOutcome> {
   const prices = await resolvePrices(request.pricingFile);
   // The flags column needs the default-target scenario their dollars are measured against.
-  const baseline = request.scenarios.find((s) => s.name === BASELINE_SCENARIO.name && JSON.stringify(s.params) === JSON.stringify(BASELINE_SCENARIO.params));
+  const baseline = request.scenarios.find(
+    (s) => s.name === BASELINE_SCENARIO.name && JSON.stringify(s.params) === JSON.stringify(BASELINE_SCENARIO.params),
+  );
   const db = await CostDb.open({ prices, path: request.dbPath ?? null });
+  // A `--db` file is replaced only when the run completes (CostDb.close); a failure keeps the old one.
+  let completed = false;
   const record = request.record ?? null;
-  const sink =
-    record === null
-      ? null
-      : await FleetSink.open(
-          runInfo(record.stamp, {
-            command: 'simulate',
-            paths: request.paths,
-            scenarios: request.scenarios,
-            pricingFile: request.pricingFile ?? null,
-            prices,
-            thresholds: baseline === undefined ? null : DEFAULT_THRESHOLDS,
-            withText: false,
-          }),
-        );
+  let sink: FleetSink | null = null;
   try {
+    sink =
+      record === null
+        ? null
+        : await FleetSink.open(
+            runInfo(record.stamp, {
+              command: 'simulate',
+              paths: request.paths,
+              scenarios: request.scenarios,
+              pricingFile: request.pricingFile ?? null,
+              prices,
+              thresholds: baseline === undefined ? null : DEFAULT_THRESHOLDS,
+              withText: false,
+            }),
+          );
     await db.insertScenarios(scenarioRows(request.scenarios));
     const facts: SessionFacts[] = [];
     const meta: SessionMeta[] = [];
     const allFlags = new Map<string, readonly FlagJson[]>();
     const skipped: string[] = [];
-    const issues: IngestIssue[] = [...(await forEachSession(request.paths, { content: 'text' }, async (session: Session) => {
-      request.progress?.increment();
-      const replayed = replayWithPrices(session, request.scenarios, prices);
-      if (replayed === null) {
-        skipped.push(session.id);
-        await sink?.add(session, null, []);
-        return;
-      }
-      const { simulation, modelFacts } = replayed;
-      const flags = baseline === undefined ? [] : sessionFlags(simulation, baseline, prices, modelFacts);
-      const rows = simulationRows(simulation, baseline === undefined ? undefined : flagsByScenario(flags));
-      await sink?.add(session, simulation, flags);
-      if (request.details === true) {
-        const times = session.requests.map((r) => r.timestampMs).filter((t): t is number => t !== null);
-        meta.push({ sessionId: session.id, project: session.project, startedAtMs: times.length === 0 ? null : Math.min(...times) });
-        allFlags.set(session.id, sortFlags(flags.map(flagJson), request.scenarios.map((sc) => sc.name)));
-      }
-      await db.insertRequests(rows.requests);
-      await db.insertCompactions(rows.compactions);
-      await db.insertSessions(rows.sessions);
-      facts.push({
-        sessionId: session.id,
-        model: simulation.model,
-        recordedPolicy: simulation.recordedPolicy.basis,
-        charsPerToken: 1 / simulation.calibration.tokensPerChar,
-        staticBlockTokens: simulation.calibration.staticBlockTokens,
-        fidelityNote: fidelityNote(simulation),
-      });
-    }, (total) => request.progress?.start(total)))];
+    const issues: IngestIssue[] = [
+      ...(await forEachSession(
+        request.paths,
+        { content: 'text' },
+        async (session: Session) => {
+          request.progress?.increment();
+          const replayed = replayWithPrices(session, request.scenarios, prices);
+          if (replayed === null) {
+            skipped.push(session.id);
+            await sink?.add(session, null, []);
+            return;
+          }
+          const { simulation, modelFacts } = replayed;
+          const flags = baseline === undefined ? [] : sessionFlags(simulation, baseline, prices, modelFacts);
+          const rows = simulationRows(simulation, baseline === undefined ? undefined : flagsByScenario(flags));
+          await sink?.add(session, simulation, flags);
+          if (request.details === true) {
+            const times = session.requests.map((r) => r.timestampMs).filter((t): t is number => t !== null);
+            meta.push({
+              sessionId: session.id,
+              project: session.project,
+              startedAtMs: times.length === 0 ? null : Math.min(...times),
+            });
+            allFlags.set(
+              session.id,
+              sortFlags(
+                flags.map(flagJson),
+                request.scenarios.map((sc) => sc.name),
+              ),
+            );
+          }
+          await db.insertRequests(rows.requests);
+          await db.insertCompactions(rows.compactions);
+          await db.insertSessions(rows.sessions);
+          facts.push({
+            sessionId: session.id,
+            model: simulation.model,
+            recordedPolicy: simulation.recordedPolicy.basis,
+            charsPerToken: 1 / simulation.calibration.tokensPerChar,
+            staticBlockTokens: simulation.calibration.staticBlockTokens,
+            fidelityNote: fidelityNote(simulation),
+          });
+        },
+        (total) => request.progress?.start(total),
+      )),
+    ];
     const report = buildSimulateReport({
       scenarios: request.scenarios,
       facts,
@@ -141,31 +168,39 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
       issues,
     });
     const notices: string[] = [];
-    if (skipped.length > 0) notices.push(`${skipped.length} session(s) without per-request data were not replayed: ${skipped.join(', ')}`);
+    if (skipped.length > 0)
+      notices.push(`${skipped.length} session(s) without per-request data were not replayed: ${skipped.join(', ')}`);
     for (const unpriced of await db.unpricedModels()) {
-      notices.push(`model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`);
+      notices.push(
+        `model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`,
+      );
     }
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
     const details = request.details === true ? await readSessionDetails(db, meta, allFlags) : [];
     if (sink !== null && record !== null) await sink.close(issues, { outDir: null, dbPath: record.dbPath });
+    completed = true;
     return { report, notices, details };
   } catch (error) {
     sink?.abandon();
     throw error;
   } finally {
-    db.close();
+    if (completed) db.close();
+    else db.abandon();
   }
 }
 
 async function writeCsvTables(db: CostDb, dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await ensureDirectory(dir);
   } catch (error) {
     throw new CachecostError('IO_ERROR', `cannot create directory ${dir}: ${errorMessage(error)}`);
   }
   for (const name of CSV_EXPORTS) {
     const table = await db.exportCsv(name);
-    const columns: CsvColumn<(typeof table.rows)[number]>[] = table.columns.map((header) => ({ header, value: (row) => row[header] ?? null }));
+    const columns: CsvColumn<(typeof table.rows)[number]>[] = table.columns.map((header) => ({
+      header,
+      value: (row) => row[header] ?? null,
+    }));
     await writeFileAtomic(join(dir, `${name}.csv`), csvChunks(columns, table.rows));
   }
 }

@@ -72,7 +72,8 @@ export function tunePointRows(report: TuneReport): FleetTunePointRow[] {
 /** Runs the sweep; `BAD_ARGUMENT` when the grid has more than `MAX_SWEEP_SCENARIOS` scenarios. */
 export async function tuneSessions(options: TuneSessionsOptions): Promise<TuneOutcome> {
   const size = sweepSize(options.grid);
-  if (size > MAX_SWEEP_SCENARIOS) throw new CachecostError('BAD_ARGUMENT', `the grid has ${size} scenarios; at most ${MAX_SWEEP_SCENARIOS}`);
+  if (size > MAX_SWEEP_SCENARIOS)
+    throw new CachecostError('BAD_ARGUMENT', `the grid has ${size} scenarios; at most ${MAX_SWEEP_SCENARIOS}`);
   const scenarios = sweepScenarios(options.grid);
   const prices = await resolvePrices(options.pricingFile);
   const outcome = await runTune({
@@ -91,12 +92,23 @@ export async function tuneSessions(options: TuneSessionsOptions): Promise<TuneOu
       import('../cost/fleet/recorder.js'),
       import('../cost/fleet/append-db.js'),
     ]);
-    const run = runInfo(record.stamp, { command: 'tune', paths: options.paths, scenarios, pricingFile: options.pricingFile ?? null, prices, thresholds: null, withText: false });
+    const run = runInfo(record.stamp, {
+      command: 'tune',
+      paths: options.paths,
+      scenarios,
+      pricingFile: options.pricingFile ?? null,
+      prices,
+      thresholds: null,
+      withText: false,
+    });
     const db = await CostDb.open({ prices, path: null });
     try {
       const { openBill } = await import('../cost/bill.js');
       await openBill(db);
-      const recorder = await FleetRecorder.open(db, { ...fleetRunRow(run), sessions: outcome.report.overall.sessionIds.length + outcome.report.skipped.length });
+      const recorder = await FleetRecorder.open(db, {
+        ...fleetRunRow(run),
+        sessions: outcome.report.overall.sessionIds.length + outcome.report.skipped.length,
+      });
       await recorder.addTunePoints(tunePointRows(outcome.report));
       await recorder.finish(outcome.report.issues);
       await appendFleetDb(db, record.dbPath);

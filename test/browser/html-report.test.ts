@@ -37,12 +37,53 @@ function hostileSession(): string {
   const lines: string[] = [];
   let parent = 'u0';
   const at = (i: number) => new Date(Date.UTC(2026, 0, 5, 10, 0, i * 20)).toISOString();
-  lines.push(line({ type: 'user', uuid: 'u0', parentUuid: null, timestamp: at(0), message: { role: 'user', content: `fix it ${XSS_TOOL}` } }));
+  lines.push(
+    line({
+      type: 'user',
+      uuid: 'u0',
+      parentUuid: null,
+      timestamp: at(0),
+      message: { role: 'user', content: `fix it ${XSS_TOOL}` },
+    }),
+  );
   for (let i = 1; i <= 6; i += 1) {
-    const usage = { input_tokens: 10, cache_creation_input_tokens: 2_000, cache_read_input_tokens: 10_000 * i, output_tokens: 50 };
+    const usage = {
+      input_tokens: 10,
+      cache_creation_input_tokens: 2_000,
+      cache_read_input_tokens: 10_000 * i,
+      output_tokens: 50,
+    };
     const tool = { type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: `echo ${XSS_TOOL}` } };
-    lines.push(line({ type: 'assistant', uuid: `a${i}`, parentUuid: parent, timestamp: at(2 * i - 1), requestId: `req_${i}`, message: { id: `msg_${i}`, type: 'message', role: 'assistant', model: XSS_MODEL, content: [tool], stop_reason: 'tool_use', usage } }));
-    lines.push(line({ type: 'user', uuid: `r${i}`, parentUuid: `a${i}`, timestamp: at(2 * i), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: XSS_TOOL.repeat(40) }] } }));
+    lines.push(
+      line({
+        type: 'assistant',
+        uuid: `a${i}`,
+        parentUuid: parent,
+        timestamp: at(2 * i - 1),
+        requestId: `req_${i}`,
+        message: {
+          id: `msg_${i}`,
+          type: 'message',
+          role: 'assistant',
+          model: XSS_MODEL,
+          content: [tool],
+          stop_reason: 'tool_use',
+          usage,
+        },
+      }),
+    );
+    lines.push(
+      line({
+        type: 'user',
+        uuid: `r${i}`,
+        parentUuid: `a${i}`,
+        timestamp: at(2 * i),
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: XSS_TOOL.repeat(40) }],
+        },
+      }),
+    );
     parent = `r${i}`;
   }
   return `${lines.join('\n')}\n`;
@@ -60,7 +101,15 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     viewport: { width: 1280, height: 900 },
   });
 }, 60_000);
@@ -100,23 +149,50 @@ async function shot(page: Page, name: string, fullPage = false): Promise<void> {
 
 /** Marks each chart drew (Vega's role-mark groups hold the data marks; axes and legends are other roles). */
 async function marksPerChart(page: Page): Promise<number[]> {
-  return page.$$eval('figure.chart svg', (svgs) => svgs.map((svg) => svg.querySelectorAll('g.role-mark > path, g.role-mark > line, g.role-mark > rect, g.role-mark > g > path').length));
+  return page.$$eval('figure.chart svg', (svgs) =>
+    svgs.map(
+      (svg) =>
+        svg.querySelectorAll('g.role-mark > path, g.role-mark > line, g.role-mark > rect, g.role-mark > g > path')
+          .length,
+    ),
+  );
 }
 
 describe.skipIf(!available && !REQUIRED)('HTML reports in headless Chromium', () => {
   it('simulate --html: no console error, every chart drew, payloads inert, sorting and drill-down work', async () => {
     const file = join(dir, 'simulate.html');
-    const { code, stderr } = await cli(['simulate', '--target', '120000', join(ROOT, 'datasets', 'freecode'), join(dir, 'logs'), '--html', file, '--json'], { SOURCE_DATE_EPOCH: '0' });
+    const { code, stderr } = await cli(
+      [
+        'simulate',
+        '--target',
+        '120000',
+        join(ROOT, 'datasets', 'freecode'),
+        join(dir, 'logs'),
+        '--html',
+        file,
+        '--json',
+      ],
+      { SOURCE_DATE_EPOCH: '0' },
+    );
     expect(code, stderr).toBe(0);
     const { page, problems } = await open(file);
     await shot(page, 'simulate-top');
     const marks = await marksPerChart(page);
     expect(marks.length).toBeGreaterThan(1);
-    expect(marks.every((n) => n > 0), `marks per chart: ${marks.join(', ')}`).toBe(true);
+    expect(
+      marks.every((n) => n > 0),
+      `marks per chart: ${marks.join(', ')}`,
+    ).toBe(true);
 
     // Sorting: the bill column, descending then ascending, by the numbers behind the cells.
     const billHeader = page.locator('#sessions thead th', { hasText: /^bill$/ });
-    const bills = () => page.$$eval('#sessions tbody tr', (rows) => rows.map((row) => row.cells[5]?.getAttribute('data-v') ?? '').filter((v) => v !== '').map(Number));
+    const bills = () =>
+      page.$$eval('#sessions tbody tr', (rows) =>
+        rows
+          .map((row) => row.cells[5]?.getAttribute('data-v') ?? '')
+          .filter((v) => v !== '')
+          .map(Number),
+      );
     await billHeader.click();
     const ascending = await bills();
     expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
@@ -147,18 +223,32 @@ describe.skipIf(!available && !REQUIRED)('HTML reports in headless Chromium', ()
 
   it('tune --html: one cost curve per model with its knee and recommendation, labels inside the chart', async () => {
     const file = join(dir, 'tune.html');
-    const { code, stderr } = await cli(['tune', join(ROOT, 'datasets', 'freecode'), '--target', '40k..200k:40k', '--workers', '1', '--html', file], { SOURCE_DATE_EPOCH: '0' });
+    const { code, stderr } = await cli(
+      ['tune', join(ROOT, 'datasets', 'freecode'), '--target', '40k..200k:40k', '--workers', '1', '--html', file],
+      { SOURCE_DATE_EPOCH: '0' },
+    );
     expect(code, stderr).toBe(0);
     const { page, problems } = await open(file);
     const marks = await marksPerChart(page);
     expect(marks.length).toBeGreaterThan(1);
-    expect(marks.every((n) => n > 0), `marks per chart: ${marks.join(', ')}`).toBe(true);
+    expect(
+      marks.every((n) => n > 0),
+      `marks per chart: ${marks.join(', ')}`,
+    ).toBe(true);
     // No text of a chart is clipped by its SVG, and no two labels overlap.
     const layout = await page.$$eval('figure.chart svg', (svgs) =>
       svgs.map((svg) => {
         const box = svg.getBoundingClientRect();
-        const texts = [...svg.querySelectorAll('g.role-mark text')].map((t) => t.getBoundingClientRect()).filter((r) => r.width > 0);
-        const outside = texts.filter((r) => r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5).length;
+        const texts = [...svg.querySelectorAll('g.role-mark text')]
+          .map((t) => t.getBoundingClientRect())
+          .filter((r) => r.width > 0);
+        const outside = texts.filter(
+          (r) =>
+            r.left < box.left - 0.5 ||
+            r.right > box.right + 0.5 ||
+            r.top < box.top - 0.5 ||
+            r.bottom > box.bottom + 0.5,
+        ).length;
         let overlaps = 0;
         for (let i = 0; i < texts.length; i += 1) {
           for (let j = i + 1; j < texts.length; j += 1) {
@@ -170,7 +260,10 @@ describe.skipIf(!available && !REQUIRED)('HTML reports in headless Chromium', ()
         return { outside, overlaps };
       }),
     );
-    expect(layout.every((l) => l.outside === 0 && l.overlaps === 0), JSON.stringify(layout)).toBe(true);
+    expect(
+      layout.every((l) => l.outside === 0 && l.overlaps === 0),
+      JSON.stringify(layout),
+    ).toBe(true);
     await shot(page, 'tune-full', true);
     expect(problems).toEqual([]);
   }, 300_000);

@@ -22,7 +22,11 @@ describe('the cachecost CLI', () => {
   });
 
   it('rejects unknown options in one line (strict parsing), exit 1', async () => {
-    expect(await cli(['sessions', '--jsn'])).toEqual({ code: 1, stdout: '', stderr: 'cachecost: Unknown argument: jsn (see cachecost --help)\n' });
+    expect(await cli(['sessions', '--jsn'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'cachecost: Unknown argument: jsn (see cachecost --help)\n',
+    });
     expect((await cli(['sessions', '--csv'])).code).toBe(1);
   });
 

@@ -27,28 +27,63 @@ function assistant(l: Line): string {
     cwd: l.cwd,
     timestamp: l.at,
     requestId: `req_${l.id}`,
-    message: { id: `msg_${l.id}`, type: 'message', role: 'assistant', model: l.model, content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: l.usage },
+    message: {
+      id: `msg_${l.id}`,
+      type: 'message',
+      role: 'assistant',
+      model: l.model,
+      content: [{ type: 'text', text: 'ok' }],
+      stop_reason: 'end_turn',
+      usage: l.usage,
+    },
   });
 }
 
 const S1 = '11111111-0000-4000-8000-000000000001';
 const S2 = '22222222-0000-4000-8000-000000000002';
 // claude-sonnet-4-5: in $3, read $0.30, 5m $3.75, 1h $6, out $15 (per MTok).
-const split = (w5m: number, w1h: number) => ({ cache_creation_input_tokens: w5m + w1h, cache_creation: { ephemeral_5m_input_tokens: w5m, ephemeral_1h_input_tokens: w1h } });
+const split = (w5m: number, w1h: number) => ({
+  cache_creation_input_tokens: w5m + w1h,
+  cache_creation: { ephemeral_5m_input_tokens: w5m, ephemeral_1h_input_tokens: w1h },
+});
 const LINES: Line[] = [
   // S1 (/work/alpha): 23:59:59.999 on Jan 1 and 00:00:00.000 on Jan 2 (UTC): one request each side of midnight.
   // 1,000×3 + 10,000×0.3 + 1,000×6 + 100×15 = 3,000 + 3,000 + 6,000 + 1,500 = 13,500 µ$
-  { session: S1, cwd: '/work/alpha', at: '2026-01-01T23:59:59.999Z', id: 'a', model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 1_000, cache_read_input_tokens: 10_000, ...split(0, 1_000), output_tokens: 100 } },
+  {
+    session: S1,
+    cwd: '/work/alpha',
+    at: '2026-01-01T23:59:59.999Z',
+    id: 'a',
+    model: 'claude-sonnet-4-5-20250929',
+    usage: { input_tokens: 1_000, cache_read_input_tokens: 10_000, ...split(0, 1_000), output_tokens: 100 },
+  },
   // 2,000×3.75 + 200×15 = 7,500 + 3,000 = 10,500 µ$
-  { session: S1, cwd: '/work/alpha', at: '2026-01-02T00:00:00.000Z', id: 'b', model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 0, cache_read_input_tokens: 0, ...split(2_000, 0), output_tokens: 200 } },
+  {
+    session: S1,
+    cwd: '/work/alpha',
+    at: '2026-01-02T00:00:00.000Z',
+    id: 'b',
+    model: 'claude-sonnet-4-5-20250929',
+    usage: { input_tokens: 0, cache_read_input_tokens: 0, ...split(2_000, 0), output_tokens: 200 },
+  },
   // S2 (project "=HYPERLINK(1)", a name a spreadsheet would run): Jan 3, a model nobody prices.
-  { session: S2, cwd: '=HYPERLINK(1)', at: '2026-01-03T12:00:00.000Z', id: 'c', model: '=cmd|evil', usage: { input_tokens: 40, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 2 } },
+  {
+    session: S2,
+    cwd: '=HYPERLINK(1)',
+    at: '2026-01-03T12:00:00.000Z',
+    id: 'c',
+    model: '=cmd|evil',
+    usage: { input_tokens: 40, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 2 },
+  },
 ];
 
 let home = '';
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'cachecost-report-'));
-  for (const [dir, session] of [['-work-alpha', S1], ['-HYPERLINK-1-', S2]] as const) {
+  for (const [dir, session] of [
+    ['-work-alpha', S1],
+    ['-HYPERLINK-1-', S2],
+  ] as const) {
     await mkdir(join(home, 'projects', dir), { recursive: true });
     const lines = LINES.filter((l) => l.session === session).map(assistant);
     await writeFile(join(home, 'projects', dir, `${session}.jsonl`), `${lines.join('\n')}\n`);
@@ -70,7 +105,13 @@ describe('cachecost report', () => {
       ['2026-01-02', 1, '0.0105'],
       ['2026-01-03', 1, null],
     ]);
-    expect(report.total).toMatchObject({ requests: 3, costUsd: '0.024', costComplete: false, unpricedRequests: 1, unpricedTokens: 42 });
+    expect(report.total).toMatchObject({
+      requests: 3,
+      costUsd: '0.024',
+      costComplete: false,
+      unpricedRequests: 1,
+      unpricedTokens: 42,
+    });
     expect(report.notes[0]).toMatch(/UTC/);
   });
 
@@ -102,7 +143,18 @@ describe('cachecost report', () => {
 
   it('prints the JSON shape: classes, the 1h write apart, exact USD strings, costComplete', async () => {
     const report = await json(['--by', 'session']);
-    expect(Object.keys(report)).toEqual(['by', 'timeZone', 'since', 'until', 'notes', 'lines', 'total', 'unpricedModels', 'excluded', 'issues']);
+    expect(Object.keys(report)).toEqual([
+      'by',
+      'timeZone',
+      'since',
+      'until',
+      'notes',
+      'lines',
+      'total',
+      'unpricedModels',
+      'excluded',
+      'issues',
+    ]);
     expect(report.lines[0]).toMatchObject({
       key: S1,
       requests: 2,
@@ -115,12 +167,23 @@ describe('cachecost report', () => {
       promptTokens: 14_000,
       costUsd: '0.024',
       costComplete: true,
-      costByClassUsd: { uncachedInput: '0.003', cacheRead: '0.003', cacheWrite5m: '0.0075', cacheWrite1h: '0.006', cacheWriteUnknownTtl: '0', output: '0.0045' },
+      costByClassUsd: {
+        uncachedInput: '0.003',
+        cacheRead: '0.003',
+        cacheWrite5m: '0.0075',
+        cacheWrite1h: '0.006',
+        cacheWriteUnknownTtl: '0',
+        output: '0.0045',
+      },
       firstRequestAt: '2026-01-01T23:59:59.999Z',
     });
     expect(report.lines[0]?.cacheHitRatePct).toBeCloseTo((100 * 10_000) / 14_000, 9);
     expect(report.unpricedModels).toEqual([{ model: '=cmd|evil', requests: 1, tokens: 42 }]);
-    expect(report.excluded).toEqual({ totalsOnlySessions: 0, requestsWithoutUsage: 0, undatedRequestsOutsideWindow: 0 });
+    expect(report.excluded).toEqual({
+      totalsOnlySessions: 0,
+      requestsWithoutUsage: 0,
+      undatedRequestsOutsideWindow: 0,
+    });
   });
 
   it('writes CSV through the shared writer: formula-looking names are escaped, unpriced cost is empty, a total row ends it', async () => {
@@ -150,13 +213,21 @@ describe('cachecost report', () => {
     expect(stdout).toMatch(/priced at the 5m rate/);
     const report = JSON.parse((await cli(['report', FREECODE, '--json'])).stdout) as BillReport;
     expect(report.total.cacheWriteUnknownTtlTokens).toBeGreaterThan(0);
-    expect(report.total.cacheWrite5mTokens + report.total.cacheWrite1hTokens + report.total.cacheWriteUnknownTtlTokens + report.total.cacheReadTokens + report.total.uncachedInputTokens).toBe(
-      report.total.promptTokens,
-    );
+    expect(
+      report.total.cacheWrite5mTokens +
+        report.total.cacheWrite1hTokens +
+        report.total.cacheWriteUnknownTtlTokens +
+        report.total.cacheReadTokens +
+        report.total.uncachedInputTokens,
+    ).toBe(report.total.promptTokens);
   });
 
   it('rejects bad dates and an empty window with one line and exit 1', async () => {
-    for (const args of [['--since', '2026-02-30'], ['--until', '01/02/2026'], ['--since', '2026-01-03', '--until', '2026-01-02']]) {
+    for (const args of [
+      ['--since', '2026-02-30'],
+      ['--until', '01/02/2026'],
+      ['--since', '2026-01-03', '--until', '2026-01-02'],
+    ]) {
       const { code, stdout, stderr } = await cli(['report', home, ...args]);
       expect(code, args.join(' ')).toBe(1);
       expect(stdout).toBe('');
@@ -170,7 +241,10 @@ describe('cachecost report', () => {
 
   it('parses dates as UTC midnights and makes --until inclusive', () => {
     expect(parseUtcDate('2026-01-02', 'since')).toBe(Date.UTC(2026, 0, 2));
-    expect(billWindow('2026-01-02', '2026-01-02')).toEqual({ sinceMs: Date.UTC(2026, 0, 2), untilMs: Date.UTC(2026, 0, 3) });
+    expect(billWindow('2026-01-02', '2026-01-02')).toEqual({
+      sinceMs: Date.UTC(2026, 0, 2),
+      untilMs: Date.UTC(2026, 0, 3),
+    });
     expect(billWindow(undefined, undefined)).toEqual({ sinceMs: null, untilMs: null });
   });
 });

@@ -3,7 +3,11 @@ import { runCli } from '../../src/cli/app.js';
 
 export type CliResult = { readonly code: number; readonly stdout: string; readonly stderr: string };
 
-export async function cli(argv: readonly string[], env: Record<string, string | undefined> = {}, homeDir = '/nonexistent-home'): Promise<CliResult> {
+export async function cli(
+  argv: readonly string[],
+  env: Record<string, string | undefined> = {},
+  homeDir = '/nonexistent-home',
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {

@@ -38,9 +38,23 @@ describe('cachecost sessions', () => {
     const rows = z.array(z.record(z.string(), z.unknown())).parse(JSON.parse(stdout));
     expect(rows).toEqual([SPEC12_ROW]);
     expect(Object.keys(rows[0] ?? {})).toEqual([
-      'sessionId', 'source', 'models', 'userMessages', 'requests', 'requestsWithoutUsage', 'promptTokens', 'cacheReadTokens',
-      'cacheWriteTokens', 'outputTokens', 'peakContextTokens', 'compactions', 'overflows', 'issues',
-      'costUsd', 'costComplete', 'unpricedRequests',
+      'sessionId',
+      'source',
+      'models',
+      'userMessages',
+      'requests',
+      'requestsWithoutUsage',
+      'promptTokens',
+      'cacheReadTokens',
+      'cacheWriteTokens',
+      'outputTokens',
+      'peakContextTokens',
+      'compactions',
+      'overflows',
+      'issues',
+      'costUsd',
+      'costComplete',
+      'unpricedRequests',
     ]);
   });
 
@@ -54,7 +68,11 @@ describe('cachecost sessions', () => {
   it('--csv writes every row with exact integers and escapes a formula-looking session id', async () => {
     const home = mkdtempSync(join(tmpdir(), 'cachecost-cli-'));
     const evilId = '=2+5+cmd|calc!A0';
-    cpSync(`${SPEC12}/rollout/sessions/7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34`, join(home, 'rollout', 'sessions', evilId), { recursive: true });
+    cpSync(
+      `${SPEC12}/rollout/sessions/7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34`,
+      join(home, 'rollout', 'sessions', evilId),
+      { recursive: true },
+    );
     const out = join(home, 'sessions.csv');
     const { code, stdout } = await cli(['sessions', SPEC12, home, '--csv', out]);
     expect(code).toBe(0);
@@ -63,13 +81,33 @@ describe('cachecost sessions', () => {
     const [header, ...rows] = Papa.parse<string[]>(csv.trimEnd()).data;
     expect(header).toEqual(Object.keys(SPEC12_ROW));
     expect(rows.map((r) => r[0])).toEqual(['7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34', `'${evilId}`]);
-    expect(rows[0]).toEqual(['7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34', 'freecode', 'claude-sonnet-4-5', '3', '4', '0', '51480', '37440', '13400', '536', '13400', '1', '0', '0', '0.071442', 'true', '0']);
+    expect(rows[0]).toEqual([
+      '7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34',
+      'freecode',
+      'claude-sonnet-4-5',
+      '3',
+      '4',
+      '0',
+      '51480',
+      '37440',
+      '13400',
+      '536',
+      '13400',
+      '1',
+      '0',
+      '0',
+      '0.071442',
+      'true',
+      '0',
+    ]);
   });
 
   it('--csv - writes the CSV to stdout; with --json as well it is a usage error', async () => {
     const { code, stdout } = await cli(['sessions', SPEC12, '--csv', '-']);
     expect(code).toBe(0);
-    expect(stdout.split('\n')[1]).toBe('7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34,freecode,claude-sonnet-4-5,3,4,0,51480,37440,13400,536,13400,1,0,0,0.071442,true,0');
+    expect(stdout.split('\n')[1]).toBe(
+      '7d3c2a10-5b8e-4f61-9a47-0c2e8f9b1d34,freecode,claude-sonnet-4-5,3,4,0,51480,37440,13400,536,13400,1,0,0,0.071442,true,0',
+    );
     expect(await cli(['sessions', SPEC12, '--csv', '-', '--json'])).toEqual({
       code: 1,
       stdout: '',
@@ -83,29 +121,42 @@ describe('cachecost sessions', () => {
     const { code, stdout, stderr } = await cli(['sessions', `${FIXTURES}/bad-input`, '--json']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toHaveLength(2);
-    expect(stderr).toBe('cachecost: 7 lines skipped, 2 lines repaired, 2 files with a whole-file issue in 4 files; --verbose lists them\n');
+    expect(stderr).toBe(
+      'cachecost: 7 lines skipped, 2 lines repaired, 2 files with a whole-file issue in 4 files; --verbose lists them\n',
+    );
   });
 
   it('--verbose lists every issue as file:line: reason before the summary line', async () => {
     const { stderr } = await cli(['sessions', `${FIXTURES}/bad-input`, '--json', '--verbose']);
     const lines = stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(12);
-    expect(lines).toContain(`${FIXTURES}/bad-input/rollout/sessions/d4e5f6a7-0000-4000-8000-000000000004/events.jsonl:5: unknown event type "model.teleport"`);
-    expect(lines).toContain(`${FIXTURES}/bad-input/rollout/sessions/d4e5f6a7-0000-4000-8000-000000000004/events.jsonl:11: truncated last line`);
-    expect(lines.at(-1)).toBe('cachecost: 7 lines skipped, 2 lines repaired, 2 files with a whole-file issue in 4 files; listed above');
+    expect(lines).toContain(
+      `${FIXTURES}/bad-input/rollout/sessions/d4e5f6a7-0000-4000-8000-000000000004/events.jsonl:5: unknown event type "model.teleport"`,
+    );
+    expect(lines).toContain(
+      `${FIXTURES}/bad-input/rollout/sessions/d4e5f6a7-0000-4000-8000-000000000004/events.jsonl:11: truncated last line`,
+    );
+    expect(lines.at(-1)).toBe(
+      'cachecost: 7 lines skipped, 2 lines repaired, 2 files with a whole-file issue in 4 files; listed above',
+    );
   });
 
   it('--strict turns any ingest issue into exit 2 with one line and no results', async () => {
     expect(await cli(['sessions', `${FIXTURES}/bad-input`, '--strict'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'cachecost: 7 lines skipped, 2 lines repaired, 2 files with a whole-file issue in 4 files and --strict is set; --verbose lists them\n',
+      stderr:
+        'cachecost: 7 lines skipped, 2 lines repaired, 2 files with a whole-file issue in 4 files and --strict is set; --verbose lists them\n',
     });
     expect((await cli(['sessions', SPEC12, '--strict', '--json'])).code).toBe(0);
   });
 
   it('exits 1 with one line for a path that does not exist', async () => {
-    expect(await cli(['sessions', 'no/such/dir'])).toEqual({ code: 1, stdout: '', stderr: 'cachecost: no such file or directory: no/such/dir\n' });
+    expect(await cli(['sessions', 'no/such/dir'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'cachecost: no such file or directory: no/such/dir\n',
+    });
   });
 
   it('reads $FREECODE_HOME, else ~/.freecode, when no path is given', async () => {
@@ -113,7 +164,14 @@ describe('cachecost sessions', () => {
     const none = await cli(['sessions'], {}, '/nonexistent-home');
     expect(none).toMatchObject({ code: 1, stdout: '' });
     expect(none.stderr.trim().split('\n')).toHaveLength(1);
-    for (const place of ['.freecode', '.claude/projects', '.config/claude/projects', '.codex/sessions', '.codex/archived_sessions', '.local/share/opencode/storage']) {
+    for (const place of [
+      '.freecode',
+      '.claude/projects',
+      '.config/claude/projects',
+      '.codex/sessions',
+      '.codex/archived_sessions',
+      '.local/share/opencode/storage',
+    ]) {
       expect(none.stderr).toContain(`/nonexistent-home/${place}`);
     }
     const home = mkdtempSync(join(tmpdir(), 'cachecost-home-'));
@@ -123,7 +181,11 @@ describe('cachecost sessions', () => {
 
   it('says so on stderr when a directory holds no sessions', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'cachecost-empty-'));
-    expect(await cli(['sessions', empty])).toEqual({ code: 0, stdout: '', stderr: `cachecost: no sessions found in ${empty}\n` });
+    expect(await cli(['sessions', empty])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `cachecost: no sessions found in ${empty}\n`,
+    });
     expect((await cli(['sessions', empty, '--json'])).stdout).toBe('[]\n');
   });
 });

@@ -27,7 +27,13 @@ async function cli(argv: string[]): Promise<{ code: number; stdout: string; stde
 
 describe('cachecost simulate', () => {
   it('prints one JSON object with the scenarios, the bill, fidelity and per-scenario results', async () => {
-    const { code, stdout } = await cli(['simulate', join(FIXTURES, 'home-newest'), '--target', '80000,120000', '--json']);
+    const { code, stdout } = await cli([
+      'simulate',
+      join(FIXTURES, 'home-newest'),
+      '--target',
+      '80000,120000',
+      '--json',
+    ]);
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as SimulateReport;
     expect(report.assumption).toMatch(/same items in the same order/);
@@ -50,9 +56,14 @@ describe('cachecost simulate', () => {
     const { code } = await cli(['simulate', join(FIXTURES, 'home-newest'), '--csv', dir]);
     expect(code).toBe(0);
     expect((await readdir(dir)).sort()).toEqual(['compactions.csv', 'requests.csv', 'scenarios.csv', 'sessions.csv']);
-    const requests = Papa.parse<Record<string, string>>(await readFile(join(dir, 'requests.csv'), 'utf8'), { header: true, skipEmptyLines: true });
+    const requests = Papa.parse<Record<string, string>>(await readFile(join(dir, 'requests.csv'), 'utf8'), {
+      header: true,
+      skipEmptyLines: true,
+    });
     expect(requests.data.filter((r) => r['scenario'] === 'measured')).toHaveLength(4);
-    expect(new Set(requests.data.map((r) => r['scenario']))).toEqual(new Set(['measured', 'recorded', 'freecode@120000', 'none']));
+    expect(new Set(requests.data.map((r) => r['scenario']))).toEqual(
+      new Set(['measured', 'recorded', 'freecode@120000', 'none']),
+    );
   });
 
   it('rejects a bad option value with one line and exit 1', async () => {

@@ -21,7 +21,11 @@ const COMMANDS: Record<string, readonly string[]> = {
 };
 
 function longestLine(text: string): number {
-  return Math.max(...stripVTControlCharacters(text).split('\n').map((line) => [...line].length));
+  return Math.max(
+    ...stripVTControlCharacters(text)
+      .split('\n')
+      .map((line) => [...line].length),
+  );
 }
 
 describe('tables fit the terminal', () => {
@@ -38,7 +42,9 @@ describe('tables fit the terminal', () => {
       const wide = await cli([...argv, '--wide'], { COLUMNS: '80' });
       // The full layout is at least as wide as the fitted one (nothing hidden silently).
       expect(longestLine(wide.stdout)).toBeGreaterThanOrEqual(widths[80] ?? 0);
-      console.info(`${name}: longest line ${widths[120]} at 120, ${widths[80]} at 80, ${longestLine(wide.stdout)} with --wide`);
+      console.info(
+        `${name}: longest line ${widths[120]} at 120, ${widths[80]} at 80, ${longestLine(wide.stdout)} with --wide`,
+      );
     }, 600_000);
   }
 

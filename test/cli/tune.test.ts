@@ -22,7 +22,14 @@ describe('cachecost tune', () => {
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as TuneReportJson;
     expect(report.assumption).toMatch(/same items in the same order/);
-    expect(report.scenarios.map((s) => s.name)).toEqual(['recorded', 'freecode@6000,buffer=1000', 'freecode@9000,buffer=1000', 'freecode@12000,buffer=1000', 'freecode@20000,buffer=1000', 'none']);
+    expect(report.scenarios.map((s) => s.name)).toEqual([
+      'recorded',
+      'freecode@6000,buffer=1000',
+      'freecode@9000,buffer=1000',
+      'freecode@12000,buffer=1000',
+      'freecode@20000,buffer=1000',
+      'none',
+    ]);
     expect(report.models.map((g) => g.model)).toEqual([report.models[0]?.model]);
     expect(report.overall.model).toBeNull();
     expect(report.overall.results.map((r) => r.scenario)).toEqual(report.scenarios.map((s) => s.name));
@@ -34,7 +41,10 @@ describe('cachecost tune', () => {
     for (const r of report.overall.results) {
       const parts = r.costBreakdownUsd;
       // Exact decimal strings: the parts add up to the cost to the pico-dollar.
-      const sum = [parts.cacheRead, parts.cacheWrite, parts.uncachedInput, parts.output, parts.summarizer].reduce((a, p) => a + parseUsdToPico(p), 0n);
+      const sum = [parts.cacheRead, parts.cacheWrite, parts.uncachedInput, parts.output, parts.summarizer].reduce(
+        (a, p) => a + parseUsdToPico(p),
+        0n,
+      );
       expect(r.costUsd === null ? null : formatPicoUsd(sum)).toBe(r.costUsd);
     }
     expect(report.overall.results.find((r) => r.scenario === 'recorded')?.compactions).toBe(1);
@@ -48,7 +58,10 @@ describe('cachecost tune', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/knee of freecode/);
     expect(stdout).toMatch(/recommended: /);
-    const csv = Papa.parse<Record<string, string>>(await readFile(csvPath, 'utf8'), { header: true, skipEmptyLines: true });
+    const csv = Papa.parse<Record<string, string>>(await readFile(csvPath, 'utf8'), {
+      header: true,
+      skipEmptyLines: true,
+    });
     expect(csv.meta.fields).toEqual(TUNE_CSV_COLUMNS.map((c) => c.header));
     // One model: its group and the (all) group, 6 scenarios each.
     expect(csv.data).toHaveLength(12);
@@ -81,17 +94,24 @@ describe('cachecost tune', () => {
 
   it('parses grid axes: values, ranges with a step, token suffixes', () => {
     expect(parseGridList('40000..400000:20000', 'target', { allowZero: false })).toHaveLength(19);
-    expect(parseGridList('120k,40k..80k:20k,60000', 'target', { allowZero: false })).toEqual([40_000, 60_000, 80_000, 120_000]);
+    expect(parseGridList('120k,40k..80k:20k,60000', 'target', { allowZero: false })).toEqual([
+      40_000, 60_000, 80_000, 120_000,
+    ]);
     expect(parseGridList('0,8000', 'buffer', { allowZero: true })).toEqual([0, 8_000]);
     expect(parseTtls('5m,1h,5m')).toEqual(['5m', '1h']);
     // Checked against a deliberate bug: `value < end` in the range loop.
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000 }), fc.integer({ min: 1, max: 100 }), fc.integer({ min: 0, max: 100 }), (start, step, steps) => {
-        const end = start + step * steps;
-        const values = parseGridList(`${start}..${end}:${step}`, 'target', { allowZero: false });
-        expect(values).toHaveLength(steps + 1);
-        expect(values.at(-1)).toBe(end);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1_000 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 0, max: 100 }),
+        (start, step, steps) => {
+          const end = start + step * steps;
+          const values = parseGridList(`${start}..${end}:${step}`, 'target', { allowZero: false });
+          expect(values).toHaveLength(steps + 1);
+          expect(values.at(-1)).toBe(end);
+        },
+      ),
     );
   });
 });

@@ -46,7 +46,9 @@ const PROJECTS = ['alpha', 'beta', null];
 // Times on six days, biased to the midnights where a window or a price window starts.
 const timeArb = fc.oneof(
   fc.constant(null),
-  fc.tuple(fc.integer({ min: 0, max: 5 }), fc.constantFrom(0, -1, 1, 43_200_000)).map(([day, offsetMs]) => DAY0_MS + day * DAY_MS + offsetMs),
+  fc
+    .tuple(fc.integer({ min: 0, max: 5 }), fc.constantFrom(0, -1, 1, 43_200_000))
+    .map(([day, offsetMs]) => DAY0_MS + day * DAY_MS + offsetMs),
   fc.integer({ min: DAY0_MS, max: DAY0_MS + 6 * DAY_MS }),
 );
 const usageArb = fc
@@ -100,7 +102,14 @@ async function load(sessions: readonly Session[]): Promise<void> {
   for (const s of sessions) {
     await db.insertRequests(measuredRows(s));
     await insertBillSessions(db, [{ session_id: s.id, project: s.project, host: hostOf(s) }]);
-    await insertUnknownTtl(db, s.requests.map((r) => ({ session_id: s.id, request_index: r.index, write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage) })));
+    await insertUnknownTtl(
+      db,
+      s.requests.map((r) => ({
+        session_id: s.id,
+        request_index: r.index,
+        write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage),
+      })),
+    );
     await insertSubagents(db, subagentRows(s));
   }
 }
@@ -122,12 +131,7 @@ const TOKEN_FIELDS = [
 type MoneyField = 'cost' | 'subagentCost' | 'ownCost';
 
 type ClassField =
-  | 'inputCost'
-  | 'cacheReadCost'
-  | 'cacheWrite5mCost'
-  | 'cacheWrite1hCost'
-  | 'cacheWriteUnknownTtlCost'
-  | 'outputCost';
+  'inputCost' | 'cacheReadCost' | 'cacheWrite5mCost' | 'cacheWrite1hCost' | 'cacheWriteUnknownTtlCost' | 'outputCost';
 
 function pico(line: BillLine, field: MoneyField | ClassField): bigint {
   return line[field]?.picoUsd ?? 0n;
@@ -195,7 +199,9 @@ describe('bill invariants', () => {
         for (const s of sessions) {
           for (const row of measuredRows(s)) {
             const t = row.timestamp_ms;
-            const inside = (window.sinceMs === null || (t !== null && t >= window.sinceMs)) && (window.untilMs === null || (t !== null && t < window.untilMs));
+            const inside =
+              (window.sinceMs === null || (t !== null && t >= window.sinceMs)) &&
+              (window.untilMs === null || (t !== null && t < window.untilMs));
             if (!inside) continue;
             const key = keyOf(s, row.model, t, by);
             const entry = expected.get(key) ?? empty();
@@ -215,7 +221,8 @@ describe('bill invariants', () => {
             if (cost === null) entry.unpriced += 1;
             else {
               entry.costPico += cost.totalPicoUsd;
-              entry.unknownPico += priceRow(prices, { ...row, cache_write_5m_tokens: unknown })?.cacheWrite5mPicoUsd ?? 0n;
+              entry.unknownPico +=
+                priceRow(prices, { ...row, cache_write_5m_tokens: unknown })?.cacheWrite5mPicoUsd ?? 0n;
             }
             expected.set(key, entry);
           }
@@ -234,8 +241,23 @@ describe('bill invariants', () => {
           expect(line.subagentCost === null).toBe(want !== undefined && want.sub > 0 && want.subPriced === 0);
         }
         for (const line of [...lines, total]) {
-          expect(line.promptTokens).toBe(line.uncachedInputTokens + line.cacheReadTokens + line.cacheWrite5mTokens + line.cacheWrite1hTokens + line.cacheWriteUnknownTtlTokens);
-          const classes = (['inputCost', 'cacheReadCost', 'cacheWrite5mCost', 'cacheWrite1hCost', 'cacheWriteUnknownTtlCost', 'outputCost'] as const).reduce((sum, f) => sum + pico(line, f), 0n);
+          expect(line.promptTokens).toBe(
+            line.uncachedInputTokens +
+              line.cacheReadTokens +
+              line.cacheWrite5mTokens +
+              line.cacheWrite1hTokens +
+              line.cacheWriteUnknownTtlTokens,
+          );
+          const classes = (
+            [
+              'inputCost',
+              'cacheReadCost',
+              'cacheWrite5mCost',
+              'cacheWrite1hCost',
+              'cacheWriteUnknownTtlCost',
+              'outputCost',
+            ] as const
+          ).reduce((sum, f) => sum + pico(line, f), 0n);
           expect(classes).toBe(pico(line, 'cost'));
           // Unpriced never $0: a group with nothing priced has no cost at all.
           expect(line.cost === null).toBe(line.requests === line.unpricedRequests);

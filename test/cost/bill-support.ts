@@ -14,7 +14,14 @@ import type { MeasuredUsage, Request, Session } from '../../src/session/model.js
 import { measuredRows, unknownTtlWriteTokens } from '../../src/simulate/to-rows.js';
 
 /** Usage from its classes; `split: false` = the log gave no 5m/1h split (all writes of unknown TTL in `w5m`). */
-export function usage(u: { uncached?: number; read?: number; w5m?: number; w1h?: number; out?: number; split?: boolean }): MeasuredUsage {
+export function usage(u: {
+  uncached?: number;
+  read?: number;
+  w5m?: number;
+  w1h?: number;
+  out?: number;
+  split?: boolean;
+}): MeasuredUsage {
   const [uncached, read, w5m, w1h, out] = [u.uncached ?? 0, u.read ?? 0, u.w5m ?? 0, u.w1h ?? 0, u.out ?? 0];
   const split = u.split ?? true;
   return {
@@ -39,7 +46,12 @@ export type RequestSpec = {
 };
 
 /** A session holding only requests (the bill needs nothing else). */
-export function session(id: string, project: string | null, requests: readonly RequestSpec[], source: Session['source'] = 'claude-code'): Session {
+export function session(
+  id: string,
+  project: string | null,
+  requests: readonly RequestSpec[],
+  source: Session['source'] = 'claude-code',
+): Session {
   return {
     id,
     source,
@@ -47,17 +59,15 @@ export function session(id: string, project: string | null, requests: readonly R
     project,
     files: [],
     items: [],
-    requests: requests.map(
-      (spec, index): Request => ({
-        index,
-        itemIndex: 0,
-        model: spec.model,
-        provider: spec.provider ?? null,
-        timestampMs: spec.at === null ? null : Date.parse(spec.at),
-        usage: spec.usage,
-        agentId: spec.agentId ?? null,
-      }),
-    ),
+    requests: requests.map((spec, index): Request => ({
+      index,
+      itemIndex: 0,
+      model: spec.model,
+      provider: spec.provider ?? null,
+      timestampMs: spec.at === null ? null : Date.parse(spec.at),
+      usage: spec.usage,
+      agentId: spec.agentId ?? null,
+    })),
     events: [],
     issues: [],
     parentSessionId: null,
@@ -74,7 +84,11 @@ export async function billDb(sessions: readonly Session[]): Promise<CostDb> {
     await insertBillSessions(db, [{ session_id: s.id, project: s.project, host: 'this-machine' }]);
     await insertUnknownTtl(
       db,
-      s.requests.map((r) => ({ session_id: s.id, request_index: r.index, write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage) })),
+      s.requests.map((r) => ({
+        session_id: s.id,
+        request_index: r.index,
+        write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage),
+      })),
     );
     await insertSubagents(db, subagentRows(s));
   }
@@ -91,7 +105,11 @@ export function subagentRows(s: Session): { session_id: string; request_index: n
 export const OPEN: BillWindow = { sinceMs: null, untilMs: null };
 
 /** One grouping of the given sessions. */
-export async function bill(sessions: readonly Session[], by: BillGrouping, window: BillWindow = OPEN): Promise<BillTable & { unpriced: BillUnpricedModel[] }> {
+export async function bill(
+  sessions: readonly Session[],
+  by: BillGrouping,
+  window: BillWindow = OPEN,
+): Promise<BillTable & { unpriced: BillUnpricedModel[] }> {
   const db = await billDb(sessions);
   try {
     return { ...(await billTable(db, by, window)), unpriced: await billUnpricedModels(db, window) };

@@ -11,13 +11,25 @@ describe('the bill, per provider family', () => {
     // claude-sonnet-4-5: in $3, read $0.30, 5m $3.75, 1h $6, out $15; above 200K input every class ×2, output ×1.5.
     const s = session('anth', 'proj', [
       // 1,000×3 + 50,000×0.3 + 2,000×3.75 + 4,000×6 + 500×15 = 3,000 + 15,000 + 7,500 + 24,000 + 7,500 = 57,000 µ$
-      { model: 'claude-sonnet-4-5', at: '2026-01-10T10:00:00Z', usage: usage({ uncached: 1_000, read: 50_000, w5m: 2_000, w1h: 4_000, out: 500 }) },
+      {
+        model: 'claude-sonnet-4-5',
+        at: '2026-01-10T10:00:00Z',
+        usage: usage({ uncached: 1_000, read: 50_000, w5m: 2_000, w1h: 4_000, out: 500 }),
+      },
       // prompt 210,010 > 200,000: 10×6 + 190,000×0.6 + 20,000×12 + 1,000×22.5 = 60 + 114,000 + 240,000 + 22,500 = 376,560 µ$
-      { model: 'claude-sonnet-4-5-20250929', at: '2026-01-10T11:00:00Z', usage: usage({ uncached: 10, read: 190_000, w1h: 20_000, out: 1_000 }) },
+      {
+        model: 'claude-sonnet-4-5-20250929',
+        at: '2026-01-10T11:00:00Z',
+        usage: usage({ uncached: 10, read: 190_000, w1h: 20_000, out: 1_000 }),
+      },
       // exactly 200,000: not above the tier. 200,000×0.3 + 0 = 60,000 µ$ (+ 100×15 = 1,500) = 61,500 µ$
       { model: 'claude-sonnet-4-5', at: '2026-01-10T12:00:00Z', usage: usage({ read: 200_000, out: 100 }) },
       // no 5m/1h split: 100×3 + 8,000×3.75 (5m rate) + 200×15 = 300 + 30,000 + 3,000 = 33,300 µ$
-      { model: 'claude-sonnet-4-5', at: '2026-01-10T13:00:00Z', usage: usage({ uncached: 100, w5m: 8_000, out: 200, split: false }) },
+      {
+        model: 'claude-sonnet-4-5',
+        at: '2026-01-10T13:00:00Z',
+        usage: usage({ uncached: 100, w5m: 8_000, out: 200, split: false }),
+      },
     ]);
     const { total, lines } = await bill([s], 'session');
     expect(lines).toHaveLength(1);
@@ -39,12 +51,27 @@ describe('the bill, per provider family', () => {
   });
 
   it('OpenAI-style: cached tokens inside the prompt, no write fee; GPT-5.4 above 272K at 2x input and 1.5x output', async () => {
-    const s = session('oai', null, [
-      // gpt-5.2: in $1.75, cached $0.175, out $14. 20,000×1.75 + 80,000×0.175 + 2,000×14 = 35,000 + 14,000 + 28,000 = 77,000 µ$
-      { model: 'gpt-5.2', at: '2026-01-10T10:00:00Z', usage: usage({ uncached: 20_000, read: 80_000, out: 2_000 }), provider: 'openai' },
-      // gpt-5.4 prompt 300,000 > 272,000: 50,000×5 + 250,000×0.5 + 1,000×22.5 = 250,000 + 125,000 + 22,500 = 397,500 µ$
-      { model: 'gpt-5.4', at: '2026-01-10T11:00:00Z', usage: usage({ uncached: 50_000, read: 250_000, out: 1_000 }), provider: 'openai' },
-    ], 'codex');
+    const s = session(
+      'oai',
+      null,
+      [
+        // gpt-5.2: in $1.75, cached $0.175, out $14. 20,000×1.75 + 80,000×0.175 + 2,000×14 = 35,000 + 14,000 + 28,000 = 77,000 µ$
+        {
+          model: 'gpt-5.2',
+          at: '2026-01-10T10:00:00Z',
+          usage: usage({ uncached: 20_000, read: 80_000, out: 2_000 }),
+          provider: 'openai',
+        },
+        // gpt-5.4 prompt 300,000 > 272,000: 50,000×5 + 250,000×0.5 + 1,000×22.5 = 250,000 + 125,000 + 22,500 = 397,500 µ$
+        {
+          model: 'gpt-5.4',
+          at: '2026-01-10T11:00:00Z',
+          usage: usage({ uncached: 50_000, read: 250_000, out: 1_000 }),
+          provider: 'openai',
+        },
+      ],
+      'codex',
+    );
     const { total } = await bill([s], 'model');
     expect(total.cost?.picoUsd).toBe(micro(77_000 + 397_500));
     expect(total.longContextRequests).toBe(1);
@@ -70,7 +97,11 @@ describe('the bill, per provider family', () => {
   it('MiniMax (Anthropic-style): 5m write 1.25x, read 0.2x; a 1h write it has no price for is unpriced, never $0', async () => {
     const s = session('mm', null, [
       // MiniMax-M2.7: in $0.30, read $0.06, 5m $0.375, out $1.20 → 300 + 1,800 + 1,875 + 960 = 4,935 µ$
-      { model: 'MiniMax-M2.7', at: '2026-01-10T10:00:00Z', usage: usage({ uncached: 1_000, read: 30_000, w5m: 5_000, out: 800 }) },
+      {
+        model: 'MiniMax-M2.7',
+        at: '2026-01-10T10:00:00Z',
+        usage: usage({ uncached: 1_000, read: 30_000, w5m: 5_000, out: 800 }),
+      },
       { model: 'MiniMax-M2.7', at: '2026-01-10T11:00:00Z', usage: usage({ uncached: 10, w1h: 1_000, out: 5 }) },
     ]);
     const { total, unpriced } = await bill([s], 'model');
@@ -81,7 +112,9 @@ describe('the bill, per provider family', () => {
   });
 
   it('an unknown model has no cost at all (null), and its tokens are counted as unpriced', async () => {
-    const s = session('x', null, [{ model: 'mystery-model-9', at: '2026-01-10T10:00:00Z', usage: usage({ uncached: 500, out: 50 }) }]);
+    const s = session('x', null, [
+      { model: 'mystery-model-9', at: '2026-01-10T10:00:00Z', usage: usage({ uncached: 500, out: 50 }) },
+    ]);
     const { total } = await bill([s], 'model');
     expect(total.cost).toBeNull();
     expect(total.unpricedRequests).toBe(1);

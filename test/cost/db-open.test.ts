@@ -53,7 +53,10 @@ describe('opening the cost database', () => {
       process.stdout.write('ready\\n');
       process.stdin.resume();
       process.stdin.on('end', () => { db.closeSync(); process.exit(0); });`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', holder], { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', holder], {
+      cwd: process.cwd(),
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {

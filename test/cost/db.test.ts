@@ -25,8 +25,13 @@ function request(over: Partial<RequestRow> & Pick<RequestRow, 'scenario' | 'requ
     modelled: true,
     ...over,
   };
-  const prompt = base.cache_read_tokens + base.cache_write_5m_tokens + base.cache_write_1h_tokens + base.uncached_input_tokens;
-  return { prompt_tokens: prompt, ...base, context_tokens_after: over.context_tokens_after ?? prompt + base.output_tokens };
+  const prompt =
+    base.cache_read_tokens + base.cache_write_5m_tokens + base.cache_write_1h_tokens + base.uncached_input_tokens;
+  return {
+    prompt_tokens: prompt,
+    ...base,
+    context_tokens_after: over.context_tokens_after ?? prompt + base.output_tokens,
+  };
 }
 
 /**
@@ -42,17 +47,62 @@ function request(over: Partial<RequestRow> & Pick<RequestRow, 'scenario' | 'requ
  */
 const REQUESTS: RequestRow[] = [
   request({ scenario: 'measured', request_index: 0, cache_write_5m_tokens: 10_000, output_tokens: 1_000 }),
-  request({ scenario: 'measured', request_index: 1, cache_read_tokens: 9_000, cache_write_5m_tokens: 2_000, output_tokens: 1_000 }),
+  request({
+    scenario: 'measured',
+    request_index: 1,
+    cache_read_tokens: 9_000,
+    cache_write_5m_tokens: 2_000,
+    output_tokens: 1_000,
+  }),
   request({ scenario: 'recorded', request_index: 0, cache_write_5m_tokens: 10_000, output_tokens: 1_000 }),
-  request({ scenario: 'recorded', request_index: 1, cache_read_tokens: 8_000, cache_write_5m_tokens: 3_000, output_tokens: 1_000 }),
+  request({
+    scenario: 'recorded',
+    request_index: 1,
+    cache_read_tokens: 8_000,
+    cache_write_5m_tokens: 3_000,
+    output_tokens: 1_000,
+  }),
   request({ scenario: 'none', request_index: 0, cache_write_5m_tokens: 10_000, output_tokens: 1_000 }),
-  request({ scenario: 'none', request_index: 1, cache_read_tokens: 8_000, cache_write_5m_tokens: 3_000, output_tokens: 1_000 }),
+  request({
+    scenario: 'none',
+    request_index: 1,
+    cache_read_tokens: 8_000,
+    cache_write_5m_tokens: 3_000,
+    output_tokens: 1_000,
+  }),
   request({ scenario: 'none', request_index: 2, cache_write_5m_tokens: 20_000, output_tokens: 1_000 }),
-  request({ scenario: 'freecode', request_index: 1, kind: 'summarize', cache_write_5m_tokens: 4_000, output_tokens: 500 }),
+  request({
+    scenario: 'freecode',
+    request_index: 1,
+    kind: 'summarize',
+    cache_write_5m_tokens: 4_000,
+    output_tokens: 500,
+  }),
   request({ scenario: 'freecode', request_index: 1, kind: 'rejected_overflow', prompt_tokens: 250_000 }),
-  request({ scenario: 'freecode', request_index: 1, cache_read_tokens: 2_000, cache_write_5m_tokens: 1_000, output_tokens: 1_000, compaction_before: true, overflow_retries: 1 }),
-  request({ session_id: 'sess-b', model: 'default', scenario: 'recorded', request_index: 0, uncached_input_tokens: 5_000, output_tokens: 100 }),
-  request({ session_id: 'sess-b', model: 'claude-sonnet-4-5', scenario: 'none', request_index: 0, cache_write_1h_tokens: 1_000 }),
+  request({
+    scenario: 'freecode',
+    request_index: 1,
+    cache_read_tokens: 2_000,
+    cache_write_5m_tokens: 1_000,
+    output_tokens: 1_000,
+    compaction_before: true,
+    overflow_retries: 1,
+  }),
+  request({
+    session_id: 'sess-b',
+    model: 'default',
+    scenario: 'recorded',
+    request_index: 0,
+    uncached_input_tokens: 5_000,
+    output_tokens: 100,
+  }),
+  request({
+    session_id: 'sess-b',
+    model: 'claude-sonnet-4-5',
+    scenario: 'none',
+    request_index: 0,
+    cache_write_1h_tokens: 1_000,
+  }),
 ];
 
 const SCENARIOS: ScenarioRow[] = [
@@ -94,7 +144,15 @@ const COMPACTIONS: CompactionRow[] = [
 ];
 
 const SESSIONS: SessionRow[] = [
-  { session_id: 'sess-a', source: 'freecode', models: ['claude-sonnet-4-5'], scenario: 'freecode', failed_turns: 1, fidelity_note: null, flags: ['runaway'] },
+  {
+    session_id: 'sess-a',
+    source: 'freecode',
+    models: ['claude-sonnet-4-5'],
+    scenario: 'freecode',
+    failed_turns: 1,
+    fidelity_note: null,
+    flags: ['runaway'],
+  },
 ];
 
 function usd(money: Money): string | null {
@@ -142,8 +200,15 @@ describe('cost database', () => {
   it('reports an unknown model as unpriced (NULL cost, counted tokens), never $0', async () => {
     const costs = await db.sessionCosts();
     const unpriced = costs.find((c) => c.sessionId === 'sess-b' && c.scenario === 'recorded');
-    expect(unpriced).toMatchObject({ cost: null, unpricedRequests: 1, unpricedPromptTokens: 5_000, unpricedOutputTokens: 100 });
-    expect(await db.unpricedModels()).toEqual([{ model: 'default', reason: 'unknown model', requests: 1, promptTokens: 5_000, outputTokens: 100 }]);
+    expect(unpriced).toMatchObject({
+      cost: null,
+      unpricedRequests: 1,
+      unpricedPromptTokens: 5_000,
+      unpricedOutputTokens: 100,
+    });
+    expect(await db.unpricedModels()).toEqual([
+      { model: 'default', reason: 'unknown model', requests: 1, promptTokens: 5_000, outputTokens: 100 },
+    ]);
     const oneHour = costs.find((c) => c.sessionId === 'sess-b' && c.scenario === 'none');
     expect(usd(oneHour?.cacheWrite1hCost ?? null)).toBe('0.006');
   });
@@ -195,7 +260,13 @@ describe('cost database', () => {
 
   it('measures the fidelity of `recorded` against `measured`, request by request', async () => {
     const [fidelity] = await db.fidelity();
-    expect(fidelity).toMatchObject({ sessionId: 'sess-a', matchedRequests: 2, measuredPromptTokens: 21_000, recordedPromptTokens: 21_000, promptTokensErrorPct: 0 });
+    expect(fidelity).toMatchObject({
+      sessionId: 'sess-a',
+      matchedRequests: 2,
+      measuredPromptTokens: 21_000,
+      recordedPromptTokens: 21_000,
+      promptTokensErrorPct: 0,
+    });
     expect(usd(fidelity?.measuredCost ?? null)).toBe('0.0777');
     expect(fidelity?.costErrorPct).toBeCloseTo((100 * (0.08115 - 0.0777)) / 0.0777, 9);
     // Per request: read error 0 and 1,000/11,000; the median of two values is their mean.
@@ -205,9 +276,22 @@ describe('cost database', () => {
   it('exports CSV rows with stable columns, exact USD strings and joined lists', async () => {
     const requests = await db.exportCsv('requests');
     expect(requests.columns.slice(0, 16)).toEqual([
-      'session_id', 'source', 'model', 'scenario', 'request_index', 'timestamp_ms', 'kind', 'prompt_tokens', 'cache_read_tokens',
-      'cache_write_5m_tokens', 'cache_write_1h_tokens', 'uncached_input_tokens', 'output_tokens', 'context_tokens_after',
-      'compaction_before', 'overflow_retries',
+      'session_id',
+      'source',
+      'model',
+      'scenario',
+      'request_index',
+      'timestamp_ms',
+      'kind',
+      'prompt_tokens',
+      'cache_read_tokens',
+      'cache_write_5m_tokens',
+      'cache_write_1h_tokens',
+      'uncached_input_tokens',
+      'output_tokens',
+      'context_tokens_after',
+      'compaction_before',
+      'overflow_retries',
     ]);
     expect(requests.rows).toHaveLength(REQUESTS.length);
     const freecode = requests.rows.filter((row) => row['session_id'] === 'sess-a' && row['scenario'] === 'freecode');
@@ -222,13 +306,22 @@ describe('cost database', () => {
 
     const sessions = await db.exportCsv('sessions');
     const row = sessions.rows.find((r) => r['session_id'] === 'sess-a' && r['scenario'] === 'freecode');
-    expect(row).toMatchObject({ models: 'claude-sonnet-4-5', flags: 'runaway', cost_usd: '0.04185', saving_vs_recorded_usd: '0.0393', failed_turns: 1 });
+    expect(row).toMatchObject({
+      models: 'claude-sonnet-4-5',
+      flags: 'runaway',
+      cost_usd: '0.04185',
+      saving_vs_recorded_usd: '0.0393',
+      failed_turns: 1,
+    });
     const recorded = sessions.rows.find((r) => r['session_id'] === 'sess-a' && r['scenario'] === 'recorded');
     expect(recorded).toMatchObject({ fidelity_matched_requests: 2 });
 
     const scenarios = await db.exportCsv('scenarios');
     expect(scenarios.rows.map((r) => r['scenario'])).toEqual(['freecode', 'measured', 'none', 'recorded']);
-    expect(scenarios.rows.find((r) => r['scenario'] === 'freecode')).toMatchObject({ params_json: '{"targetTokens":120000}', cost_usd: '0.04185' });
+    expect(scenarios.rows.find((r) => r['scenario'] === 'freecode')).toMatchObject({
+      params_json: '{"targetTokens":120000}',
+      cost_usd: '0.04185',
+    });
 
     const compactions = await db.exportCsv('compactions');
     expect(compactions.rows.map((r) => [r['request_index'], r['trigger'], r['prompt_tokens_after']])).toEqual([

@@ -42,7 +42,11 @@ const MODELS = [
 ];
 
 /** Price-window and tier boundaries of the bundled table that the rows straddle. */
-const BOUNDARIES_MS = [Date.parse('2026-09-01T00:00:00Z'), Date.parse('2025-09-05T00:00:00Z'), Date.parse('2025-09-29T00:00:00Z')];
+const BOUNDARIES_MS = [
+  Date.parse('2026-09-01T00:00:00Z'),
+  Date.parse('2025-09-05T00:00:00Z'),
+  Date.parse('2025-09-29T00:00:00Z'),
+];
 const THRESHOLDS = [200_000, 272_000, 512_000];
 
 /** Models with several price windows, paired with their own window boundaries (± 1 ms). */
@@ -107,7 +111,15 @@ const rowArb = fc
     };
   });
 
-type Expected = { cost: bigint | null; input: bigint | null; output: bigint | null; write1h: bigint | null; unpriced: number; unpricedPrompt: number; longContext: number };
+type Expected = {
+  cost: bigint | null;
+  input: bigint | null;
+  output: bigint | null;
+  write1h: bigint | null;
+  unpriced: number;
+  unpricedPrompt: number;
+  longContext: number;
+};
 
 /** The TypeScript reference aggregation of `session_costs`: priced costs summed, null when none is priced. */
 function reference(rows: readonly RequestRow[], key: (row: RequestRow) => string): Map<string, Expected> {
@@ -115,7 +127,15 @@ function reference(rows: readonly RequestRow[], key: (row: RequestRow) => string
   const add = (sum: bigint | null, value: bigint): bigint => (sum ?? 0n) + value;
   for (const row of rows) {
     const k = key(row);
-    const group = groups.get(k) ?? { cost: null, input: null, output: null, write1h: null, unpriced: 0, unpricedPrompt: 0, longContext: 0 };
+    const group = groups.get(k) ?? {
+      cost: null,
+      input: null,
+      output: null,
+      write1h: null,
+      unpriced: 0,
+      unpricedPrompt: 0,
+      longContext: 0,
+    };
     const cost: RequestCost | null = priceRow(table, row);
     if (cost === null) {
       group.unpriced += 1;

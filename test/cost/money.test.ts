@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvValue } from '../../src/cost/duck-values.js';
-import { formatPicoUsd, picoUsdToUsd, usdPerMTokToPicoPerToken, usdPerTokenToPicoPerToken } from '../../src/cost/money.js';
+import {
+  formatPicoUsd,
+  picoUsdToUsd,
+  usdPerMTokToPicoPerToken,
+  usdPerTokenToPicoPerToken,
+} from '../../src/cost/money.js';
 
 describe('money units', () => {
   it('converts published prices to exact integer pUSD per token', () => {

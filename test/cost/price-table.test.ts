@@ -74,18 +74,46 @@ describe('bundled price table', () => {
       expect(price.source.length).toBeGreaterThan(10);
       expect(price.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     }
-    expect(modelFacts(table, 'MiniMax-M3')).toMatchObject({ provider: 'minimax', cacheFamily: 'minimax-anthropic', contextWindowTokens: 1_000_000 });
-    expect(modelFacts(table, 'gpt-5')).toMatchObject({ provider: 'openai', contextWindowTokens: 400_000, maxOutputTokens: 128_000 });
-    expect(modelFacts(table, 'deepseek-chat')).toMatchObject({ provider: 'deepseek', contextWindowTokens: 128_000, maxOutputTokens: 8000 });
-    expect(modelFacts(table, 'claude-sonnet-4-5')).toMatchObject({ provider: 'anthropic', contextWindowTokens: 200_000, maxOutputTokens: 64_000 });
+    expect(modelFacts(table, 'MiniMax-M3')).toMatchObject({
+      provider: 'minimax',
+      cacheFamily: 'minimax-anthropic',
+      contextWindowTokens: 1_000_000,
+    });
+    expect(modelFacts(table, 'gpt-5')).toMatchObject({
+      provider: 'openai',
+      contextWindowTokens: 400_000,
+      maxOutputTokens: 128_000,
+    });
+    expect(modelFacts(table, 'deepseek-chat')).toMatchObject({
+      provider: 'deepseek',
+      contextWindowTokens: 128_000,
+      maxOutputTokens: 8000,
+    });
+    expect(modelFacts(table, 'claude-sonnet-4-5')).toMatchObject({
+      provider: 'anthropic',
+      contextWindowTokens: 200_000,
+      maxOutputTokens: 64_000,
+    });
   });
 
   it('stores MiniMax-M3 at the brief rates with its >512K doubling', () => {
     const m3 = priceAt(table, 'MiniMax-M3', null);
-    expect(m3?.ratesPicoUsdPerToken).toEqual({ input: 300_000, output: 1_200_000, cacheRead: 60_000, cacheWrite5m: 375_000, cacheWrite1h: null });
+    expect(m3?.ratesPicoUsdPerToken).toEqual({
+      input: 300_000,
+      output: 1_200_000,
+      cacheRead: 60_000,
+      cacheWrite5m: 375_000,
+      cacheWrite1h: null,
+    });
     expect(m3?.longContext).toEqual({
       thresholdTokens: 512_000,
-      ratesPicoUsdPerToken: { input: 600_000, output: 2_400_000, cacheRead: 120_000, cacheWrite5m: 750_000, cacheWrite1h: null },
+      ratesPicoUsdPerToken: {
+        input: 600_000,
+        output: 2_400_000,
+        cacheRead: 120_000,
+        cacheWrite5m: 750_000,
+        cacheWrite1h: null,
+      },
     });
   });
 
@@ -115,7 +143,9 @@ describe('bundled price table', () => {
   });
 
   it('chooses the price window by timestamp (Sonnet 5 introductory price through 2026-08-31 UTC)', () => {
-    expect(priceAt(table, 'claude-sonnet-5', at('2026-08-31T23:59:59.999Z'))?.ratesPicoUsdPerToken.input).toBe(2 * MTOK);
+    expect(priceAt(table, 'claude-sonnet-5', at('2026-08-31T23:59:59.999Z'))?.ratesPicoUsdPerToken.input).toBe(
+      2 * MTOK,
+    );
     expect(priceAt(table, 'claude-sonnet-5', at('2026-09-01T00:00:00Z'))?.ratesPicoUsdPerToken.input).toBe(3 * MTOK);
     expect(priceAt(table, 'claude-sonnet-5', null)?.ratesPicoUsdPerToken.input).toBe(3 * MTOK);
     expect(priceAt(table, 'deepseek-chat', at('2025-09-10T12:00:00Z'))?.ratesPicoUsdPerToken.input).toBe(560_000);
@@ -128,9 +158,18 @@ describe('model-name resolution', () => {
     expect(resolveModelName(table, 'claude-sonnet-4-5')).toEqual({ id: 'claude-sonnet-4-5', basis: 'id' });
     expect(resolveModelName(table, 'minimax-m3')).toEqual({ id: 'MiniMax-M3', basis: 'id' });
     expect(resolveModelName(table, 'claude-sonnet-4-5-20250929')).toEqual({ id: 'claude-sonnet-4-5', basis: 'alias' });
-    expect(resolveModelName(table, 'anthropic/claude-sonnet-4-5')).toEqual({ id: 'claude-sonnet-4-5', basis: 'provider-prefix' });
-    expect(resolveModelName(table, 'anthropic/claude-haiku-4-5-20251001')).toEqual({ id: 'claude-haiku-4-5', basis: 'provider-prefix' });
-    expect(resolveModelName(table, 'claude-opus-4-6-20260205')).toEqual({ id: 'claude-opus-4-6', basis: 'date-suffix' });
+    expect(resolveModelName(table, 'anthropic/claude-sonnet-4-5')).toEqual({
+      id: 'claude-sonnet-4-5',
+      basis: 'provider-prefix',
+    });
+    expect(resolveModelName(table, 'anthropic/claude-haiku-4-5-20251001')).toEqual({
+      id: 'claude-haiku-4-5',
+      basis: 'provider-prefix',
+    });
+    expect(resolveModelName(table, 'claude-opus-4-6-20260205')).toEqual({
+      id: 'claude-opus-4-6',
+      basis: 'date-suffix',
+    });
     expect(resolveModelName(table, 'gpt-4o-2024-08-06')).toEqual({ id: 'gpt-4o', basis: 'alias' });
   });
 
@@ -139,8 +178,14 @@ describe('model-name resolution', () => {
       basis: 'price-table',
       rules: { family: 'anthropic', minCacheableTokens: 4096 },
     });
-    expect(resolveCacheRules(table, 'MiniMax-M3', null).rules).toMatchObject({ kind: 'anthropic-breakpoints', minCacheableTokens: 512 });
-    expect(resolveCacheRules(table, 'claude-opus-5', 'anthropic')).toMatchObject({ basis: 'provider', rules: { minCacheableTokens: 512 } });
+    expect(resolveCacheRules(table, 'MiniMax-M3', null).rules).toMatchObject({
+      kind: 'anthropic-breakpoints',
+      minCacheableTokens: 512,
+    });
+    expect(resolveCacheRules(table, 'claude-opus-5', 'anthropic')).toMatchObject({
+      basis: 'provider',
+      rules: { minCacheableTokens: 512 },
+    });
     expect(resolveCacheRules(table, 'default', null)).toMatchObject({ basis: 'default', rules: { family: 'openai' } });
     expect(cacheFamilyForProvider('openai', 'gpt-5.6')).toBe('openai-5.6+');
     expect(cacheFamilyForProvider('openai', 'gpt-5.2-codex')).toBe('openai');
@@ -169,6 +214,8 @@ describe('buildPriceTable', () => {
   it('rejects overlapping windows of one model and a name shared by two models', () => {
     expect(buildPriceTable([price({ validToMs: 100 }), price({ validFromMs: 50 })])).toMatchObject({ kind: 'invalid' });
     expect(buildPriceTable([price({ validToMs: 100 }), price({ validFromMs: 100 })])).toMatchObject({ kind: 'ok' });
-    expect(buildPriceTable([price({}), price({ id: 'other', aliases: ['M-ALIAS'] })])).toMatchObject({ kind: 'invalid' });
+    expect(buildPriceTable([price({}), price({ id: 'other', aliases: ['M-ALIAS'] })])).toMatchObject({
+      kind: 'invalid',
+    });
   });
 });

@@ -36,7 +36,9 @@ describe('replay.md §11 oracle', () => {
     ]);
     // Costs at $3 input, $3.75 5m write, $0.30 read (output $15: 300, 200, 150, 120 tokens), in micro-dollars.
     const outputs = [300, 200, 150, 120];
-    const micro = got.map((u, i) => u.cacheWriteTokens * 3.75 + u.cacheReadTokens * 0.3 + u.uncachedTokens * 3 + (outputs[i] ?? 0) * 15);
+    const micro = got.map(
+      (u, i) => u.cacheWriteTokens * 3.75 + u.cacheReadTokens * 0.3 + u.uncachedTokens * 3 + (outputs[i] ?? 0) * 15,
+    );
     expect(micro.map((m) => Math.round(m * 10) / 10)).toEqual([13_875, 9_375, 18_375, 4_837.5]);
   });
 
@@ -53,17 +55,40 @@ describe('replay.md §11 oracle', () => {
 
   it('a prompt below the minimum is all uncached, and an entry below it is never written', () => {
     const cache = new CacheSimulator(ANTHROPIC);
-    expect(cache.request([{ id: 'small', tokens: 900 }], 0)).toEqual({ promptTokens: 900, cacheReadTokens: 0, cacheWriteTokens: 0, uncachedTokens: 900 });
-    expect(cache.request([{ id: 'small', tokens: 900 }, { id: 'more', tokens: 400 }], 1_000).cacheReadTokens).toBe(0);
+    expect(cache.request([{ id: 'small', tokens: 900 }], 0)).toEqual({
+      promptTokens: 900,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      uncachedTokens: 900,
+    });
+    expect(
+      cache.request(
+        [
+          { id: 'small', tokens: 900 },
+          { id: 'more', tokens: 400 },
+        ],
+        1_000,
+      ).cacheReadTokens,
+    ).toBe(0);
   });
 });
 
 // A segment id names its content, so equal ids carry equal token counts (the cache model relies on it).
 const TOKENS_OF: Readonly<Record<string, number>> = { a: 0, b: 90, c: 700, d: 1_300, e: 2_200, f: 3_000 };
 const segmentArb = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f').map((id) => ({ id, tokens: TOKENS_OF[id] ?? 0 }));
-const promptArb = fc.array(segmentArb, { minLength: 1, maxLength: 8 }).map((rest) => [{ id: 'S', tokens: 1_500 }, ...rest]);
-const rulesArb = fc.constantFrom<CacheRules>(ANTHROPIC, OPENAI, { kind: 'automatic', minTokens: 64, granularityTokens: 64, ttlMs: 3_600_000 }, { kind: 'anthropic', minTokens: 512, ttlMs: 300_000 });
-const scheduleArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 400_000 }), promptArb), { minLength: 1, maxLength: 12 });
+const promptArb = fc
+  .array(segmentArb, { minLength: 1, maxLength: 8 })
+  .map((rest) => [{ id: 'S', tokens: 1_500 }, ...rest]);
+const rulesArb = fc.constantFrom<CacheRules>(
+  ANTHROPIC,
+  OPENAI,
+  { kind: 'automatic', minTokens: 64, granularityTokens: 64, ttlMs: 3_600_000 },
+  { kind: 'anthropic', minTokens: 512, ttlMs: 300_000 },
+);
+const scheduleArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 400_000 }), promptArb), {
+  minLength: 1,
+  maxLength: 12,
+});
 
 describe('properties', () => {
   // Deliberate bug it caught: counting the Anthropic write as `promptTokens` (not minus the read).
@@ -91,7 +116,12 @@ describe('properties', () => {
         const first = cache.request(prompt, 0);
         const again = cache.request(prompt, gap);
         const total = first.promptTokens;
-        const expected = rules.kind === 'anthropic' ? (total >= rules.minTokens ? total : 0) : Math.floor(total / rules.granularityTokens) * rules.granularityTokens;
+        const expected =
+          rules.kind === 'anthropic'
+            ? total >= rules.minTokens
+              ? total
+              : 0
+            : Math.floor(total / rules.granularityTokens) * rules.granularityTokens;
         const floor = rules.kind === 'automatic' && expected < rules.minTokens ? 0 : expected;
         return again.cacheReadTokens === floor;
       }),
@@ -101,21 +131,26 @@ describe('properties', () => {
   // Deliberate bug it caught: entries dropped 150 s before their TTL (a read fell back to 0 after a longer gap).
   it('appending segments never reduces the next read while the entries are alive', () => {
     fc.assert(
-      fc.property(rulesArb, promptArb, fc.array(fc.tuple(segmentArb, fc.integer({ min: 0, max: 200_000 })), { minLength: 1, maxLength: 6 }), (rules, base, appended) => {
-        const cache = new CacheSimulator(rules);
-        cache.request(base, 0);
-        let prompt = base;
-        let previousRead = -1;
-        let at = 0;
-        for (const [segment, gap] of appended) {
-          at += gap;
-          prompt = [...prompt, { id: `${segment.id}${at}`, tokens: segment.tokens }];
-          const read = cache.request(prompt, at).cacheReadTokens;
-          if (read < previousRead) return false;
-          previousRead = read;
-        }
-        return true;
-      }),
+      fc.property(
+        rulesArb,
+        promptArb,
+        fc.array(fc.tuple(segmentArb, fc.integer({ min: 0, max: 200_000 })), { minLength: 1, maxLength: 6 }),
+        (rules, base, appended) => {
+          const cache = new CacheSimulator(rules);
+          cache.request(base, 0);
+          let prompt = base;
+          let previousRead = -1;
+          let at = 0;
+          for (const [segment, gap] of appended) {
+            at += gap;
+            prompt = [...prompt, { id: `${segment.id}${at}`, tokens: segment.tokens }];
+            const read = cache.request(prompt, at).cacheReadTokens;
+            if (read < previousRead) return false;
+            previousRead = read;
+          }
+          return true;
+        },
+      ),
     );
   });
 });

@@ -20,7 +20,8 @@ function responses(s: HomeSession): RolloutEvent[] {
 
 /** Real user messages: one run each; newest runs start with `checkpoint.skipped`, Aug runs at `turn-0`. */
 function userMessages(s: HomeSession): number {
-  if (s.events.some((e) => e.type === 'checkpoint.skipped')) return s.events.filter((e) => e.type === 'checkpoint.skipped').length;
+  if (s.events.some((e) => e.type === 'checkpoint.skipped'))
+    return s.events.filter((e) => e.type === 'checkpoint.skipped').length;
   return s.events.filter((e) => e.type === 'model.request' && e['turnId'] === 'turn-0').length;
 }
 
@@ -45,28 +46,48 @@ function within(actual: number, expected: number, pct: number): boolean {
   return Math.abs(actual - expected) <= (expected * pct) / 100;
 }
 
-const AUG_TYPES = new Set(['turn.started', 'turn.aborted', 'function.call', 'function.output', 'compact.occurred', 'subagent.start', 'subagent.stop', 'skill.invoked', 'hook.triggered', 'hook.blocked', 'context.overflow', 'parse.error', 'model.request', 'model.first_token', 'model.response', 'model.error']);
+const AUG_TYPES = new Set([
+  'turn.started',
+  'turn.aborted',
+  'function.call',
+  'function.output',
+  'compact.occurred',
+  'subagent.start',
+  'subagent.stop',
+  'skill.invoked',
+  'hook.triggered',
+  'hook.blocked',
+  'context.overflow',
+  'parse.error',
+  'model.request',
+  'model.first_token',
+  'model.response',
+  'model.error',
+]);
 
 describe('the token-efficiency rows (engine.md §9.2)', () => {
   it.each([
     ['runaway', '4ba54e41', 'MiniMax-M3', 7, 229, 270_000],
     ['runaway-65f171fa', '65f171fa', 'MiniMax-M3', 8, 300, 201_000],
     ['runaway-08e19c43', '08e19c43', 'gpt-5', 19, 295, 156_000],
-  ])('%s: id %s, %s, %i user messages, %i requests, final prompt ≈ %i', (name, prefix, model, users, requests, final) => {
-    const s = session(name);
-    expect(String(s.meta['id']).startsWith(prefix)).toBe(true);
-    expect(s.meta['model']).toBe(model);
-    expect(userMessages(s)).toBe(users);
-    expect(s.store.filter((m) => m.role === 'user' && m.synthetic === undefined)).toHaveLength(users);
-    expect(responses(s)).toHaveLength(requests);
-    expect(within(finalPrompt(s), final, 2)).toBe(true);
-    expect(within(peak(s), final, 5)).toBe(true);
-    // Never compacted, no usage in the store (before 2026-08-05), only the Aug rollout's event types.
-    expect(s.events.filter((e) => e.type === 'compact.occurred')).toHaveLength(0);
-    expect(s.store.every((m) => m.usage === undefined)).toBe(true);
-    expect(s.events.every((e) => AUG_TYPES.has(e.type))).toBe(true);
-    expect(s.memory).toBeNull();
-  });
+  ])(
+    '%s: id %s, %s, %i user messages, %i requests, final prompt ≈ %i',
+    (name, prefix, model, users, requests, final) => {
+      const s = session(name);
+      expect(String(s.meta['id']).startsWith(prefix)).toBe(true);
+      expect(s.meta['model']).toBe(model);
+      expect(userMessages(s)).toBe(users);
+      expect(s.store.filter((m) => m.role === 'user' && m.synthetic === undefined)).toHaveLength(users);
+      expect(responses(s)).toHaveLength(requests);
+      expect(within(finalPrompt(s), final, 2)).toBe(true);
+      expect(within(peak(s), final, 5)).toBe(true);
+      // Never compacted, no usage in the store (before 2026-08-05), only the Aug rollout's event types.
+      expect(s.events.filter((e) => e.type === 'compact.occurred')).toHaveLength(0);
+      expect(s.store.every((m) => m.usage === undefined)).toBe(true);
+      expect(s.events.every((e) => AUG_TYPES.has(e.type))).toBe(true);
+      expect(s.memory).toBeNull();
+    },
+  );
 
   it('runaway: 363 assistant messages, tool-part histogram {0:147, 1:216} (§9.1), one call per request', () => {
     const s = session('runaway');
@@ -116,7 +137,11 @@ describe('cache-bust-pruning', () => {
     expect([...days].every((d) => d === '2026-08-04' || d === '2026-08-05')).toBe(true);
     const withUsage = s.store.filter((m) => m.usage !== undefined);
     expect(withUsage).toHaveLength(responses(s).length);
-    expect(withUsage.every((m) => m.usage?.['cacheCreationInputTokens'] !== undefined && m.usage['cacheWriteInputTokens'] === undefined)).toBe(true);
+    expect(
+      withUsage.every(
+        (m) => m.usage?.['cacheCreationInputTokens'] !== undefined && m.usage['cacheWriteInputTokens'] === undefined,
+      ),
+    ).toBe(true);
   });
 
   it('reads collapse to the first prompt while the context grows below the window-only trigger', () => {
@@ -148,7 +173,11 @@ describe('overflow-loop', () => {
 
   it('overflows, compacts and overflows again three times in one turn, then the turn fails', () => {
     const errors = s.events.filter((e) => e.type === 'model.error');
-    expect(errors.every((e) => e['kind'] === 'provider' && /context length|context_length_exceeded/.test(String(e['error'])))).toBe(true);
+    expect(
+      errors.every(
+        (e) => e['kind'] === 'provider' && /context length|context_length_exceeded/.test(String(e['error'])),
+      ),
+    ).toBe(true);
     // Group by user message (runs start at checkpoint.skipped).
     const runs: RolloutEvent[][] = [];
     for (const e of s.events) {
@@ -157,13 +186,26 @@ describe('overflow-loop', () => {
     }
     const failing = runs.find((run) => run.filter((e) => e.type === 'compact.occurred').length === 3);
     expect(failing).toBeDefined();
-    const kinds = (failing ?? []).filter((e) => ['model.error', 'compact.occurred', 'context.overflow', 'model.response', 'message.steered'].includes(e.type)).map((e) => e.type);
+    const kinds = (failing ?? [])
+      .filter((e) =>
+        ['model.error', 'compact.occurred', 'context.overflow', 'model.response', 'message.steered'].includes(e.type),
+      )
+      .map((e) => e.type);
     const tail = kinds.slice(kinds.lastIndexOf('model.response') + 1);
     expect(tail).toEqual([
-      'model.error', 'compact.occurred', 'context.overflow', 'model.error',
-      'model.error', 'compact.occurred', 'context.overflow', 'model.error',
+      'model.error',
+      'compact.occurred',
+      'context.overflow',
+      'model.error',
+      'model.error',
+      'compact.occurred',
+      'context.overflow',
+      'model.error',
       'message.steered',
-      'model.error', 'compact.occurred', 'context.overflow', 'model.error',
+      'model.error',
+      'compact.occurred',
+      'context.overflow',
+      'model.error',
       'model.error',
     ]);
     // Each compaction left the prompt above the window: the rejected prompts stay above 128K.
@@ -179,7 +221,8 @@ describe('overflow-loop', () => {
 
   it('keeps every compaction summary with its token count in memory.json', () => {
     expect(s.memory?.summaries).toHaveLength(s.events.filter((e) => e.type === 'compact.occurred').length);
-    for (const summary of s.memory?.summaries ?? []) expect(summary.summaryTokenCount).toBe(Math.ceil(summary.content.length / 4));
+    for (const summary of s.memory?.summaries ?? [])
+      expect(summary.summaryTokenCount).toBe(Math.ceil(summary.content.length / 4));
   });
 });
 
@@ -213,9 +256,12 @@ describe('blocked-hook-storm', () => {
     expect(s.events.filter((e) => e.type === 'hook.triggered')).toHaveLength(calls.length);
     s.events.forEach((e, i) => {
       if (e.type === 'model.request') expect(['memory.exposure']).toContain(s.events[i - 1]?.type);
-      if (e.type === 'memory.exposure') expect(['turn.started', 'context.overflow', 'compact.occurred']).toContain(s.events[i - 1]?.type);
+      if (e.type === 'memory.exposure')
+        expect(['turn.started', 'context.overflow', 'compact.occurred']).toContain(s.events[i - 1]?.type);
     });
-    expect(s.store.filter((m) => m.usage !== undefined).every((m) => m.usage?.['cacheWriteInputTokens'] !== undefined)).toBe(true);
+    expect(
+      s.store.filter((m) => m.usage !== undefined).every((m) => m.usage?.['cacheWriteInputTokens'] !== undefined),
+    ).toBe(true);
   });
 });
 
@@ -230,7 +276,10 @@ describe('healthy', () => {
     const firstPrompt = num(at(responses(s), 0), 'cacheWriteTokens');
     for (const c of compactions) {
       const i = s.events.indexOf(c);
-      const before = s.events.slice(0, i).filter((e) => e.type === 'model.response').pop();
+      const before = s.events
+        .slice(0, i)
+        .filter((e) => e.type === 'model.response')
+        .pop();
       const after = s.events.slice(i).find((e) => e.type === 'model.response');
       if (before === undefined || after === undefined) throw new Error('compaction without requests around it');
       expect(num(before, 'inputTokens')).toBeGreaterThanOrEqual(107_000);
@@ -262,14 +311,17 @@ describe('every session', () => {
         expect(e.seq).toBe(i + 1);
         expect(e.aggregateID).toBe(s.meta['id']);
       });
-      expect(s.events.filter((e) => e.type === 'model.request' && e['turnId'] === 'turn-0').length).toBeGreaterThanOrEqual(userMessages(s));
+      expect(
+        s.events.filter((e) => e.type === 'model.request' && e['turnId'] === 'turn-0').length,
+      ).toBeGreaterThanOrEqual(userMessages(s));
     }
   });
 
   it('has UUID message ids and a store whose first line is a user message', () => {
     for (const s of home.values()) {
       expect(s.store[0]?.role).toBe('user');
-      for (const m of s.store) expect(m.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      for (const m of s.store)
+        expect(m.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     }
   });
 });

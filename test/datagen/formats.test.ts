@@ -34,13 +34,29 @@ describe('session store', () => {
   });
 
   it('writes synthetic first, then id, role, parts, timestamp, usage (§7.3)', () => {
-    const line = storeLine({ synthetic: 'steer', id: 'x', role: 'user', parts: [{ type: 'text', content: 'hi' }], timestamp: 5, usage: { inputTokens: 1 }, responseIndex: null });
-    expect(line).toBe('{"synthetic":"steer","id":"x","role":"user","parts":[{"type":"text","content":"hi"}],"timestamp":5,"usage":{"inputTokens":1}}');
+    const line = storeLine({
+      synthetic: 'steer',
+      id: 'x',
+      role: 'user',
+      parts: [{ type: 'text', content: 'hi' }],
+      timestamp: 5,
+      usage: { inputTokens: 1 },
+      responseIndex: null,
+    });
+    expect(line).toBe(
+      '{"synthetic":"steer","id":"x","role":"user","parts":[{"type":"text","content":"hi"}],"timestamp":5,"usage":{"inputTokens":1}}',
+    );
   });
 });
 
 describe('heuristic summary (§3.2)', () => {
-  const m = (role: MemoryMessage['role'], content: string): MemoryMessage => ({ id: content.slice(0, 8), role, content, timestamp: 0, tokenCount: Math.ceil(content.length / 4) });
+  const m = (role: MemoryMessage['role'], content: string): MemoryMessage => ({
+    id: content.slice(0, 8),
+    role,
+    content,
+    timestamp: 0,
+    tokenCount: Math.ceil(content.length / 4),
+  });
 
   it('has the sections in order, buckets with negation, tools, files under apps/ packages/ docs/ only', () => {
     const content = summarizeMessages(
@@ -52,24 +68,48 @@ describe('heuristic summary (§3.2)', () => {
       ],
       'older summary',
     );
-    expect(content.split('\n\n').map((section) => section.split('\n')[0])).toEqual(['## Goal', '## Previous Summary', '## Done', '## In Progress', '## Blocked', '## Decisions', '## Recent Progress', '## Relevant Files', '## Next Steps']);
+    expect(content.split('\n\n').map((section) => section.split('\n')[0])).toEqual([
+      '## Goal',
+      '## Previous Summary',
+      '## Done',
+      '## In Progress',
+      '## Blocked',
+      '## Decisions',
+      '## Recent Progress',
+      '## Relevant Files',
+      '## Next Steps',
+    ]);
     expect(content).toContain('## Goal\n- Fix the flaky export in packages/ingest/src/queue.ts please');
     expect(content).toContain('## Done\n- No errors now, the migration is done.');
     expect(content).toContain('## Blocked\n- The build failed again.');
     expect(content).toContain('- Tools used: bash');
-    expect(content).toContain('## Relevant Files\n- packages/ingest/src/queue.ts\n- docs/runbook.md\n- apps/web/src/page.tsx');
+    expect(content).toContain(
+      '## Relevant Files\n- packages/ingest/src/queue.ts\n- docs/runbook.md\n- apps/web/src/page.tsx',
+    );
     expect(content).not.toContain('- src/other.ts');
-    expect(content).toContain('- This summary replaces 4 older messages that were compacted away\n- Continue from where the session left off');
+    expect(content).toContain(
+      '- This summary replaces 4 older messages that were compacted away\n- Continue from where the session left off',
+    );
   });
 
   it('tool transcript: whitespace collapsed, clipped with …, oldest lines dropped beyond the budget', () => {
     const long = 'x '.repeat(300);
-    const lines = renderToolTranscript([{ tool: 'read', args: { filePath: 'a.ts' }, output: long, error: undefined }], 4_000);
+    const lines = renderToolTranscript(
+      [{ tool: 'read', args: { filePath: 'a.ts' }, output: long, error: undefined }],
+      4_000,
+    );
     expect(lines).toBe(`Tool read: {"filePath":"a.ts"} -> ${long.trim().slice(0, 200)}…`);
-    const many = Array.from({ length: 30 }, (_, i) => ({ tool: 'grep', args: { pattern: `p${i}` }, output: 'y'.repeat(180), error: undefined }));
+    const many = Array.from({ length: 30 }, (_, i) => ({
+      tool: 'grep',
+      args: { pattern: `p${i}` },
+      output: 'y'.repeat(180),
+      error: undefined,
+    }));
     const rendered = renderToolTranscript(many, 4_000);
     expect(rendered.startsWith('[')).toBe(true);
     expect(rendered).toMatch(/^\[\d+ earlier tool calls omitted\]/);
-    expect(renderTurnForMemory('', [{ tool: 'edit', args: {}, output: '', error: 'Error: nope' }], 4_000)).toBe('Tool edit: {} -> failed: Error: nope');
+    expect(renderTurnForMemory('', [{ tool: 'edit', args: {}, output: '', error: 'Error: nope' }], 4_000)).toBe(
+      'Tool edit: {} -> failed: Error: nope',
+    );
   });
 });

@@ -49,9 +49,15 @@ describe('content', () => {
 
   it('never repeats a long assistant text, and long tool outputs are almost all distinct', () => {
     for (const s of home.values()) {
-      const texts = s.store.filter((m) => m.role === 'assistant').flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => p.content ?? '')).filter((t) => t.length > 300);
+      const texts = s.store
+        .filter((m) => m.role === 'assistant')
+        .flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => p.content ?? ''))
+        .filter((t) => t.length > 300);
       expect(new Set(texts).size).toBe(texts.length);
-      const outputs = s.events.filter((e) => e.type === 'function.output').map((e) => String(e['output'])).filter((o) => o.length > 2_000);
+      const outputs = s.events
+        .filter((e) => e.type === 'function.output')
+        .map((e) => String(e['output']))
+        .filter((o) => o.length > 2_000);
       // Re-reading an unchanged file legitimately returns the same text; anything else is distinct.
       expect(new Set(outputs).size / outputs.length).toBeGreaterThan(0.9);
     }
@@ -68,11 +74,26 @@ describe('content', () => {
   });
 
   it('inflects English words', () => {
-    expect([pastTense('cache'), pastTense('copy'), pastTense('log'), pastTense('build'), pastTense('fetch')]).toEqual(['cached', 'copied', 'logged', 'built', 'fetched']);
+    expect([pastTense('cache'), pastTense('copy'), pastTense('log'), pastTense('build'), pastTense('fetch')]).toEqual([
+      'cached',
+      'copied',
+      'logged',
+      'built',
+      'fetched',
+    ]);
     expect([thirdPerson('fetch'), thirdPerson('copy'), thirdPerson('parse')]).toEqual(['fetches', 'copies', 'parses']);
     expect([gerund('parse'), gerund('emit'), gerund('index')]).toEqual(['parsing', 'emitting', 'indexing']);
-    expect([plural('batch'), plural('policy'), plural('index'), plural('key')]).toEqual(['batches', 'policies', 'indexes', 'keys']);
-    expect([withArticle('index'), withArticle('unique'), withArticle('batch')]).toEqual(['an index', 'a unique', 'a batch']);
+    expect([plural('batch'), plural('policy'), plural('index'), plural('key')]).toEqual([
+      'batches',
+      'policies',
+      'indexes',
+      'keys',
+    ]);
+    expect([withArticle('index'), withArticle('unique'), withArticle('batch')]).toEqual([
+      'an index',
+      'a unique',
+      'a batch',
+    ]);
   });
 });
 
@@ -84,7 +105,11 @@ describe('corpus', () => {
       expect(summary.sessions).toBeGreaterThan(0);
       expect(summary.bytes >= 1_500_000 || summary.sessions === 4).toBe(true);
       expect(readdirSync(join(dir, 'rollout', 'sessions'))).toHaveLength(summary.sessions);
-      expect(readdirSync(dir).sort()).toEqual(readdirSync(dir).filter((n) => ['memory', 'rollout', 'sessions'].includes(n)).sort());
+      expect(readdirSync(dir).sort()).toEqual(
+        readdirSync(dir)
+          .filter((n) => ['memory', 'rollout', 'sessions'].includes(n))
+          .sort(),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -37,12 +37,17 @@ export interface HomeSession {
   readonly meta: Record<string, unknown>;
   readonly store: StoreLine[];
   readonly events: RolloutEvent[];
-  readonly memory: { readonly summaries: { readonly content: string; readonly summaryTokenCount: number }[]; readonly messages: unknown[] } | null;
+  readonly memory: {
+    readonly summaries: { readonly content: string; readonly summaryTokenCount: number }[];
+    readonly messages: unknown[];
+  } | null;
   readonly paths: { readonly rollout: string; readonly storeDir: string };
 }
 
 function lines(path: string): string[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 /** Every session of the home at `dir`, by scenario name (the title up to the first colon). */

@@ -7,7 +7,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { datasetScenarios } from '../../src/datagen/scenarios.js';
-import { DATASET_DIR, num, optionalNum, readHome, type HomeSession, type RolloutEvent, type StoreLine } from './read-home.js';
+import {
+  DATASET_DIR,
+  num,
+  optionalNum,
+  readHome,
+  type HomeSession,
+  type RolloutEvent,
+  type StoreLine,
+} from './read-home.js';
 
 const home = readHome(DATASET_DIR);
 const plans = new Map(datasetScenarios().map((s) => [s.plan.name, s.plan]));
@@ -28,7 +36,10 @@ interface NaiveEntry {
 /** The shared cache rules, written as plainly as possible (arrays compared element by element). */
 class NaiveCache {
   private entries: NaiveEntry[] = [];
-  constructor(private readonly rules: NaiveRules, private readonly ttlMs: number) {}
+  constructor(
+    private readonly rules: NaiveRules,
+    private readonly ttlMs: number,
+  ) {}
 
   request(prompt: readonly NaiveSegment[], at: number): { read: number; write: number } {
     this.entries = this.entries.filter((e) => e.expires >= at);
@@ -97,7 +108,10 @@ function recompute(s: HomeSession): void {
   const plan = plans.get(s.name);
   if (plan === undefined) throw new Error(`no plan for ${s.name}`);
   const cpt = plan.cptHundredths;
-  const rules: NaiveRules = plan.model.cache.kind === 'anthropic' ? { kind: 'breakpoints', min: plan.model.cache.minTokens } : { kind: 'automatic', min: plan.model.cache.minTokens, step: plan.model.cache.granularityTokens };
+  const rules: NaiveRules =
+    plan.model.cache.kind === 'anthropic'
+      ? { kind: 'breakpoints', min: plan.model.cache.minTokens }
+      : { kind: 'automatic', min: plan.model.cache.minTokens, step: plan.model.cache.granularityTokens };
   const cache = new NaiveCache(rules, plan.model.cache.ttlMs);
   const requests = s.events.filter((e) => e.type === 'model.request');
   const responses = s.events.filter((e) => e.type === 'model.response');
@@ -116,8 +130,14 @@ function recompute(s: HomeSession): void {
       cleared = new Set();
       const previous = visible[lastUser - 1];
       const user = visible[lastUser];
-      if (legacy.microcompact && previous !== undefined && user !== undefined && user.timestamp - previous.timestamp > 300_000) {
-        for (const m of visible.slice(0, lastUser)) if (m.parts.some((p) => p.type === 'tool' && (p.result ?? '').length > 200)) cleared.add(m.id);
+      if (
+        legacy.microcompact &&
+        previous !== undefined &&
+        user !== undefined &&
+        user.timestamp - previous.timestamp > 300_000
+      ) {
+        for (const m of visible.slice(0, lastUser))
+          if (m.parts.some((p) => p.type === 'tool' && (p.result ?? '').length > 200)) cleared.add(m.id);
       }
     }
     const recent = new Set<number>();
@@ -130,12 +150,19 @@ function recompute(s: HomeSession): void {
       m.parts.forEach((p, i) => {
         if (p.type === 'text') prompt.push({ id: `${m.id}#${i}`, tokens: tokens((p.content ?? '').length, cpt) });
         else {
-          prompt.push({ id: `${m.id}#${i}c`, tokens: tokens((p.tool?.name ?? '').length + JSON.stringify(p.tool?.args).length, cpt) });
+          prompt.push({
+            id: `${m.id}#${i}c`,
+            tokens: tokens((p.tool?.name ?? '').length + JSON.stringify(p.tool?.args).length, cpt),
+          });
           const result = p.result ?? '';
           let shown = result;
           if (cleared.has(m.id)) shown = '[Old tool result content cleared]';
-          else if (legacy.slidingTruncation && !recent.has(responseOf.get(m.id) ?? -1) && result.length > 1000) shown = `${result.slice(0, 1000)}\n[truncated]`;
-          prompt.push({ id: `${m.id}#${i}r:${shown === result ? 'full' : shown.length}`, tokens: tokens(shown.length, cpt) });
+          else if (legacy.slidingTruncation && !recent.has(responseOf.get(m.id) ?? -1) && result.length > 1000)
+            shown = `${result.slice(0, 1000)}\n[truncated]`;
+          prompt.push({
+            id: `${m.id}#${i}r:${shown === result ? 'full' : shown.length}`,
+            tokens: tokens(shown.length, cpt),
+          });
         }
       });
     }
@@ -143,16 +170,24 @@ function recompute(s: HomeSession): void {
     const usage = cache.request(prompt, at);
     const response = responses[k];
     if (response === undefined) throw new Error('missing response');
-    expect({ k, input: num(response, 'inputTokens'), read: num(response, 'cacheReadTokens'), write: optionalNum(response, 'cacheWriteTokens') ?? 0 }).toEqual({ k, input: promptTokens, read: usage.read, write: usage.write });
+    expect({
+      k,
+      input: num(response, 'inputTokens'),
+      read: num(response, 'cacheReadTokens'),
+      write: optionalNum(response, 'cacheWriteTokens') ?? 0,
+    }).toEqual({ k, input: promptTokens, read: usage.read, write: usage.write });
   });
 }
 
 describe('recorded usage is the shared rules applied to the files', () => {
-  it.each(['runaway', 'runaway-65f171fa', 'runaway-08e19c43', 'cache-bust-pruning', 'blocked-hook-storm'])('%s: every request recomputed from store + rollout', (name) => {
-    const s = home.get(name);
-    if (s === undefined) throw new Error(`no session ${name}`);
-    recompute(s);
-  });
+  it.each(['runaway', 'runaway-65f171fa', 'runaway-08e19c43', 'cache-bust-pruning', 'blocked-hook-storm'])(
+    '%s: every request recomputed from store + rollout',
+    (name) => {
+      const s = home.get(name);
+      if (s === undefined) throw new Error(`no session ${name}`);
+      recompute(s);
+    },
+  );
 });
 
 describe('usage invariants on every request', () => {
@@ -194,7 +229,9 @@ describe('usage invariants on every request', () => {
         expect(m.usage['inputTokens']).toBe(num(r, 'inputTokens'));
         expect(m.usage['outputTokens']).toBe(num(r, 'outputTokens'));
         expect(m.usage['cacheReadInputTokens']).toBe(num(r, 'cacheReadTokens'));
-        expect(m.usage['cacheWriteInputTokens'] ?? m.usage['cacheCreationInputTokens']).toBe(optionalNum(r, 'cacheWriteTokens'));
+        expect(m.usage['cacheWriteInputTokens'] ?? m.usage['cacheCreationInputTokens']).toBe(
+          optionalNum(r, 'cacheWriteTokens'),
+        );
       });
     }
   });
@@ -207,7 +244,8 @@ describe('usage invariants on every request', () => {
     let callIndex = 0;
     for (const r of s.events.filter((e) => e.type === 'model.response')) {
       let chars = num(r, 'textChars');
-      for (const name of r['toolCalls'] as string[]) { // test boundary: rollout field
+      for (const name of r['toolCalls'] as string[]) {
+        // test boundary: rollout field
         const call = calls[callIndex++];
         chars += name.length + JSON.stringify(call?.['args']).length;
       }

@@ -16,7 +16,15 @@ describe('datasets/freecode', () => {
 
   it('regenerates byte for byte', () => {
     const sessions = writeDataset(outDir);
-    expect(sessions.map((s) => s.report.name)).toEqual(['runaway', 'runaway-65f171fa', 'runaway-08e19c43', 'overflow-loop', 'blocked-hook-storm', 'cache-bust-pruning', 'healthy']);
+    expect(sessions.map((s) => s.report.name)).toEqual([
+      'runaway',
+      'runaway-65f171fa',
+      'runaway-08e19c43',
+      'overflow-loop',
+      'blocked-hook-storm',
+      'cache-bust-pruning',
+      'healthy',
+    ]);
     const committed = listFiles(DATASET_DIR);
     const regenerated = listFiles(outDir);
     expect(regenerated).toEqual(committed);

@@ -4,10 +4,21 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keepLastNUserTurns, NEWEST_SELECTION, selectForCompaction, type MemoryMessage } from '../../src/datagen/selector.js';
+import {
+  keepLastNUserTurns,
+  NEWEST_SELECTION,
+  selectForCompaction,
+  type MemoryMessage,
+} from '../../src/datagen/selector.js';
 
 function messages(spec: string, tokens = 100): MemoryMessage[] {
-  return spec.split(' ').map((name, i) => ({ id: name, role: name.startsWith('u') ? 'user' : 'assistant', content: name, timestamp: i, tokenCount: name.endsWith('*') ? 50_000 : tokens }));
+  return spec.split(' ').map((name, i) => ({
+    id: name,
+    role: name.startsWith('u') ? 'user' : 'assistant',
+    content: name,
+    timestamp: i,
+    tokenCount: name.endsWith('*') ? 50_000 : tokens,
+  }));
 }
 
 const ids = (list: readonly MemoryMessage[]): string[] => list.map((m) => m.id);
@@ -43,23 +54,41 @@ describe('selectForCompaction (newest, §2.2 vectors)', () => {
 
   // Deliberate bug it caught: the carve-out moving the head without removing it from `summarize` (duplicated).
   it('property: summarize + preserve is the history, each message once (head carve-out aside, order kept)', () => {
-    const history = fc.array(fc.record({ user: fc.boolean(), tokens: fc.integer({ min: 0, max: 6_000 }) }), { maxLength: 25 });
+    const history = fc.array(fc.record({ user: fc.boolean(), tokens: fc.integer({ min: 0, max: 6_000 }) }), {
+      maxLength: 25,
+    });
     fc.assert(
       fc.property(history, (spec) => {
-        const list: MemoryMessage[] = spec.map((m, i) => ({ id: `m${i}`, role: m.user ? 'user' : 'assistant', content: '', timestamp: i, tokenCount: m.tokens }));
+        const list: MemoryMessage[] = spec.map((m, i) => ({
+          id: `m${i}`,
+          role: m.user ? 'user' : 'assistant',
+          content: '',
+          timestamp: i,
+          tokenCount: m.tokens,
+        }));
         const s = selectForCompaction(list, NEWEST_SELECTION);
         const all = [...s.summarize, ...s.preserve].map((m) => m.id).sort();
-        return JSON.stringify(all) === JSON.stringify(list.map((m) => m.id).sort()) && s.summarizeTokenCount + s.preserveTokenCount === list.reduce((n, m) => n + m.tokenCount, 0);
+        return (
+          JSON.stringify(all) === JSON.stringify(list.map((m) => m.id).sort()) &&
+          s.summarizeTokenCount + s.preserveTokenCount === list.reduce((n, m) => n + m.tokenCount, 0)
+        );
       }),
     );
   });
 });
 
 describe('keepLastNUserTurns (newest, §2.3)', () => {
-  const store = (spec: string): { id: string; role: string }[] => spec.split(' ').map((id) => ({ id, role: id.startsWith('u') ? 'user' : 'assistant' }));
+  const store = (spec: string): { id: string; role: string }[] =>
+    spec.split(' ').map((id) => ({ id, role: id.startsWith('u') ? 'user' : 'assistant' }));
 
   it('keeps from the second-to-last user message', () => {
-    expect(keepLastNUserTurns(store('u1 a1 u2 a2 a3 u3 a4'), 2).map((m) => m.id)).toEqual(['u2', 'a2', 'a3', 'u3', 'a4']);
+    expect(keepLastNUserTurns(store('u1 a1 u2 a2 a3 u3 a4'), 2).map((m) => m.id)).toEqual([
+      'u2',
+      'a2',
+      'a3',
+      'u3',
+      'a4',
+    ]);
   });
 
   it('headless fallback: the first prompt and the last two assistant messages', () => {
@@ -74,7 +103,11 @@ describe('keepLastNUserTurns (newest, §2.3)', () => {
         const users = list.filter((m) => m.role === 'user').length;
         const kept = keepLastNUserTurns(list, n);
         if (users < n) return true;
-        return kept[0]?.role === 'user' && kept.filter((m) => m.role === 'user').length === n && kept[kept.length - 1] === list[list.length - 1];
+        return (
+          kept[0]?.role === 'user' &&
+          kept.filter((m) => m.role === 'user').length === n &&
+          kept[kept.length - 1] === list[list.length - 1]
+        );
       }),
     );
   });

@@ -17,7 +17,12 @@ describe('blocked-hook storm', () => {
   it('flags three PreCompact blocks in a row, not two', () => {
     const flag = flagFor([blocked(1), blocked(2), blocked(3)]);
     expect(flag).toMatchObject({ kind: 'blocked-hook-storm', severity: 'warning', requests: { first: 1, last: 11 } });
-    expect(flag?.evidence).toMatchObject({ blockedCompactions: 3, earlyReblocks: 0, contextAtFirstBlockTokens: 108_000, contextAtLastBlockTokens: 120_000 });
+    expect(flag?.evidence).toMatchObject({
+      blockedCompactions: 3,
+      earlyReblocks: 0,
+      contextAtFirstBlockTokens: 108_000,
+      contextAtLastBlockTokens: 120_000,
+    });
     expect(flagFor([blocked(1), blocked(2)])).toBeNull();
   });
 
@@ -34,11 +39,21 @@ describe('blocked-hook storm', () => {
   });
 
   it('prices the storm against the default target with the hook allowing, when that replay exists', () => {
-    const examined = trace({ requests: requests(Array(4).fill({ prompt: 130_000, output: 0 })), compactions: [blocked(1), blocked(2), blocked(3)] });
-    const allowed = trace({ scenario: 'freecode@120000 with the PreCompact hook allowing', requests: requests(Array(4).fill({ prompt: 30_000, output: 0 })) });
+    const examined = trace({
+      requests: requests(Array(4).fill({ prompt: 130_000, output: 0 })),
+      compactions: [blocked(1), blocked(2), blocked(3)],
+    });
+    const allowed = trace({
+      scenario: 'freecode@120000 with the PreCompact hook allowing',
+      requests: requests(Array(4).fill({ prompt: 30_000, output: 0 })),
+    });
     const flag = blockedHookStorm.detect(input(examined, { hookAllowedBaseline: allowed }));
     // Requests 1..3: 3 × 100,000 tokens × $3/MTok.
-    expect(flag?.stake).toEqual({ kind: 'priced', picoUsd: 3n * 100_000n * 3_000_000n, against: 'freecode@120000 with the PreCompact hook allowing' });
+    expect(flag?.stake).toEqual({
+      kind: 'priced',
+      picoUsd: 3n * 100_000n * 3_000_000n,
+      against: 'freecode@120000 with the PreCompact hook allowing',
+    });
   });
 
   it('is critical once the context it lets grow reaches twice the target', () => {
@@ -51,7 +66,11 @@ describe('blocked-hook storm', () => {
     const kinds = fc.array(fc.constantFrom('blocked', 'compacted', 'nothing'), { maxLength: 12 });
     fc.assert(
       fc.property(kinds, (list) => {
-        const compactions = list.map((kind, i) => (kind === 'blocked' ? blocked(i) : compaction(i, { outcome: kind === 'compacted' ? 'compacted' : 'nothing-to-compact' })));
+        const compactions = list.map((kind, i) =>
+          kind === 'blocked'
+            ? blocked(i)
+            : compaction(i, { outcome: kind === 'compacted' ? 'compacted' : 'nothing-to-compact' }),
+        );
         let run = 0;
         let longest = 0;
         for (const kind of list) {

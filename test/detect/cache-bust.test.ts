@@ -20,7 +20,9 @@ function specs(collapsed: readonly boolean[], extra: (i: number) => Partial<Requ
 
 /** These small busts put cents at stake: the dollar floor is off unless a test sets it. */
 function flagFor(list: readonly RequestSpec[], thresholds = {}) {
-  return cacheBust.detect(input(trace({ requests: requests(list) }), { thresholds: { minUsdAtStake: 0, ...thresholds } }));
+  return cacheBust.detect(
+    input(trace({ requests: requests(list) }), { thresholds: { minUsdAtStake: 0, ...thresholds } }),
+  );
 }
 
 describe('cache bust', () => {
@@ -28,8 +30,17 @@ describe('cache bust', () => {
     const flag = flagFor(specs([false, true, true, true]));
     expect(flag).toMatchObject({ kind: 'cache-bust', requests: { first: 1, last: 3 } });
     // Misses: 20,000, 22,000 and 24,000 tokens (the previous prompt) minus the 12,000 read.
-    expect(flag?.evidence).toMatchObject({ collapsedRequests: 3, examinedRequests: 3, missedReadTokens: 8_000 + 10_000 + 12_000, medianReadTokens: STATIC });
-    expect(flag?.stake).toEqual({ kind: 'priced', picoUsd: 30_000n * REWRITE_PICO, against: 'a stable cache (each collapsed request re-priced with the read an unchanged prefix gives)' });
+    expect(flag?.evidence).toMatchObject({
+      collapsedRequests: 3,
+      examinedRequests: 3,
+      missedReadTokens: 8_000 + 10_000 + 12_000,
+      medianReadTokens: STATIC,
+    });
+    expect(flag?.stake).toEqual({
+      kind: 'priced',
+      picoUsd: 30_000n * REWRITE_PICO,
+      against: 'a stable cache (each collapsed request re-priced with the read an unchanged prefix gives)',
+    });
     expect(flagFor(specs([false, true, true]))).toBeNull();
     // $0.1035 at stake: under the default $0.25 floor a reader would not act on it.
     expect(flagFor(specs([false, true, true, true]), { minUsdAtStake: 0.1035 })).not.toBeNull();
@@ -66,15 +77,26 @@ describe('cache bust', () => {
 
   it('a request with no cache activity at all is silent and drops the baseline (logs without cache counters raise nothing)', () => {
     const list: RequestSpec[] = [0, 1, 2, 3, 4].map((i) => ({ prompt: 20_000 + 2_000 * i }));
-    expect(cacheBust.detect(input(trace({ requests: requests(list) }), { rules: CACHE_RULES.openai, thresholds: { minUsdAtStake: 0 } }))).toBeNull();
+    expect(
+      cacheBust.detect(
+        input(trace({ requests: requests(list) }), { rules: CACHE_RULES.openai, thresholds: { minUsdAtStake: 0 } }),
+      ),
+    ).toBeNull();
     // One silent request among collapses splits them: the one after it has nothing to compare with.
-    expect(flagFor(specs([false, true, true, true]).map((spec, i) => (i === 2 ? { prompt: spec.prompt } : spec)))).toBeNull();
+    expect(
+      flagFor(specs([false, true, true, true]).map((spec, i) => (i === 2 ? { prompt: spec.prompt } : spec))),
+    ).toBeNull();
   });
 
   it('under automatic caching the expected read is the previous prompt in 128-token steps', () => {
     // Request 0 is cold (no cache activity: no baseline); 1 reads the static block and is the baseline.
-    const list: RequestSpec[] = [0, 1, 2, 3, 4].map((i) => ({ prompt: 20_000 + 2_000 * i, read: i === 0 ? 0 : STATIC }));
-    const flag = cacheBust.detect(input(trace({ requests: requests(list) }), { rules: CACHE_RULES.openai, thresholds: { minUsdAtStake: 0 } }));
+    const list: RequestSpec[] = [0, 1, 2, 3, 4].map((i) => ({
+      prompt: 20_000 + 2_000 * i,
+      read: i === 0 ? 0 : STATIC,
+    }));
+    const flag = cacheBust.detect(
+      input(trace({ requests: requests(list) }), { rules: CACHE_RULES.openai, thresholds: { minUsdAtStake: 0 } }),
+    );
     // Expected 21,888, 23,936 and 25,984 (multiples of 128), read 12,000.
     expect(flag?.evidence['missedReadTokens']).toBe(21_888 + 23_936 + 25_984 - 3 * STATIC);
   });
@@ -84,13 +106,16 @@ describe('cache bust', () => {
     const share = flag?.evidence['shareOfSpend'] ?? 0;
     expect(share).toBeGreaterThan(0.25);
     expect(flagFor(specs([false, true, true, true]), { cacheBustCriticalCostShare: share })?.severity).toBe('critical');
-    expect(flagFor(specs([false, true, true, true]), { cacheBustCriticalCostShare: share + 1e-9 })?.severity).toBe('warning');
+    expect(flagFor(specs([false, true, true, true]), { cacheBustCriticalCostShare: share + 1e-9 })?.severity).toBe(
+      'warning',
+    );
   });
 
   it('property: busts and stake match a hand count of collapses not followed by a stable read', () => {
     // Checked against a deliberate bug: taking the missing reads from uncached input before the 5m
     // writes (each request leaves one token uncached, so the stake then moves $3.00 for it, not $3.75).
-    const oneUncached = (collapsed: readonly boolean[]) => specs(collapsed).map((spec) => ({ ...spec, write5m: (spec.write5m ?? 0) - 1 }));
+    const oneUncached = (collapsed: readonly boolean[]) =>
+      specs(collapsed).map((spec) => ({ ...spec, write5m: (spec.write5m ?? 0) - 1 }));
     fc.assert(
       fc.property(fc.array(fc.boolean(), { minLength: 1, maxLength: 30 }), (tail) => {
         const collapsed = [false, ...tail];

@@ -44,18 +44,31 @@ describe.skipIf(!existsSync(DATASETS))('flags on datasets/freecode', () => {
       const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
       const modelFacts = modelFactsFor(PRICES, provider);
       const simulation = simulateSession(session, [RECORDED, BASELINE_SCENARIO], { modelFacts });
-      const flags = detectSessionFlags(simulation, { prices: PRICES, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline: BASELINE_SCENARIO, examined: [BASELINE_SCENARIO.name] });
+      const flags = detectSessionFlags(simulation, {
+        prices: PRICES,
+        modelFacts,
+        thresholds: DEFAULT_THRESHOLDS,
+        baseline: BASELINE_SCENARIO,
+        examined: [BASELINE_SCENARIO.name],
+      });
       flagsByScenario.set(session.title?.split(':')[0] ?? session.id, flags);
     });
   }, 60_000);
 
   it('every scenario raises exactly its intended flags on the recorded data; healthy raises none', () => {
-    const raised = Object.fromEntries([...flagsByScenario].map(([name, flags]) => [name, flags.filter((f) => f.scenario === 'recorded').map((f) => f.kind)]));
+    const raised = Object.fromEntries(
+      [...flagsByScenario].map(([name, flags]) => [
+        name,
+        flags.filter((f) => f.scenario === 'recorded').map((f) => f.kind),
+      ]),
+    );
     expect(raised).toEqual(INTENDED);
   });
 
   it("the runaway's evidence is the 48.1M case: context 270K on a 968K usable window, 0 compactions, 229 requests", () => {
-    const never = flagsByScenario.get('runaway')?.find((flag) => flag.scenario === 'recorded' && flag.kind === 'never-compacted');
+    const never = flagsByScenario
+      .get('runaway')
+      ?.find((flag) => flag.scenario === 'recorded' && flag.kind === 'never-compacted');
     expect(never?.severity).toBe('critical');
     expect(never?.evidence).toMatchObject({ usableWindowTokens: 968_000, compactions: 0, requests: 229 });
     expect(never?.evidence['peakContextTokens']).toBeGreaterThan(265_000);
@@ -67,7 +80,9 @@ describe.skipIf(!existsSync(DATASETS))('flags on datasets/freecode', () => {
 
   it('the default target clears the runaway rows of their context flags (and shows the storm its compactions cause)', () => {
     for (const name of ['runaway', 'runaway-65f171fa', 'runaway-08e19c43']) {
-      const atTarget = (flagsByScenario.get(name) ?? []).filter((flag) => flag.scenario === BASELINE_SCENARIO.name).map((flag) => flag.kind);
+      const atTarget = (flagsByScenario.get(name) ?? [])
+        .filter((flag) => flag.scenario === BASELINE_SCENARIO.name)
+        .map((flag) => flag.kind);
       expect(atTarget).not.toContain('never-compacted');
       expect(atTarget).not.toContain('runaway-cost');
     }

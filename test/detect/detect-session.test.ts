@@ -30,7 +30,13 @@ function hookStormSession(): Session {
 function detect(session: Session, examined: readonly Scenario[] = []) {
   const modelFacts = (model: string) => factsOf(model);
   const simulation = simulateSession(session, [RECORDED, BASELINE_SCENARIO, ...examined], { modelFacts });
-  return detectSessionFlags(simulation, { prices: PRICES, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline: BASELINE_SCENARIO, examined: examined.map((s) => s.name) });
+  return detectSessionFlags(simulation, {
+    prices: PRICES,
+    modelFacts,
+    thresholds: DEFAULT_THRESHOLDS,
+    baseline: BASELINE_SCENARIO,
+    examined: examined.map((s) => s.name),
+  });
 }
 
 describe('detectSessionFlags', () => {
@@ -41,8 +47,15 @@ describe('detectSessionFlags', () => {
   it('prices a hook storm against the default target replayed with the hook allowing', () => {
     const flags = detect(hookStormSession());
     expect(flags.map((flag) => [flag.scenario, flag.kind])).toEqual([['recorded', 'blocked-hook-storm']]);
-    expect(flags[0]?.evidence).toMatchObject({ blockedCompactions: 4, contextAtFirstBlockTokens: 108_000, contextAtLastBlockTokens: 132_000 });
-    expect(flags[0]?.stake).toMatchObject({ kind: 'priced', against: 'freecode@120000 with the PreCompact hook allowing' });
+    expect(flags[0]?.evidence).toMatchObject({
+      blockedCompactions: 4,
+      contextAtFirstBlockTokens: 108_000,
+      contextAtLastBlockTokens: 132_000,
+    });
+    expect(flags[0]?.stake).toMatchObject({
+      kind: 'priced',
+      against: 'freecode@120000 with the PreCompact hook allowing',
+    });
   });
 
   it('examines the asked scenarios after recorded, and is deterministic (same input, same bytes)', () => {

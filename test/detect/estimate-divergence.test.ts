@@ -4,17 +4,30 @@ import type { TraceCompaction } from '../../src/detect/trace.js';
 import { compaction, input, stableRequests, trace } from './trace-fixture.js';
 
 const point = (at: number, estimate: number, provider: number): TraceCompaction =>
-  compaction(at, { estimateTokensBefore: estimate, promptTokensBefore: provider, promptTokensAfter: 30_000, estimateTokensAfter: 3_000 });
+  compaction(at, {
+    estimateTokensBefore: estimate,
+    promptTokensBefore: provider,
+    promptTokensAfter: 30_000,
+    estimateTokensAfter: 3_000,
+  });
 
 function flagFor(compactions: readonly TraceCompaction[], thresholds = {}) {
-  return estimateDivergence.detect(input(trace({ requests: stableRequests([60_000, 110_000, 30_000, 200_000, 40_000]), compactions }), { thresholds }));
+  return estimateDivergence.detect(
+    input(trace({ requests: stableRequests([60_000, 110_000, 30_000, 200_000, 40_000]), compactions }), { thresholds }),
+  );
 }
 
 describe('estimate divergence', () => {
   it("flags FreeCode's estimate ten times under the provider's count, not 9.99 times", () => {
     const flag = flagFor([point(2, 11_000, 110_000)]);
     expect(flag).toMatchObject({ kind: 'estimate-divergence', severity: 'info', requests: { first: 1, last: 1 } });
-    expect(flag?.evidence).toMatchObject({ divergingPoints: 1, comparedPoints: 1, worstEstimateTokens: 11_000, worstProviderTokens: 110_000, worstRatio: 10 });
+    expect(flag?.evidence).toMatchObject({
+      divergingPoints: 1,
+      comparedPoints: 1,
+      worstEstimateTokens: 11_000,
+      worstProviderTokens: 110_000,
+      worstRatio: 10,
+    });
     expect(flag?.stake.kind).toBe('none');
     expect(flagFor([point(2, 11_001, 110_000)])).toBeNull();
   });

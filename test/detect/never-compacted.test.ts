@@ -8,14 +8,21 @@ const above = (count: number) => Array(count).fill(125_000);
 
 /** The baseline costs the same here (no dollars at stake), so the dollar floor is off unless a test sets it. */
 function flagFor(prompts: readonly number[], fields: Partial<Trace> = {}, thresholds = {}) {
-  return neverCompacted.detect(input(trace({ requests: stableRequests(prompts), ...fields }), { thresholds: { minUsdAtStake: 0, ...thresholds } }));
+  return neverCompacted.detect(
+    input(trace({ requests: stableRequests(prompts), ...fields }), { thresholds: { minUsdAtStake: 0, ...thresholds } }),
+  );
 }
 
 describe('never compacted while above target', () => {
   it('flags ten consecutive requests above the 120K target with no attempt, not nine', () => {
     const flag = flagFor([100_000, ...above(10), 100_000]);
     expect(flag).toMatchObject({ kind: 'never-compacted', severity: 'warning', requests: { first: 1, last: 10 } });
-    expect(flag?.evidence).toMatchObject({ requestsAboveTarget: 10, longestStretchRequests: 10, compactions: 0, targetTokens: 120_000 });
+    expect(flag?.evidence).toMatchObject({
+      requestsAboveTarget: 10,
+      longestStretchRequests: 10,
+      compactions: 0,
+      targetTokens: 120_000,
+    });
     expect(flagFor([100_000, ...above(9), 100_000])).toBeNull();
   });
 
@@ -43,7 +50,9 @@ describe('never compacted while above target', () => {
   });
 
   it('prices only the flagged stretch against the baseline', () => {
-    const examined = trace({ requests: requests([{ prompt: 50_000, output: 0 }, ...above(10).map((prompt) => ({ prompt, output: 0 }))]) });
+    const examined = trace({
+      requests: requests([{ prompt: 50_000, output: 0 }, ...above(10).map((prompt) => ({ prompt, output: 0 }))]),
+    });
     const baseline = trace({
       scenario: 'freecode@120000',
       requests: requests([{ prompt: 10_000, output: 0 }, ...Array(10).fill({ prompt: 100_000, output: 0 })]),

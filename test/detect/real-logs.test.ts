@@ -24,7 +24,12 @@ const RECORDED: Scenario = { name: 'recorded', family: 'recorded', params: famil
 /** The flags reviewed by hand (README "Flags"): session id prefix and kind. */
 const REVIEWED = ['0a725fb5 never-compacted', '0a725fb5 ttl-mismatch'];
 
-type Call = { readonly promptTokens: number; readonly readTokens: number; readonly writeTokens: number; readonly atMs: number };
+type Call = {
+  readonly promptTokens: number;
+  readonly readTokens: number;
+  readonly writeTokens: number;
+  readonly atMs: number;
+};
 
 /** A second reader of a Claude Code transcript: the main chain's calls, one per response. */
 function claudeCodeCalls(file: string): Call[] {
@@ -34,8 +39,12 @@ function claudeCodeCalls(file: string): Call[] {
     const record: unknown = JSON.parse(line);
     if (typeof record !== 'object' || record === null || !('type' in record) || record.type !== 'assistant') continue;
     if ('isSidechain' in record && record.isSidechain === true) continue;
-    const message = 'message' in record && typeof record.message === 'object' && record.message !== null ? record.message : null;
-    const usage = message !== null && 'usage' in message && typeof message.usage === 'object' && message.usage !== null ? message.usage : null;
+    const message =
+      'message' in record && typeof record.message === 'object' && record.message !== null ? record.message : null;
+    const usage =
+      message !== null && 'usage' in message && typeof message.usage === 'object' && message.usage !== null
+        ? message.usage
+        : null;
     if (message === null || usage === null || ('model' in message && message.model === '<synthetic>')) continue;
     const count = (key: string): number => {
       const value: unknown = Reflect.get(usage, key);
@@ -47,7 +56,12 @@ function claudeCodeCalls(file: string): Call[] {
     const read = count('cache_read_input_tokens');
     const write = count('cache_creation_input_tokens');
     calls.delete(`${id}:${requestId}`); // the last line of a response wins, in the response's first place
-    calls.set(`${id}:${requestId}`, { promptTokens: count('input_tokens') + read + write, readTokens: read, writeTokens: write, atMs });
+    calls.set(`${id}:${requestId}`, {
+      promptTokens: count('input_tokens') + read + write,
+      readTokens: read,
+      writeTokens: write,
+      atMs,
+    });
   }
   return [...calls.values()];
 }
@@ -61,7 +75,15 @@ describeWithShared('flags on ../shared/real-logs', () => {
       const provider = session.requests.find((request) => request.provider !== null)?.provider ?? null;
       const modelFacts = modelFactsFor(PRICES, provider);
       const simulation = simulateSession(session, [RECORDED, BASELINE_SCENARIO], { modelFacts });
-      flags.push(...detectSessionFlags(simulation, { prices: PRICES, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline: BASELINE_SCENARIO, examined: [] }));
+      flags.push(
+        ...detectSessionFlags(simulation, {
+          prices: PRICES,
+          modelFacts,
+          thresholds: DEFAULT_THRESHOLDS,
+          baseline: BASELINE_SCENARIO,
+          examined: [],
+        }),
+      );
     });
   }, 60_000);
 
@@ -88,7 +110,8 @@ describeWithShared('flags on ../shared/real-logs', () => {
     let expired = 0;
     for (let i = 1; i < calls.length; i++) {
       const gapMs = (calls[i]?.atMs ?? 0) - (calls[i - 1]?.atMs ?? 0);
-      if (gapMs > 300_000 && gapMs <= 3_600_000 && calls[i]?.readTokens === 0 && (calls[i]?.writeTokens ?? 0) > 0) expired += 1;
+      if (gapMs > 300_000 && gapMs <= 3_600_000 && calls[i]?.readTokens === 0 && (calls[i]?.writeTokens ?? 0) > 0)
+        expired += 1;
     }
     const flag = flags.find((f) => f.kind === 'ttl-mismatch');
     expect(flag?.evidence['gapsChangedByOtherTtl']).toBe(expired);

@@ -42,8 +42,13 @@ describe('runaway cost', () => {
   });
 
   it('compares prompt tokens when a model is unpriced, and says the dollars are unpriced', () => {
-    const examined = trace({ requests: requests(Array(10).fill({ prompt: 130_000, output: 0, model: 'no-such-model' })) });
-    const baseline = trace({ scenario: 'freecode@120000', requests: requests(Array(10).fill({ prompt: 60_000, output: 0, model: 'no-such-model' })) });
+    const examined = trace({
+      requests: requests(Array(10).fill({ prompt: 130_000, output: 0, model: 'no-such-model' })),
+    });
+    const baseline = trace({
+      scenario: 'freecode@120000',
+      requests: requests(Array(10).fill({ prompt: 60_000, output: 0, model: 'no-such-model' })),
+    });
     const flag = runawayCost.detect(input(examined, { baseline }));
     expect(flag?.stake).toEqual({ kind: 'unpriced', against: 'freecode@120000' });
     expect(flag?.evidence['costUsd']).toBeNull();
@@ -57,7 +62,10 @@ describe('runaway cost', () => {
 
   it('property: flagged exactly when the hand-computed ratio, excess and peak say so; the stake is the difference', () => {
     // Checked against a deliberate bug: comparing with `>` instead of `>=` (caught at ratio 2 exactly).
-    const prompts = fc.array(fc.constantFrom(60_000, 65_000, 119_999, 120_000, 120_001, 130_000, 240_000), { minLength: 1, maxLength: 12 });
+    const prompts = fc.array(fc.constantFrom(60_000, 65_000, 119_999, 120_000, 120_001, 130_000, 240_000), {
+      minLength: 1,
+      maxLength: 12,
+    });
     // Half of the cases put the baseline at exactly half the prompts (a 2× ratio, the boundary).
     const pairs = fc.oneof(
       fc.tuple(prompts, prompts),
@@ -69,12 +77,18 @@ describe('runaway cost', () => {
       fc.property(pairs, ([mine, theirs]) => {
         const flag = flagFor(mine, theirs);
         // $3/MTok, $6 for a prompt above the 200K long-context threshold (pricing.md §1.1).
-        const priced = (list: readonly number[]) => list.reduce((sum, prompt) => sum + prompt * (prompt > 200_000 ? 6 : 3), 0);
+        const priced = (list: readonly number[]) =>
+          list.reduce((sum, prompt) => sum + prompt * (prompt > 200_000 ? 6 : 3), 0);
         const cost = priced(mine);
         const baselineCost = priced(theirs);
         const expected = Math.max(...mine) > 120_000 && cost >= 2 * baselineCost && cost - baselineCost >= 250_000;
         expect(flag !== null).toBe(expected);
-        if (flag !== null) expect(flag.stake).toEqual({ kind: 'priced', picoUsd: BigInt(cost - baselineCost) * 1_000_000n, against: 'freecode@120000' });
+        if (flag !== null)
+          expect(flag.stake).toEqual({
+            kind: 'priced',
+            picoUsd: BigInt(cost - baselineCost) * 1_000_000n,
+            against: 'freecode@120000',
+          });
       }),
     );
   });

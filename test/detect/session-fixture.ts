@@ -25,7 +25,15 @@ export class SessionFixture extends SessionBuilder {
   /** A request (measured when `measured` is given) and its text response of `chars` characters. */
   send(measured: MeasuredUsage | null, chars = 400, agentId: string | null = null): this {
     const index = this.requests.length;
-    this.requests.push({ index, itemIndex: this.items.length, model: this.model, provider: 'anthropic', timestampMs: this.nowMs, usage: measured, agentId });
+    this.requests.push({
+      index,
+      itemIndex: this.items.length,
+      model: this.model,
+      provider: 'anthropic',
+      timestampMs: this.nowMs,
+      usage: measured,
+      agentId,
+    });
     this.nowMs += 2_000;
     this.items.push({
       kind: 'assistant',
@@ -48,7 +56,15 @@ export class SessionFixture extends SessionBuilder {
   }
 
   compaction(tokensBefore: number | null, tokensAfter: number | null, trigger: 'auto' | 'overflow' = 'auto'): this {
-    this.events.push({ kind: 'compaction', ...this.at(), trigger, tokensBefore, tokensAfter, tokenUnit: 'estimate', summaryItemId: null });
+    this.events.push({
+      kind: 'compaction',
+      ...this.at(),
+      trigger,
+      tokensBefore,
+      tokensAfter,
+      tokenUnit: 'estimate',
+      summaryItemId: null,
+    });
     return this;
   }
 
@@ -58,7 +74,12 @@ export class SessionFixture extends SessionBuilder {
   }
 
   overflowError(): this {
-    this.events.push({ kind: 'model_error', ...this.at(), errorKind: 'provider', message: 'prompt is too long: 210000 tokens > 200000 maximum' });
+    this.events.push({
+      kind: 'model_error',
+      ...this.at(),
+      errorKind: 'provider',
+      message: 'prompt is too long: 210000 tokens > 200000 maximum',
+    });
     return this;
   }
 }

@@ -1,17 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THRESHOLDS, FlagThresholdsSchema, resolveThresholds, THRESHOLD_NAMES } from '../../src/detect/thresholds.js';
+import {
+  DEFAULT_THRESHOLDS,
+  FlagThresholdsSchema,
+  resolveThresholds,
+  THRESHOLD_NAMES,
+} from '../../src/detect/thresholds.js';
 
 describe('thresholds', () => {
   it('the defaults are valid and name every threshold', () => {
     expect(FlagThresholdsSchema.parse(DEFAULT_THRESHOLDS)).toEqual(DEFAULT_THRESHOLDS);
     expect([...THRESHOLD_NAMES].sort()).toEqual(Object.keys(DEFAULT_THRESHOLDS).sort());
     // The FreeCode numbers they carry (engine.md §1.1, §4.4, §9.3).
-    expect(DEFAULT_THRESHOLDS).toMatchObject({ targetTokens: 120_000, holdGrowthTokens: 5_000, cacheBustMinMissTokens: 1_024 });
+    expect(DEFAULT_THRESHOLDS).toMatchObject({
+      targetTokens: 120_000,
+      holdGrowthTokens: 5_000,
+      cacheBustMinMissTokens: 1_024,
+    });
   });
 
   it('layers overrides in order, later winning', () => {
     const resolved = resolveThresholds([{ runawayCostRatio: 3, hookStormMinBlocks: 5 }, { runawayCostRatio: 4 }]);
-    expect(resolved).toEqual({ ok: true, thresholds: { ...DEFAULT_THRESHOLDS, runawayCostRatio: 4, hookStormMinBlocks: 5 } });
+    expect(resolved).toEqual({
+      ok: true,
+      thresholds: { ...DEFAULT_THRESHOLDS, runawayCostRatio: 4, hookStormMinBlocks: 5 },
+    });
   });
 
   it('rejects an unknown name, naming it and the known ones', () => {

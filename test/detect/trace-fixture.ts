@@ -68,7 +68,14 @@ export function requests(specs: readonly RequestSpec[]): TraceRequest[] {
 
 /** A growing conversation whose cache works: each request reads the previous prompt and writes its growth. */
 export function stableRequests(prompts: readonly number[], extra: Partial<RequestSpec> = {}): TraceRequest[] {
-  return requests(prompts.map((prompt, i) => ({ ...extra, prompt, read: i === 0 ? 0 : Math.min(prompts[i - 1] ?? 0, prompt), write5m: i === 0 ? prompt : Math.max(0, prompt - (prompts[i - 1] ?? 0)) })));
+  return requests(
+    prompts.map((prompt, i) => ({
+      ...extra,
+      prompt,
+      read: i === 0 ? 0 : Math.min(prompts[i - 1] ?? 0, prompt),
+      write5m: i === 0 ? prompt : Math.max(0, prompt - (prompts[i - 1] ?? 0)),
+    })),
+  );
 }
 
 /** Replay rows with the same usage as the requests (what a trace prices comparisons with). */
@@ -168,7 +175,12 @@ const EMPTY_SESSION: Session = {
 /** A detector input: the trace, a baseline (by default a trace named `freecode@120000` with the same requests) and thresholds. */
 export function input(
   examined: Trace,
-  options: { readonly baseline?: Trace; readonly hookAllowedBaseline?: Trace | null; readonly thresholds?: Partial<FlagThresholds>; readonly rules?: CacheRules } = {},
+  options: {
+    readonly baseline?: Trace;
+    readonly hookAllowedBaseline?: Trace | null;
+    readonly thresholds?: Partial<FlagThresholds>;
+    readonly rules?: CacheRules;
+  } = {},
 ): DetectorInput {
   return {
     session: EMPTY_SESSION,

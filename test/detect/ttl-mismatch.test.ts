@@ -29,8 +29,16 @@ describe('TTL mismatch', () => {
     const actual = 406_000 * 3.75;
     const oneHour = 103_000 * 6 + 303_000 * 0.3;
     expect(flag).toMatchObject({ kind: 'ttl-mismatch', severity: 'info', requests: { first: 1, last: 3 } });
-    expect(flag?.stake).toEqual({ kind: 'priced', picoUsd: pico((actual - oneHour) / 1e6), against: '1h cache writes (every request re-priced under that lifetime)' });
-    expect(flag?.evidence).toMatchObject({ gapsChangedByOtherTtl: 3, cacheWrite5mTokens: 406_000, cacheWrite1hTokens: 0 });
+    expect(flag?.stake).toEqual({
+      kind: 'priced',
+      picoUsd: pico((actual - oneHour) / 1e6),
+      against: '1h cache writes (every request re-priced under that lifetime)',
+    });
+    expect(flag?.evidence).toMatchObject({
+      gapsChangedByOtherTtl: 3,
+      cacheWrite5mTokens: 406_000,
+      cacheWrite1hTokens: 0,
+    });
     expect(flagFor(fiveMinute([600, 600]))).toBeNull();
   });
 
@@ -54,7 +62,9 @@ describe('TTL mismatch', () => {
     expect(flag?.summary).toMatch(/440K tokens written at the 1-hour rate while requests came 5 s apart/);
     expect(flag?.requests).toEqual({ first: 0, last: 29 });
     // 100,000 + 2 × 10,000 tokens save $0.27, above the $0.25 floor; one request fewer saves $0.2475.
-    const small = list.map((spec, i) => (i === 0 ? { ...spec, prompt: 100_000, write1h: 100_000 } : { ...spec, prompt: 100_000, read: 90_000 }));
+    const small = list.map((spec, i) =>
+      i === 0 ? { ...spec, prompt: 100_000, write1h: 100_000 } : { ...spec, prompt: 100_000, read: 90_000 },
+    );
     expect(flagFor(small.slice(0, 3))).not.toBeNull();
     expect(flagFor(small.slice(0, 2))).toBeNull();
   });
@@ -65,6 +75,8 @@ describe('TTL mismatch', () => {
 
   it('skips providers without a 1-hour cache', () => {
     const list = requests(fiveMinute([600, 600, 600]));
-    expect(ttlMismatch.detect(input(trace({ requests: list }), { rules: CACHE_RULES['minimax-anthropic'] }))).toBeNull();
+    expect(
+      ttlMismatch.detect(input(trace({ requests: list }), { rules: CACHE_RULES['minimax-anthropic'] })),
+    ).toBeNull();
   });
 });

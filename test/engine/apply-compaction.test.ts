@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ArraySessionStore, MemoryService, applyCompaction, carryCodemodeStore, engineParams } from '../../src/engine/index.js';
+import {
+  ArraySessionStore,
+  MemoryService,
+  applyCompaction,
+  carryCodemodeStore,
+  engineParams,
+} from '../../src/engine/index.js';
 import type { CompactionResult, Compactor, HistoryMessage } from '../../src/engine/index.js';
 import { assistant, text, user } from './support/messages.js';
 
@@ -18,23 +24,48 @@ const base = { preservedMessageIds: [], compactedMessageIds: [], tokenCountBefor
 describe('applyCompaction (engine.md §2.4)', () => {
   it('reports "nothing to compact" and leaves the store alone', () => {
     const store = new ArraySessionStore(stored());
-    const result = applyCompaction({ memory: fixed({ ...base, kind: 'nothing-to-compact', success: true }), store, compactOptions: { nowMs: 1 } });
-    expect(result).toMatchObject({ compacted: false, reason: 'nothing to compact', tokensBefore: 900, tokensAfter: 900, messagesBefore: 0, messagesAfter: 0 });
+    const result = applyCompaction({
+      memory: fixed({ ...base, kind: 'nothing-to-compact', success: true }),
+      store,
+      compactOptions: { nowMs: 1 },
+    });
+    expect(result).toMatchObject({
+      compacted: false,
+      reason: 'nothing to compact',
+      tokensBefore: 900,
+      tokensAfter: 900,
+      messagesBefore: 0,
+      messagesAfter: 0,
+    });
     expect(store.replaceCount).toBe(0);
   });
 
   it('reports a block with the hook reason, or the newest fallback reason, or undefined (Aug)', () => {
-    const blocked = (reason: string | undefined): CompactionResult => ({ ...base, kind: 'blocked', success: false, blocked: true, reason });
+    const blocked = (reason: string | undefined): CompactionResult => ({
+      ...base,
+      kind: 'blocked',
+      success: false,
+      blocked: true,
+      reason,
+    });
     const store = new ArraySessionStore(stored());
-    expect(applyCompaction({ memory: fixed(blocked('hook says no')), store, compactOptions: { nowMs: 1 } })).toMatchObject({ compacted: false, reason: 'hook says no' });
-    expect(applyCompaction({ memory: fixed(blocked(undefined)), store, compactOptions: { nowMs: 1 } })).toMatchObject({ compacted: false, reason: 'blocked by a PreCompact hook' });
-    expect(applyCompaction({ memory: fixed(blocked(undefined)), store, compactOptions: { nowMs: 1 }, version: 'aug' })).toMatchObject({ compacted: false, reason: undefined });
+    expect(
+      applyCompaction({ memory: fixed(blocked('hook says no')), store, compactOptions: { nowMs: 1 } }),
+    ).toMatchObject({ compacted: false, reason: 'hook says no' });
+    expect(applyCompaction({ memory: fixed(blocked(undefined)), store, compactOptions: { nowMs: 1 } })).toMatchObject({
+      compacted: false,
+      reason: 'blocked by a PreCompact hook',
+    });
+    expect(
+      applyCompaction({ memory: fixed(blocked(undefined)), store, compactOptions: { nowMs: 1 }, version: 'aug' }),
+    ).toMatchObject({ compacted: false, reason: undefined });
     expect(store.replaceCount).toBe(0);
   });
 
   it('after a real compaction trims the store to the last 2 user turns and counts messages', () => {
     const memory = new MemoryService('s', { params: engineParams() });
-    for (const role of ['user', 'assistant', 'user', 'assistant', 'user', 'assistant'] as const) memory.addMessage(role, 'x'.repeat(40), 1);
+    for (const role of ['user', 'assistant', 'user', 'assistant', 'user', 'assistant'] as const)
+      memory.addMessage(role, 'x'.repeat(40), 1);
     const store = new ArraySessionStore(stored());
     const before = store.getMessages();
     const result = applyCompaction({ memory, store, compactOptions: { nowMs: 1 } });
@@ -45,9 +76,14 @@ describe('applyCompaction (engine.md §2.4)', () => {
 
   it('does not rewrite the store when the trim keeps everything, yet reports the compaction', () => {
     const memory = new MemoryService('s');
-    for (const role of ['user', 'assistant', 'user', 'assistant', 'user', 'assistant'] as const) memory.addMessage(role, 'x'.repeat(40), 1);
+    for (const role of ['user', 'assistant', 'user', 'assistant', 'user', 'assistant'] as const)
+      memory.addMessage(role, 'x'.repeat(40), 1);
     const store = new ArraySessionStore([user('u1'), assistant('a1', [text('x')])]);
-    expect(applyCompaction({ memory, store, compactOptions: { nowMs: 1 } })).toMatchObject({ compacted: true, messagesBefore: 2, messagesAfter: 2 });
+    expect(applyCompaction({ memory, store, compactOptions: { nowMs: 1 } })).toMatchObject({
+      compacted: true,
+      messagesBefore: 2,
+      messagesAfter: 2,
+    });
     expect(store.replaceCount).toBe(0);
   });
 });
@@ -59,7 +95,12 @@ describe('carryCodemodeStore (newest §2.4 step 4)', () => {
   });
 
   it('copies the newest dropped snapshot onto the first part of the first preserved message', () => {
-    const history = [withSnapshot(user('u1'), 'old'), withSnapshot(assistant('a1', [text('x')]), 'new'), user('u2'), assistant('a2', [text('y')])];
+    const history = [
+      withSnapshot(user('u1'), 'old'),
+      withSnapshot(assistant('a1', [text('x')]), 'new'),
+      user('u2'),
+      assistant('a2', [text('y')]),
+    ];
     const carried = carryCodemodeStore(history, history.slice(2));
     expect(carried[0]?.parts[0]?.codemodeStore).toBe('new');
     expect(carried[1]).toBe(history[3]);
@@ -74,13 +115,26 @@ describe('carryCodemodeStore (newest §2.4 step 4)', () => {
   });
 
   it('is applied by applyCompaction (newest) but not by the Aug version', () => {
-    const history = [withSnapshot(user('u1'), 'snap'), assistant('a1', [text('x')]), user('u2'), assistant('a2', [text('y')]), user('u3')];
+    const history = [
+      withSnapshot(user('u1'), 'snap'),
+      assistant('a1', [text('x')]),
+      user('u2'),
+      assistant('a2', [text('y')]),
+      user('u3'),
+    ];
     const compacted: CompactionResult = {
       ...base,
       kind: 'compacted',
       success: true,
       summarizer: { kind: 'heuristic' },
-      summary: { id: 's', createdAt: 1, originalMessageCount: 1, originalTokenCount: 1, summaryTokenCount: 1, content: 'c' },
+      summary: {
+        id: 's',
+        createdAt: 1,
+        originalMessageCount: 1,
+        originalTokenCount: 1,
+        summaryTokenCount: 1,
+        content: 'c',
+      },
     };
     const newest = new ArraySessionStore(history);
     applyCompaction({ memory: fixed(compacted), store: newest, compactOptions: { nowMs: 1 } });

@@ -16,7 +16,10 @@ const storedArb = fc
       role: fc.constantFrom<'user' | 'assistant'>('user', 'assistant'),
       content: fc.string({ maxLength: 30 }),
       // Rare, so that the tail usually has none and the codemode carry (§2.4 step 4) runs.
-      snapshot: fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: fc.constantFrom('s1', 's2'), weight: 1 }),
+      snapshot: fc.oneof(
+        { arbitrary: fc.constant(undefined), weight: 6 },
+        { arbitrary: fc.constantFrom('s1', 's2'), weight: 1 },
+      ),
     }),
     { maxLength: 14 },
   )
@@ -24,7 +27,11 @@ const storedArb = fc
     [{ role: 'user' as const, content: 'first prompt', snapshot: undefined }, ...rows].map((row, i) => ({
       id: `m${i}`,
       role: row.role,
-      parts: [row.snapshot === undefined ? { type: 'text', content: row.content } : { type: 'text', content: row.content, codemodeStore: row.snapshot }],
+      parts: [
+        row.snapshot === undefined
+          ? { type: 'text', content: row.content }
+          : { type: 'text', content: row.content, codemodeStore: row.snapshot },
+      ],
     })),
   );
 
@@ -41,11 +48,22 @@ describe('property (e): a compaction never increases what the next request carri
           const memory = new MemoryService('s', { params });
           for (const message of history) {
             const part = message.parts[0];
-            memory.addMessage(message.role === 'user' ? 'user' : 'assistant', part !== undefined && 'content' in part ? String(part.content) : '', 1);
+            memory.addMessage(
+              message.role === 'user' ? 'user' : 'assistant',
+              part !== undefined && 'content' in part ? String(part.content) : '',
+              1,
+            );
           }
           const memoryBefore = memory.state.messages;
           const store = new ArraySessionStore(history);
-          runCompaction({ memory, store, trigger: 'auto', compactOptions: { nowMs: 2 }, preserveRecentTurns: turns, version });
+          runCompaction({
+            memory,
+            store,
+            trigger: 'auto',
+            compactOptions: { nowMs: 2 },
+            preserveRecentTurns: turns,
+            version,
+          });
           const after = store.getMessages();
 
           expect(after.length).toBeLessThanOrEqual(history.length);

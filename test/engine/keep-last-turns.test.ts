@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { keepLastNUserTurns } from '../../src/engine/index.js';
 
-const roles = (labels: string) => labels.split(' ').map((id) => ({ id, role: id.startsWith('u') ? 'user' : 'assistant' }));
+const roles = (labels: string) =>
+  labels.split(' ').map((id) => ({ id, role: id.startsWith('u') ? 'user' : 'assistant' }));
 const idsOf = (messages: readonly { id: string }[]) => messages.map((m) => m.id);
 
 describe('keepLastNUserTurns, the on-disk trim (engine.md §2.3)', () => {

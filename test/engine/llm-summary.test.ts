@@ -25,7 +25,15 @@ describe('LLM summarizer request (engine.md §3.3)', () => {
       temperature: 0,
       maxTokens: 1_024,
     });
-    expect(LLM_SUMMARY_SECTIONS).toEqual(['## Goal', '## Done', '## In Progress', '## Blocked', '## Decisions', '## Relevant Files', '## Next Steps']);
+    expect(LLM_SUMMARY_SECTIONS).toEqual([
+      '## Goal',
+      '## Done',
+      '## In Progress',
+      '## Blocked',
+      '## Decisions',
+      '## Relevant Files',
+      '## Next Steps',
+    ]);
     const positions = LLM_SUMMARY_SECTIONS.map((header) => LLM_SUMMARY_SYSTEM_PROMPT.indexOf(header));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
@@ -44,14 +52,23 @@ describe('LLM summarizer request (engine.md §3.3)', () => {
 
   it('trims a reply and treats an empty one as a failure', () => {
     expect(acceptLlmSummary({ ok: true, content: '  ## Goal\n- x \n' })).toEqual({ ok: true, content: '## Goal\n- x' });
-    expect(acceptLlmSummary({ ok: true, content: ' \n ' })).toEqual({ ok: false, error: 'provider returned an empty summary' });
+    expect(acceptLlmSummary({ ok: true, content: ' \n ' })).toEqual({
+      ok: false,
+      error: 'provider returned an empty summary',
+    });
     expect(acceptLlmSummary({ ok: false, error: 'timeout' })).toEqual({ ok: false, error: 'timeout' });
   });
 
   it('adapts an async provider: content accepted, throws and empties become failures', async () => {
     const request = buildLlmSummaryRequest(input, 'm');
-    await expect(executeLlmSummary({ execute: async () => ({ content: ' ok ' }) }, request)).resolves.toEqual({ ok: true, content: 'ok' });
-    await expect(executeLlmSummary({ execute: async () => ({}) }, request)).resolves.toEqual({ ok: false, error: 'provider returned an empty summary' });
+    await expect(executeLlmSummary({ execute: async () => ({ content: ' ok ' }) }, request)).resolves.toEqual({
+      ok: true,
+      content: 'ok',
+    });
+    await expect(executeLlmSummary({ execute: async () => ({}) }, request)).resolves.toEqual({
+      ok: false,
+      error: 'provider returned an empty summary',
+    });
     await expect(
       executeLlmSummary({ execute: async () => Promise.reject(new Error('429 rate limited')) }, request),
     ).resolves.toEqual({ ok: false, error: '429 rate limited' });

@@ -5,7 +5,8 @@ import { MemoryService, engineParams, shouldCompact } from '../../src/engine/ind
 import type { CompactionHooks, EngineParams } from '../../src/engine/index.js';
 
 /** Trigger at any count, so only the holds decide. */
-const anyCount = (overrides: Partial<EngineParams> = {}) => engineParams({ autoCompactOverrideTokens: 1, ...overrides });
+const anyCount = (overrides: Partial<EngineParams> = {}) =>
+  engineParams({ autoCompactOverrideTokens: 1, ...overrides });
 
 function blockingHooks(): CompactionHooks & { runs: number } {
   const hooks = {
@@ -34,7 +35,12 @@ describe('blocked hold (§4.4 step 3)', () => {
     expect(service.shouldCompact(200_000, 20_000)).toBe(true);
     expect(service.compact({ nowMs: 1 }).kind).toBe('blocked');
     expect(service.holds.blockedAtTokenCount).toBe(20_000);
-    expect(service.checkCompaction(200_000, 24_999)).toEqual({ kind: 'held', hold: 'blocked', effectiveTokens: 24_999, releaseAtTokens: 25_000 });
+    expect(service.checkCompaction(200_000, 24_999)).toEqual({
+      kind: 'held',
+      hold: 'blocked',
+      effectiveTokens: 24_999,
+      releaseAtTokens: 25_000,
+    });
     expect(service.shouldCompact(200_000, 25_000)).toBe(true);
     expect(hooks.runs).toBe(1);
   });
@@ -64,7 +70,11 @@ describe('post-compaction hold (§4.4 step 2, newest only)', () => {
     expect(service.shouldCompact(undefined, 30_000)).toBe(true);
     expect(service.compact({ nowMs: 1 }).kind).toBe('compacted');
     expect(service.holds).toEqual({ blockedAtTokenCount: null, compactedAtTokenCount: 30_000 });
-    expect(service.checkCompaction(undefined, 34_999)).toMatchObject({ kind: 'held', hold: 'post-compaction', releaseAtTokens: 35_000 });
+    expect(service.checkCompaction(undefined, 34_999)).toMatchObject({
+      kind: 'held',
+      hold: 'post-compaction',
+      releaseAtTokens: 35_000,
+    });
     expect(service.shouldCompact(undefined, 35_000)).toBe(true);
     expect(service.shouldCompact(undefined, 29_999)).toBe(true);
     expect(service.holds.compactedAtTokenCount).toBeNull();
@@ -117,21 +127,24 @@ describe('holds live one user message (§4.4, §13.8)', () => {
 describe('property (h): a blocking hook is not run again until the count has grown by 5,000', () => {
   it('holds for any sequence of measured counts (0 = no measurement), and the hook does run again after', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 80_000 })), { maxLength: 40 }), (counts) => {
-        const hooks = blockingHooks();
-        const service = new MemoryService('s', { params: anyCount(), hooks });
-        withTurns(service);
-        let lastBlockedAt: number | null = null;
-        for (const measured of counts) {
-          const effective = measured > 0 ? measured : service.state.tokenCount;
-          const runsBefore = hooks.runs;
-          if (service.shouldCompact(200_000, measured)) service.compact({ nowMs: 1 });
-          const ran = hooks.runs > runsBefore;
-          const allowed = lastBlockedAt === null || effective >= lastBlockedAt + 5_000;
-          expect(ran).toBe(allowed);
-          if (ran) lastBlockedAt = effective;
-        }
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 80_000 })), { maxLength: 40 }),
+        (counts) => {
+          const hooks = blockingHooks();
+          const service = new MemoryService('s', { params: anyCount(), hooks });
+          withTurns(service);
+          let lastBlockedAt: number | null = null;
+          for (const measured of counts) {
+            const effective = measured > 0 ? measured : service.state.tokenCount;
+            const runsBefore = hooks.runs;
+            if (service.shouldCompact(200_000, measured)) service.compact({ nowMs: 1 });
+            const ran = hooks.runs > runsBefore;
+            const allowed = lastBlockedAt === null || effective >= lastBlockedAt + 5_000;
+            expect(ran).toBe(allowed);
+            if (ran) lastBlockedAt = effective;
+          }
+        },
+      ),
     );
   });
 });
@@ -139,8 +152,16 @@ describe('property (h): a blocking hook is not run again until the count has gro
 describe('the threshold itself (§1.2 through §4.4 step 4)', () => {
   it('fires at exactly min(window, target) − buffer, not one token below', () => {
     const service = new MemoryService('s', { params: engineParams({ targetTokens: 120_000, bufferTokens: 13_000 }) });
-    expect(service.checkCompaction(200_000, 106_999)).toEqual({ kind: 'below-threshold', effectiveTokens: 106_999, thresholdTokens: 107_000 });
-    expect(service.checkCompaction(200_000, 107_000)).toEqual({ kind: 'compact', effectiveTokens: 107_000, thresholdTokens: 107_000 });
+    expect(service.checkCompaction(200_000, 106_999)).toEqual({
+      kind: 'below-threshold',
+      effectiveTokens: 106_999,
+      thresholdTokens: 107_000,
+    });
+    expect(service.checkCompaction(200_000, 107_000)).toEqual({
+      kind: 'compact',
+      effectiveTokens: 107_000,
+      thresholdTokens: 107_000,
+    });
     // A window below the target: the window minus the buffer.
     expect(service.shouldCompact(100_000, 86_999)).toBe(false);
     expect(service.shouldCompact(100_000, 87_000)).toBe(true);

@@ -9,7 +9,10 @@ import {
 } from '../../src/engine/index.js';
 import type { CompactionHooks, HookContext, LlmSummaryRequest } from '../../src/engine/index.js';
 
-function recordingHooks(allowed: boolean, reason?: string): CompactionHooks & { pre: HookContext[]; post: HookContext[] } {
+function recordingHooks(
+  allowed: boolean,
+  reason?: string,
+): CompactionHooks & { pre: HookContext[]; post: HookContext[] } {
   const pre: HookContext[] = [];
   const post: HookContext[] = [];
   return {
@@ -78,7 +81,9 @@ describe('MemoryService recording (engine.md §4.3)', () => {
     expect(service.addToolTurn('Reading.', [{ tool: 'read' }], 1).content).toBe('Reading.');
     expect(service.addToolTurn('', [{ tool: 'read' }, { tool: 'grep' }], 2).content).toBe('[Executed 2 tools]');
     const long = `Tool ${'y'.repeat(2_500)}`;
-    expect(service.addMessage('assistant', long, 3).content).toBe(`${long.slice(0, 2_000)}\n[tool output truncated for memory]`);
+    expect(service.addMessage('assistant', long, 3).content).toBe(
+      `${long.slice(0, 2_000)}\n[tool output truncated for memory]`,
+    );
     expect(service.addMessage('user', long, 4).content).toBe(long);
     expect(service.addMessage('assistant', `x${long}`, 5).content).toBe(`x${long}`);
   });
@@ -139,7 +144,11 @@ describe('MemoryService.compact (engine.md §4.5)', () => {
     expect(result.summarizer).toEqual({ kind: 'heuristic' });
     expect(result.summary.id).toBe('summary-s-99');
     expect(result.tokenCountAfter).toBe(result.summary.summaryTokenCount + 5 * 25);
-    expect(service.state).toMatchObject({ tokenCount: result.tokenCountAfter, totalCompactions: 1, lastCompactionAt: 99 });
+    expect(service.state).toMatchObject({
+      tokenCount: result.tokenCountAfter,
+      totalCompactions: 1,
+      lastCompactionAt: 99,
+    });
     expect(service.state.messages.map((m) => m.id)).toEqual(result.preservedMessageIds);
     expect(service.state.summaries).toEqual([result.summary]);
     expect(store.load('s')).toBe(service.state);
@@ -161,11 +170,18 @@ describe('MemoryService.compact (engine.md §4.5)', () => {
         },
       },
     });
-    expect(result).toMatchObject({ kind: 'compacted', summary: { content: '## Goal\n- g', summaryTokenCount: 3 }, summarizer: { kind: 'llm' } });
+    expect(result).toMatchObject({
+      kind: 'compacted',
+      summary: { content: '## Goal\n- g', summaryTokenCount: 3 },
+      summarizer: { kind: 'llm' },
+    });
     expect(requests).toHaveLength(1);
     expect(requests[0]?.model).toBe('haiku');
 
-    for (const outcome of [{ ok: false as const, error: 'boom' }, { ok: true as const, content: '   ' }]) {
+    for (const outcome of [
+      { ok: false as const, error: 'boom' },
+      { ok: true as const, content: '   ' },
+    ]) {
       const failing = new MemoryService('s');
       withThreeTurns(failing);
       const fallback = failing.compact({ nowMs: 7, llm: { model: 'haiku', summarize: () => outcome } });

@@ -20,7 +20,11 @@ describe('legacy time-based microcompact (RC3, engine.md §5.7)', () => {
     expect(decision).toEqual({ kind: 'cleared', clearedToolIds: new Set(['big']), idleMs: 300_001 });
     const later = [...history, user('u2'), assistant('a2', [tool('new', 'n'.repeat(5_000))])];
     // Results that arrive later in the run are shown whole; the store still has every result.
-    expect(shown(applyMicrocompact(later, decision))).toEqual([MICROCOMPACT_CLEARED_TEXT, 'e'.repeat(200), 'n'.repeat(5_000)]);
+    expect(shown(applyMicrocompact(later, decision))).toEqual([
+      MICROCOMPACT_CLEARED_TEXT,
+      'e'.repeat(200),
+      'n'.repeat(5_000),
+    ]);
     expect(shown(later)[0]).toBe('b'.repeat(201));
   });
 

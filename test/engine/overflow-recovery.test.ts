@@ -23,19 +23,37 @@ describe('OverflowRecovery guards (§5.4)', () => {
     const recovery = new OverflowRecovery();
     const error = overflow();
     const decision = recovery.onSendFailed(error, () => notCompacted);
-    expect(decision).toEqual({ kind: 'rethrow', cause: 'not-compacted', error, compaction: notCompacted, contextOverflow: { beforeTokens: 50 } });
+    expect(decision).toEqual({
+      kind: 'rethrow',
+      cause: 'not-compacted',
+      error,
+      compaction: notCompacted,
+      contextOverflow: { beforeTokens: 50 },
+    });
     expect(decision.kind === 'rethrow' && decision.error).toBe(error);
-    expect(new OverflowRecovery({ version: 'aug' }).onSendFailed(error, () => notCompacted)).toMatchObject({ contextOverflow: null });
+    expect(new OverflowRecovery({ version: 'aug' }).onSendFailed(error, () => notCompacted)).toMatchObject({
+      contextOverflow: null,
+    });
   });
 
   it('guard 2: after 3 compactions without a successful send, the next overflow is rethrown', () => {
     expect(MAX_OVERFLOW_COMPACTIONS).toBe(3);
     const recovery = new OverflowRecovery();
-    for (let i = 1; i <= 3; i++) expect(recovery.onSendFailed(overflow(), () => compacted())).toMatchObject({ kind: 'retry', overflowCompactions: i });
-    expect(recovery.onSendFailed(overflow(), () => compacted())).toMatchObject({ kind: 'rethrow', cause: 'retries-exhausted' });
+    for (let i = 1; i <= 3; i++)
+      expect(recovery.onSendFailed(overflow(), () => compacted())).toMatchObject({
+        kind: 'retry',
+        overflowCompactions: i,
+      });
+    expect(recovery.onSendFailed(overflow(), () => compacted())).toMatchObject({
+      kind: 'rethrow',
+      cause: 'retries-exhausted',
+    });
     recovery.onSendSucceeded();
     expect(recovery.overflowCompactions).toBe(0);
-    expect(recovery.onSendFailed(overflow(), () => compacted())).toMatchObject({ kind: 'retry', overflowCompactions: 1 });
+    expect(recovery.onSendFailed(overflow(), () => compacted())).toMatchObject({
+      kind: 'retry',
+      overflowCompactions: 1,
+    });
   });
 });
 
@@ -57,14 +75,28 @@ describe('runTurnSends: three compactions, then the turn fails (not four)', () =
   it('the re-send that fits ends the turn and resets the counter', () => {
     const recovery = new OverflowRecovery();
     const attempts: SendAttempt[] = [{ ok: false, error: overflow() }, { ok: true }];
-    const outcome = runTurnSends(recovery, () => attempts.shift() ?? { ok: true }, () => compacted());
-    expect(outcome).toMatchObject({ kind: 'sent', sends: [{ kind: 'send', ok: false }, { kind: 'retry', ok: true }] });
+    const outcome = runTurnSends(
+      recovery,
+      () => attempts.shift() ?? { ok: true },
+      () => compacted(),
+    );
+    expect(outcome).toMatchObject({
+      kind: 'sent',
+      sends: [
+        { kind: 'send', ok: false },
+        { kind: 'retry', ok: true },
+      ],
+    });
     expect(recovery.overflowCompactions).toBe(0);
   });
 
   it('a maxOverflowCompactions parameter changes the cap', () => {
     let compactions = 0;
-    runTurnSends(new OverflowRecovery({ maxOverflowCompactions: 1 }), () => ({ ok: false, error: overflow() }), () => (compactions++, compacted()));
+    runTurnSends(
+      new OverflowRecovery({ maxOverflowCompactions: 1 }),
+      () => ({ ok: false, error: overflow() }),
+      () => (compactions++, compacted()),
+    );
     expect(compactions).toBe(1);
   });
 });
@@ -79,36 +111,43 @@ describe('property (g): compactAndRetry', () => {
 
   it('compacts at most 3 times per turn; errors come back as the very objects thrown', () => {
     fc.assert(
-      fc.property(fc.array(failureArb, { maxLength: 30 }), fc.array(fc.oneof({ arbitrary: fc.constant(true), weight: 6 }, { arbitrary: fc.constant(false), weight: 1 }), { maxLength: 10 }), (sends, compactionResults) => {
-        const recovery = new OverflowRecovery();
-        const thrown: unknown[] = [];
-        const script = [...sends];
-        const results = [...compactionResults];
-        let compactions = 0;
-        const outcome = runTurnSends(
-          recovery,
-          (): SendAttempt => {
-            const next = script.shift() ?? { kind: 'ok' as const };
-            if (next.kind === 'ok') return { ok: true };
-            const error = next.kind === 'overflow' ? overflow() : new Error('socket hang up');
-            thrown.push(error);
-            return { ok: false, error };
-          },
-          () => {
-            compactions += 1;
-            return { compacted: results.shift() ?? true, tokensBefore: 1 };
-          },
-        );
-        expect(compactions).toBeLessThanOrEqual(MAX_OVERFLOW_COMPACTIONS);
-        if (outcome.kind === 'failed') {
-          // The error that fails the turn is the one the last send threw, untouched.
-          expect(outcome.error).toBe(thrown.at(-1));
-          if (outcome.cause === 'not-overflow') expect(outcome.error instanceof Error && outcome.error.message).toBe('socket hang up');
-          if (outcome.cause === 'not-compacted') expect(outcome.compactionAttempts.at(-1)?.compacted).toBe(false);
-        } else {
-          expect(recovery.overflowCompactions).toBe(0);
-        }
-      }),
+      fc.property(
+        fc.array(failureArb, { maxLength: 30 }),
+        fc.array(fc.oneof({ arbitrary: fc.constant(true), weight: 6 }, { arbitrary: fc.constant(false), weight: 1 }), {
+          maxLength: 10,
+        }),
+        (sends, compactionResults) => {
+          const recovery = new OverflowRecovery();
+          const thrown: unknown[] = [];
+          const script = [...sends];
+          const results = [...compactionResults];
+          let compactions = 0;
+          const outcome = runTurnSends(
+            recovery,
+            (): SendAttempt => {
+              const next = script.shift() ?? { kind: 'ok' as const };
+              if (next.kind === 'ok') return { ok: true };
+              const error = next.kind === 'overflow' ? overflow() : new Error('socket hang up');
+              thrown.push(error);
+              return { ok: false, error };
+            },
+            () => {
+              compactions += 1;
+              return { compacted: results.shift() ?? true, tokensBefore: 1 };
+            },
+          );
+          expect(compactions).toBeLessThanOrEqual(MAX_OVERFLOW_COMPACTIONS);
+          if (outcome.kind === 'failed') {
+            // The error that fails the turn is the one the last send threw, untouched.
+            expect(outcome.error).toBe(thrown.at(-1));
+            if (outcome.cause === 'not-overflow')
+              expect(outcome.error instanceof Error && outcome.error.message).toBe('socket hang up');
+            if (outcome.cause === 'not-compacted') expect(outcome.compactionAttempts.at(-1)?.compacted).toBe(false);
+          } else {
+            expect(recovery.overflowCompactions).toBe(0);
+          }
+        },
+      ),
     );
   });
 

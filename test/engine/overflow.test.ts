@@ -40,7 +40,9 @@ describe('context-overflow detection (engine.md §5.5)', () => {
 
   it('unwraps retry wrappers for the status but reads the message of the error as passed in', () => {
     const inner = new ApiError('prompt is too long: 1 > 0', 400);
-    expect(isContextOverflowError({ lastError: inner, message: 'Failed after 3 attempts. Last error: prompt is too long' })).toBe(true);
+    expect(
+      isContextOverflowError({ lastError: inner, message: 'Failed after 3 attempts. Last error: prompt is too long' }),
+    ).toBe(true);
     // The wrapper's own message decides, even though the inner error is an overflow.
     expect(isContextOverflowError({ lastError: inner, message: 'Failed after 3 attempts' })).toBe(false);
     // A 500 inside the wrapper vetoes an overflow-looking wrapper message.

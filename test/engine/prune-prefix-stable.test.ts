@@ -36,7 +36,12 @@ describe('property (f): prefix-stable pruning', () => {
                 : {
                     id: `a${n}`,
                     role: 'assistant',
-                    parts: step.resultSizes.map((size, i): ToolResultPart => ({ type: 'tool', id: `t${n}-${i}`, name: 'read', result: 'r'.repeat(size) })),
+                    parts: step.resultSizes.map((size, i): ToolResultPart => ({
+                      type: 'tool',
+                      id: `t${n}-${i}`,
+                      name: 'read',
+                      result: 'r'.repeat(size),
+                    })),
                   },
             );
           }

@@ -40,7 +40,10 @@ describe('selectFreshToReplace (§5.6)', () => {
   });
 
   it('takes the largest first and stops as soon as the total fits', () => {
-    expect(selectFreshToReplace([c('small', 10), c('huge', 500), c('mid', 100)], 0, 100).map((x) => x.id)).toEqual(['huge', 'mid']);
+    expect(selectFreshToReplace([c('small', 10), c('huge', 500), c('mid', 100)], 0, 100).map((x) => x.id)).toEqual([
+      'huge',
+      'mid',
+    ]);
   });
 
   it('keeps history order between equal sizes', () => {

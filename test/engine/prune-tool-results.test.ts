@@ -4,16 +4,29 @@ import type { HistoryMessage, ToolResultPart } from '../../src/engine/index.js';
 import { assistant, text, tool, user } from './support/messages.js';
 
 const results = (messages: readonly HistoryMessage[]) =>
-  messages.flatMap((m) => m.parts.filter((p): p is ToolResultPart => p.type === 'tool').map((p) => `${p.id}=${p.result.length}`));
+  messages.flatMap((m) =>
+    m.parts.filter((p): p is ToolResultPart => p.type === 'tool').map((p) => `${p.id}=${p.result.length}`),
+  );
 
 describe('pruneHistoryToolResults (engine.md §5.6)', () => {
   it('under budget: nothing changes, everything freezes, messages pass by reference', () => {
     const state = new PruneState();
-    const history = [user('u1'), assistant('a1', [text('reading'), tool('t1', 'x'.repeat(100))]), user('u2'), assistant('a2', [tool('t2', 'y'.repeat(50))])];
+    const history = [
+      user('u1'),
+      assistant('a1', [text('reading'), tool('t1', 'x'.repeat(100))]),
+      user('u2'),
+      assistant('a2', [tool('t2', 'y'.repeat(50))]),
+    ];
     const outcome = pruneHistoryToolResults(history, state, 200);
     expect(outcome.messages).toEqual(history);
     outcome.messages.forEach((m, i) => expect(m).toBe(history[i]));
-    expect(outcome.stats).toEqual({ candidateCount: 2, replacedCount: 0, newlyReplacedCount: 0, charsBefore: 150, charsAfter: 150 });
+    expect(outcome.stats).toEqual({
+      candidateCount: 2,
+      replacedCount: 0,
+      newlyReplacedCount: 0,
+      charsBefore: 150,
+      charsAfter: 150,
+    });
     expect(state.isFrozen('t1') && state.isFrozen('t2')).toBe(true);
   });
 
@@ -27,7 +40,12 @@ describe('pruneHistoryToolResults (engine.md §5.6)', () => {
     ];
     const outcome = pruneHistoryToolResults(history, state, 5_700);
     // 100 + 1000 + 500 + 5000 = 6600 > 5700: "big" goes (5600 fits); "newest" is protected.
-    expect(results(outcome.messages)).toEqual(['small=100', `big=${prunedToolResultText('big', 1_000).length}`, 'mid=500', 'newest=5000']);
+    expect(results(outcome.messages)).toEqual([
+      'small=100',
+      `big=${prunedToolResultText('big', 1_000).length}`,
+      'mid=500',
+      'newest=5000',
+    ]);
     expect(outcome.messages[1]?.parts[1]).toEqual(tool('big', prunedToolResultText('big', 1_000)));
     expect(outcome.messages[0]).toBe(history[0]);
     expect(outcome.messages[1]).not.toBe(history[1]);
@@ -40,7 +58,11 @@ describe('pruneHistoryToolResults (engine.md §5.6)', () => {
 
   it('re-applies a replacement on later sends and keeps frozen results whole, whatever the budget', () => {
     const state = new PruneState();
-    const first = [user('u1'), assistant('a1', [tool('t1', 'x'.repeat(1_000))]), assistant('a2', [tool('t2', 'y'.repeat(1_000))])];
+    const first = [
+      user('u1'),
+      assistant('a1', [tool('t1', 'x'.repeat(1_000))]),
+      assistant('a2', [tool('t2', 'y'.repeat(1_000))]),
+    ];
     pruneHistoryToolResults(first, state, 1_500);
     expect(state.replacementFor('t1')).toBeDefined();
     expect(state.isFrozen('t2')).toBe(true);

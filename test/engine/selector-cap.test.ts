@@ -24,7 +24,8 @@ describe('property (c): the token cap on the preserved tail', () => {
         const start = boundaryIndex(messages, params);
         expect(result.tailStartIndex).toBeGreaterThanOrEqual(start);
         // Minimal dropping: the message dropped last would have made the tail too big.
-        if (result.tailStartIndex > start) expect(tokens(messages.slice(result.tailStartIndex - 1))).toBeGreaterThan(cap);
+        if (result.tailStartIndex > start)
+          expect(tokens(messages.slice(result.tailStartIndex - 1))).toBeGreaterThan(cap);
       }),
     );
   });
@@ -42,7 +43,10 @@ describe('property (c): the token cap on the preserved tail', () => {
         if (tail.length > 0) expect(tail[0]?.role).toBe('user');
         // Minimal dropping: adding back the previous turn (if it was dropped for the cap) would not fit.
         const start = boundaryIndex(messages, params);
-        const previousTurnStart = messages.slice(0, result.tailStartIndex).map((m) => m.role).lastIndexOf('user');
+        const previousTurnStart = messages
+          .slice(0, result.tailStartIndex)
+          .map((m) => m.role)
+          .lastIndexOf('user');
         if (previousTurnStart >= start && previousTurnStart !== -1 && tail.length > 0) {
           expect(tokens(messages.slice(previousTurnStart))).toBeGreaterThan(cap);
         }

@@ -9,7 +9,10 @@ import { tokens, userCount } from './support/selector-oracle.js';
 const fewPromptsArb = fc
   .array(
     fc.record({
-      role: fc.oneof({ arbitrary: fc.constant<'user'>('user'), weight: 1 }, { arbitrary: fc.constant<'assistant'>('assistant'), weight: 5 }),
+      role: fc.oneof(
+        { arbitrary: fc.constant<'user'>('user'), weight: 1 },
+        { arbitrary: fc.constant<'assistant'>('assistant'), weight: 5 },
+      ),
       tokenCount: fc.nat({ max: 5_000 }),
     }),
     { maxLength: 12 },
@@ -19,19 +22,25 @@ const fewPromptsArb = fc
 describe('property (d): the fallback with fewer user turns than preserveRecentTurns', () => {
   it('newest: the tail is within the last N messages, exactly the last N when they fit the cap', () => {
     fc.assert(
-      fc.property(fewPromptsArb, fc.integer({ min: 1, max: 4 }), fc.constantFrom<'freecode' | 'strict'>('freecode', 'strict'), (messages, turns, selector) => {
-        fc.pre(userCount(messages) < turns);
-        const params = engineParams({ preserveRecentTurns: turns, selector });
-        const result = selectForCompaction(messages, params);
-        const fallbackStart = Math.max(0, messages.length - turns);
-        expect(result.tailStartIndex).toBeGreaterThanOrEqual(fallbackStart);
-        const lastN = messages.slice(fallbackStart);
-        if (selector === 'freecode' && tokens(lastN) <= params.maxPreserveRecentTokens) {
-          expect(result.tailStartIndex).toBe(fallbackStart);
-        }
-        // Something is summarized whenever there is anything before the last N (the headless fix).
-        if (fallbackStart > 0) expect(result.summarize.length + (result.headIndex === null ? 0 : 1)).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fewPromptsArb,
+        fc.integer({ min: 1, max: 4 }),
+        fc.constantFrom<'freecode' | 'strict'>('freecode', 'strict'),
+        (messages, turns, selector) => {
+          fc.pre(userCount(messages) < turns);
+          const params = engineParams({ preserveRecentTurns: turns, selector });
+          const result = selectForCompaction(messages, params);
+          const fallbackStart = Math.max(0, messages.length - turns);
+          expect(result.tailStartIndex).toBeGreaterThanOrEqual(fallbackStart);
+          const lastN = messages.slice(fallbackStart);
+          if (selector === 'freecode' && tokens(lastN) <= params.maxPreserveRecentTokens) {
+            expect(result.tailStartIndex).toBe(fallbackStart);
+          }
+          // Something is summarized whenever there is anything before the last N (the headless fix).
+          if (fallbackStart > 0)
+            expect(result.summarize.length + (result.headIndex === null ? 0 : 1)).toBeGreaterThan(0);
+        },
+      ),
     );
   });
 

@@ -26,7 +26,10 @@ describe('selectForCompaction, newest (engine.md §2.2 test vectors, 100 tokens 
 
   it('the head cap is inclusive: 2,000 tokens is carved out, 2,001 is not', () => {
     const withHead = (tokens: number) =>
-      selectForCompaction(msgs('u1 a2 u3 a4 u5 a6').map((m) => (m.id === 'u1' ? { ...m, tokenCount: tokens } : m)), newest);
+      selectForCompaction(
+        msgs('u1 a2 u3 a4 u5 a6').map((m) => (m.id === 'u1' ? { ...m, tokenCount: tokens } : m)),
+        newest,
+      );
     expect(ids(withHead(2_000).preserve)[0]).toBe('u1');
     expect(ids(withHead(2_001).summarize)).toEqual(['u1', 'a2']);
   });
@@ -44,14 +47,21 @@ describe('selectForCompaction, newest (engine.md §2.2 test vectors, 100 tokens 
   });
 
   it('drops from the front while over 8,000 tokens, keeping at least the last message', () => {
-    const sized = (sizes: Record<string, number>) => msgs('u1 a2 u3 a4 u5 a6').map((m) => ({ ...m, tokenCount: sizes[m.id] ?? 100 }));
+    const sized = (sizes: Record<string, number>) =>
+      msgs('u1 a2 u3 a4 u5 a6').map((m) => ({ ...m, tokenCount: sizes[m.id] ?? 100 }));
     // Tail u3..a6 = 8,100 > 8,000 → u3 dropped; the tail starts on an assistant message (§2.2 step 3).
     const result = selectForCompaction(sized({ u3: 3_100, a4: 4_000, u5: 500, a6: 500 }), newest);
     expect(result.tailStartIndex).toBe(3);
     expect(ids(result.summarize)).toEqual(['a2', 'u3']);
     expect(ids(result.preserve)).toEqual(['u1', 'a4', 'u5', 'a6']);
     // Exactly at the cap nothing is dropped.
-    expect(ids(selectForCompaction(sized({ u3: 3_000, a4: 4_000, u5: 500, a6: 500 }), newest).preserve)).toEqual(['u1', 'u3', 'a4', 'u5', 'a6']);
+    expect(ids(selectForCompaction(sized({ u3: 3_000, a4: 4_000, u5: 500, a6: 500 }), newest).preserve)).toEqual([
+      'u1',
+      'u3',
+      'a4',
+      'u5',
+      'a6',
+    ]);
     // A last message alone above the cap is still kept.
     const huge = selectForCompaction(sized({ a6: 9_000 }), newest);
     expect(ids(huge.preserve)).toEqual(['u1', 'a6']);
@@ -66,7 +76,10 @@ describe('selectForCompaction, newest (engine.md §2.2 test vectors, 100 tokens 
 
 describe('selectForCompaction, strict selector (§2.2 note)', () => {
   it('drops whole leading turns instead of single messages', () => {
-    const sized = msgs('u1 a2 u3 a4 u5 a6').map((m) => ({ ...m, tokenCount: ({ u3: 3_100, a4: 4_000, u5: 500, a6: 500 } as Record<string, number>)[m.id] ?? 100 }));
+    const sized = msgs('u1 a2 u3 a4 u5 a6').map((m) => ({
+      ...m,
+      tokenCount: ({ u3: 3_100, a4: 4_000, u5: 500, a6: 500 } as Record<string, number>)[m.id] ?? 100,
+    }));
     const result = selectForCompaction(sized, strict);
     expect(ids(result.summarize)).toEqual(['a2', 'u3', 'a4']);
     expect(ids(result.preserve)).toEqual(['u1', 'u5', 'a6']);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SLIDING_LEGACY_CAP_CHARS, SLIDING_LEGACY_KEEP_RECENT_RESPONSES, slidingLegacyTruncate } from '../../src/engine/index.js';
+import {
+  SLIDING_LEGACY_CAP_CHARS,
+  SLIDING_LEGACY_KEEP_RECENT_RESPONSES,
+  slidingLegacyTruncate,
+} from '../../src/engine/index.js';
 import type { HistoryMessage, ToolResultPart } from '../../src/engine/index.js';
 import { assistant, text, tool, user } from './support/messages.js';
 
@@ -20,7 +24,13 @@ describe('sliding 1,000-char truncation (RC4, engine.md §5.6 "History")', () =>
     const outcome = slidingLegacyTruncate(history, 2, 1_000);
     expect(shown(outcome.messages)).toEqual([`${'x'.repeat(1_000)}\n[truncated]`, 'x'.repeat(1_000), long, long]);
     expect(outcome.messages[2]).toBe(history[2]);
-    expect(outcome.stats).toEqual({ candidateCount: 4, replacedCount: 1, newlyReplacedCount: 1, charsBefore: 5_500, charsAfter: 5_012 });
+    expect(outcome.stats).toEqual({
+      candidateCount: 4,
+      replacedCount: 1,
+      newlyReplacedCount: 1,
+      charsBefore: 5_500,
+      charsAfter: 5_012,
+    });
   });
 
   it('groups the messages of one response by responseId', () => {

@@ -13,7 +13,8 @@ describe('per-run spend breaker (engine.md §1.7)', () => {
       statusReason: 'spend_budget_exceeded',
       billedTokens: 1_001,
       limitTokens: 1_000,
-      message: 'Stopped: turn spend budget exceeded (1001 tokens billed, limit 1000). Set FREECODE_MAX_TURN_TOKENS to change.',
+      message:
+        'Stopped: turn spend budget exceeded (1001 tokens billed, limit 1000). Set FREECODE_MAX_TURN_TOKENS to change.',
     });
   });
 });

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { HEURISTIC_SUMMARY_LIMITS, heuristicSummaryContent, makeSummary, summarizeMessages } from '../../src/engine/index.js';
+import {
+  HEURISTIC_SUMMARY_LIMITS,
+  heuristicSummaryContent,
+  makeSummary,
+  summarizeMessages,
+} from '../../src/engine/index.js';
 import type { SummarizableMessage } from '../../src/engine/index.js';
 
-const m = (role: 'user' | 'assistant', content: string): SummarizableMessage => ({ role, content, tokenCount: Math.ceil(content.length / 4) });
+const m = (role: 'user' | 'assistant', content: string): SummarizableMessage => ({
+  role,
+  content,
+  tokenCount: Math.ceil(content.length / 4),
+});
 
 describe('heuristic summarizer layout (engine.md §3.2)', () => {
   it('renders every section in order, one blank line between them', () => {
@@ -84,7 +93,9 @@ describe('heuristic summarizer layout (engine.md §3.2)', () => {
     const previous = 'p'.repeat(1_600);
     const content = heuristicSummaryContent({ sessionId: 's', previousSummary: previous, messages: [m('user', 'go')] });
     expect(content.startsWith(`## Goal\n- go\n\n## Previous Summary\n${'p'.repeat(1_500)}...\n\n## Done`)).toBe(true);
-    expect(heuristicSummaryContent({ sessionId: 's', previousSummary: '', messages: [] })).not.toContain('Previous Summary');
+    expect(heuristicSummaryContent({ sessionId: 's', previousSummary: '', messages: [] })).not.toContain(
+      'Previous Summary',
+    );
   });
 
   it('clips the goal to 240 chars and status lines to 120, with three ASCII dots', () => {
@@ -113,7 +124,9 @@ describe('heuristic summarizer layout (engine.md §3.2)', () => {
     const paths = Array.from({ length: 20 }, (_, i) => `apps/a/f${i}.ts`);
     const content = heuristicSummaryContent({
       sessionId: 's',
-      messages: [m('assistant', `${paths.join(' ')} apps/a/f0.ts src/x.ts lib/y.ts (docs/z.md) 'packages/q' myapps/w.ts`)],
+      messages: [
+        m('assistant', `${paths.join(' ')} apps/a/f0.ts src/x.ts lib/y.ts (docs/z.md) 'packages/q' myapps/w.ts`),
+      ],
     });
     const files = content.split('## Relevant Files\n')[1]?.split('\n\n')[0]?.split('\n') ?? [];
     expect(files).toHaveLength(15);
@@ -121,14 +134,24 @@ describe('heuristic summarizer layout (engine.md §3.2)', () => {
     expect(content).not.toContain('src/x.ts');
     expect(content).not.toContain('lib/y.ts');
     // No leading word boundary in FreeCode's pattern: "myapps/w.ts" yields "apps/w.ts" (beyond the cap here).
-    const unbounded = heuristicSummaryContent({ sessionId: 's', messages: [m('assistant', 'see myapps/w.ts and (docs/z.md)')] });
+    const unbounded = heuristicSummaryContent({
+      sessionId: 's',
+      messages: [m('assistant', 'see myapps/w.ts and (docs/z.md)')],
+    });
     expect(unbounded).toContain('## Relevant Files\n- apps/w.ts\n- docs/z.md\n');
   });
 
   it('uses the first user message of the summarized set as goal and the last three assistant messages as progress', () => {
     const content = heuristicSummaryContent({
       sessionId: 's',
-      messages: [m('assistant', 'a1'), m('user', 'second prompt'), m('assistant', 'a2'), m('assistant', 'a3'), m('user', 'third'), m('assistant', 'a4')],
+      messages: [
+        m('assistant', 'a1'),
+        m('user', 'second prompt'),
+        m('assistant', 'a2'),
+        m('assistant', 'a3'),
+        m('user', 'third'),
+        m('assistant', 'a4'),
+      ],
     });
     expect(content).toContain('## Goal\n- second prompt\n');
     expect(content).toContain('## Recent Progress\n- a2\n- a3\n- a4\n');

@@ -14,13 +14,22 @@ describe('tool transcript clip on long outputs', () => {
     const nearTheCut = fc
       .tuple(fc.nat(900), fc.integer({ min: 190, max: 210 }), fc.nat(1_000), fc.string({ maxLength: 30 }))
       .map(([lead, visible, gap, tail]) => `${' '.repeat(lead)}${'a'.repeat(visible)}${' '.repeat(gap)}${tail}`);
-    const chunk = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(' ', '\n', '\t', '   \n  ', ' '.repeat(900), 'x'));
+    const chunk = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom(' ', '\n', '\t', '   \n  ', ' '.repeat(900), 'x'),
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.array(chunk, { maxLength: 120 }).map((chunks) => chunks.join('')), nearTheCut), (output) => {
-        const line = renderToolTranscript([{ tool: 't', output }], 1_000_000);
-        // An empty output is "ok" (truthiness, as FreeCode); whitespace alone clips to "".
-        expect(line).toBe(output === '' ? 'Tool t: -> ok' : `Tool t: -> ${naiveClip(output)}`);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.array(chunk, { maxLength: 120 }).map((chunks) => chunks.join('')),
+          nearTheCut,
+        ),
+        (output) => {
+          const line = renderToolTranscript([{ tool: 't', output }], 1_000_000);
+          // An empty output is "ok" (truthiness, as FreeCode); whitespace alone clips to "".
+          expect(line).toBe(output === '' ? 'Tool t: -> ok' : `Tool t: -> ${naiveClip(output)}`);
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -6,7 +6,11 @@ describe('tool transcript (engine.md §3.5)', () => {
     expect(
       renderToolTranscript(
         [
-          { tool: 'read', args: { filePath: 'src/parser.ts' }, output: '1\texport function parse(src: string) {\n2\t  // …\n' },
+          {
+            tool: 'read',
+            args: { filePath: 'src/parser.ts' },
+            output: '1\texport function parse(src: string) {\n2\t  // …\n',
+          },
           { tool: 'bash', args: { command: 'npm test' }, output: '' },
           { tool: 'edit', args: null, error: 'old_string not found' },
           { tool: 'todo' },
@@ -24,12 +28,17 @@ describe('tool transcript (engine.md §3.5)', () => {
   });
 
   it('collapses whitespace, trims, and clips args and results to 200 chars with one "…" (U+2026)', () => {
-    const line = renderToolTranscript([{ tool: 'grep', args: { pattern: 'x'.repeat(300) }, output: `  ${'y '.repeat(150)}  ` }], 10_000);
+    const line = renderToolTranscript(
+      [{ tool: 'grep', args: { pattern: 'x'.repeat(300) }, output: `  ${'y '.repeat(150)}  ` }],
+      10_000,
+    );
     const [head, output] = line.split(' -> ');
     expect(TOOL_TRANSCRIPT_LIMITS).toEqual({ MAX_RESULT_CHARS: 200, MAX_ARGS_CHARS: 200 });
     expect(head).toBe(`Tool grep: ${JSON.stringify({ pattern: 'x'.repeat(300) }).slice(0, 200)}\u2026`);
     expect(output).toBe(`${'y '.repeat(100).slice(0, 200)}\u2026`);
-    expect(renderToolTranscript([{ tool: 't', output: 'z'.repeat(200) }], 10_000)).toBe(`Tool t: -> ${'z'.repeat(200)}`);
+    expect(renderToolTranscript([{ tool: 't', output: 'z'.repeat(200) }], 10_000)).toBe(
+      `Tool t: -> ${'z'.repeat(200)}`,
+    );
   });
 
   it('renders unserializable args as nothing', () => {
@@ -44,8 +53,12 @@ describe('tool transcript (engine.md §3.5)', () => {
     const activity = Array.from({ length: 5 }, (_, i) => ({ tool: `t${i}`, output: 'o' }));
     // Each line is "Tool tN: -> o" (13 chars) + 1 = 14 per line: 70 in all.
     expect(renderToolTranscript(activity, 70).split('\n')).toHaveLength(5);
-    expect(renderToolTranscript(activity, 69)).toBe(['[1 earlier tool calls omitted]', 'Tool t1: -> o', 'Tool t2: -> o', 'Tool t3: -> o', 'Tool t4: -> o'].join('\n'));
-    expect(renderToolTranscript(activity, 28)).toBe(['[3 earlier tool calls omitted]', 'Tool t3: -> o', 'Tool t4: -> o'].join('\n'));
+    expect(renderToolTranscript(activity, 69)).toBe(
+      ['[1 earlier tool calls omitted]', 'Tool t1: -> o', 'Tool t2: -> o', 'Tool t3: -> o', 'Tool t4: -> o'].join('\n'),
+    );
+    expect(renderToolTranscript(activity, 28)).toBe(
+      ['[3 earlier tool calls omitted]', 'Tool t3: -> o', 'Tool t4: -> o'].join('\n'),
+    );
     // Never below one line, even over budget.
     expect(renderToolTranscript(activity, 0)).toBe('[4 earlier tool calls omitted]\nTool t4: -> o');
     expect(renderToolTranscript([], 0)).toBe('');

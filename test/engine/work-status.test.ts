@@ -3,7 +3,14 @@ import { classifyWorkStatus } from '../../src/engine/index.js';
 
 describe('heuristic status buckets (engine.md §3.2)', () => {
   it('blocked on whole words only', () => {
-    for (const content of ['Build FAILED on CI', 'waiting for review', 'an error occurred', 'tests failing', 'I am blocked', 'two errors left']) {
+    for (const content of [
+      'Build FAILED on CI',
+      'waiting for review',
+      'an error occurred',
+      'tests failing',
+      'I am blocked',
+      'two errors left',
+    ]) {
       expect(classifyWorkStatus(content)).toBe('blocked');
     }
     for (const content of ['errorless run', 'terrors', 'unblockedness', 'awaiting', 'failedness']) {

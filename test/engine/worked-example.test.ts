@@ -43,7 +43,10 @@ function runScenario() {
         trigger: 'auto',
         compactOptions: {
           nowMs,
-          llm: { model: 'claude-sonnet-4-5', summarize: (request) => (requests.push(request), { ok: true, content: SUMMARY }) },
+          llm: {
+            model: 'claude-sonnet-4-5',
+            summarize: (request) => (requests.push(request), { ok: true, content: SUMMARY }),
+          },
         },
       }),
     );
@@ -53,29 +56,67 @@ function runScenario() {
   let memory = new MemoryService(SESSION, { params, store: memoryStore });
   sessionStore.append(line('0b6f6f5e', 'user', 'Why does parse() choke on inline tables?', 1_790_000_000_001));
   memory.addMessage('user', 'Why does parse() choke on inline tables?', 1_790_000_000_002);
-  sessionStore.append(line('5a1e3c77', 'assistant', 'Let me read the parser first to see how tables are handled.', 1_790_000_009_120));
+  sessionStore.append(
+    line('5a1e3c77', 'assistant', 'Let me read the parser first to see how tables are handled.', 1_790_000_009_120),
+  );
   sessionStore.append({
     id: 'c9d8e7f6',
     role: 'assistant',
-    parts: [{ type: 'tool', id: 'tool-c9d8e7f6-0', name: 'read', args: { filePath: 'src/parser.ts' }, result: '1\texport function parse(src: string) {\n2\t  // …\n' }],
+    parts: [
+      {
+        type: 'tool',
+        id: 'tool-c9d8e7f6-0',
+        name: 'read',
+        args: { filePath: 'src/parser.ts' },
+        result: '1\texport function parse(src: string) {\n2\t  // …\n',
+      },
+    ],
     timestampMs: 1_790_000_015_002,
   });
   memory.addToolTurn(
     'Let me read the parser first to see how tables are handled.',
-    [{ tool: 'read', args: { filePath: 'src/parser.ts' }, output: '1\texport function parse(src: string) {\n2\t  // …\n' }],
+    [
+      {
+        tool: 'read',
+        args: { filePath: 'src/parser.ts' },
+        output: '1\texport function parse(src: string) {\n2\t  // …\n',
+      },
+    ],
     1_790_000_015_005,
   );
   afterResponse(memory, 11_840, 1_790_000_015_010);
-  sessionStore.append(line('e1f2a3b4', 'assistant', "Inline tables are parsed by parseValue(), which never expects '{'.", 1_790_000_016_010));
-  memory.addMessage('assistant', "Inline tables are parsed by parseValue(), which never expects '{'.", 1_790_000_016_015);
+  sessionStore.append(
+    line(
+      'e1f2a3b4',
+      'assistant',
+      "Inline tables are parsed by parseValue(), which never expects '{'.",
+      1_790_000_016_010,
+    ),
+  );
+  memory.addMessage(
+    'assistant',
+    "Inline tables are parsed by parseValue(), which never expects '{'.",
+    1_790_000_016_015,
+  );
   afterResponse(memory, 13_050, 1_790_000_016_020);
 
   // Message 2.
   memory = new MemoryService(SESSION, { params, store: memoryStore });
   sessionStore.append(line('3f4e5d6c', 'user', 'Fix it and add a test.', 1_790_000_059_997));
   memory.addMessage('user', 'Fix it and add a test.', 1_790_000_059_998);
-  sessionStore.append(line('9c8b7a6f', 'assistant', 'Which test runner do you use: vitest or node:test? I will assume node:test.', 1_790_000_062_005));
-  memory.addMessage('assistant', 'Which test runner do you use: vitest or node:test? I will assume node:test.', 1_790_000_062_010);
+  sessionStore.append(
+    line(
+      '9c8b7a6f',
+      'assistant',
+      'Which test runner do you use: vitest or node:test? I will assume node:test.',
+      1_790_000_062_005,
+    ),
+  );
+  memory.addMessage(
+    'assistant',
+    'Which test runner do you use: vitest or node:test? I will assume node:test.',
+    1_790_000_062_010,
+  );
   afterResponse(memory, 13_190, 1_790_000_062_020);
 
   // Message 3: the compaction.
@@ -109,12 +150,29 @@ describe('the §12 worked example', () => {
   it('writes memory.json as §12.3 shows (ids aside)', () => {
     const state = runScenario().memoryStore.load(SESSION);
     expect(state).toBeDefined();
-    expect(state?.messages.map(({ role, content, timestamp, tokenCount }) => ({ role, content, timestamp, tokenCount }))).toEqual([
-      { role: 'user', content: 'Why does parse() choke on inline tables?', timestamp: 1_790_000_000_002, tokenCount: 10 },
+    expect(
+      state?.messages.map(({ role, content, timestamp, tokenCount }) => ({ role, content, timestamp, tokenCount })),
+    ).toEqual([
+      {
+        role: 'user',
+        content: 'Why does parse() choke on inline tables?',
+        timestamp: 1_790_000_000_002,
+        tokenCount: 10,
+      },
       { role: 'user', content: 'Fix it and add a test.', timestamp: 1_790_000_059_998, tokenCount: 6 },
-      { role: 'assistant', content: 'Which test runner do you use: vitest or node:test? I will assume node:test.', timestamp: 1_790_000_062_010, tokenCount: 19 },
+      {
+        role: 'assistant',
+        content: 'Which test runner do you use: vitest or node:test? I will assume node:test.',
+        timestamp: 1_790_000_062_010,
+        tokenCount: 19,
+      },
       { role: 'user', content: 'node:test is fine.', timestamp: 1_790_000_119_998, tokenCount: 5 },
-      { role: 'assistant', content: 'Understood, adding the test with node:test.', timestamp: 1_790_000_122_510, tokenCount: 11 },
+      {
+        role: 'assistant',
+        content: 'Understood, adding the test with node:test.',
+        timestamp: 1_790_000_122_510,
+        tokenCount: 11,
+      },
     ]);
     expect(state?.summaries).toEqual([
       {

@@ -21,7 +21,18 @@ const GROUPINGS = ['day', 'week', 'month', 'session', 'model', 'project'] as con
 let out = '';
 
 async function exportHalf(paths: readonly string[], host: string, runId: string, dir = out): Promise<void> {
-  const result = await cli(['export', ...paths, '--out', dir, '--host', host, '--run-id', runId, '--started-at', '2026-02-01T10:00:00Z']);
+  const result = await cli([
+    'export',
+    ...paths,
+    '--out',
+    dir,
+    '--host',
+    host,
+    '--run-id',
+    runId,
+    '--started-at',
+    '2026-02-01T10:00:00Z',
+  ]);
   expect(result.stderr).not.toMatch(/internal error/);
   expect(result.code).toBe(0);
 }
@@ -38,8 +49,14 @@ async function bill(args: readonly string[]): Promise<BillReport> {
  * fields as null (not known), never 0; everything else must match.
  */
 function sansSubagents(line: BillLineJson): unknown {
-  const { subagentRequests: _r, subagentCostUsd: _c, subagentCostComplete: _k, ownCostUsd: _o, breakdown, ...rest } =
-    line;
+  const {
+    subagentRequests: _r,
+    subagentCostUsd: _c,
+    subagentCostComplete: _k,
+    ownCostUsd: _o,
+    breakdown,
+    ...rest
+  } = line;
   return breakdown === undefined ? rest : { ...rest, breakdown: breakdown.map(sansSubagents) };
 }
 
@@ -84,7 +101,11 @@ describe.skipIf(!existsSync(REAL_LOGS))('a fleet of two machines over ../shared/
   it('report --from takes the report options as a report over logs does: zone, breakdown, order, filters', async () => {
     const byProject = await bill([REAL_LOGS, '--by', 'project']);
     const project = byProject.lines.find((line) => line.key !== null)?.key ?? '';
-    const text = project.split(/[\\/]/).filter((part) => part !== '').at(-1) ?? '';
+    const text =
+      project
+        .split(/[\\/]/)
+        .filter((part) => part !== '')
+        .at(-1) ?? '';
     expect(text).not.toBe('');
     const session = (await bill([REAL_LOGS, '--by', 'session'])).lines[0]?.key?.slice(0, 8) ?? '';
     const optionSets = [
@@ -113,7 +134,10 @@ describe.skipIf(!existsSync(REAL_LOGS))('a fleet of two machines over ../shared/
 
   it('--by host has one line per machine, each equal to that half read locally, and the same total', async () => {
     const fleet = await bill(['--from', out, '--by', 'host']);
-    const [alpha, beta] = await Promise.all([bill([...HALF_A, '--by', 'host', '--host', 'alpha']), bill([...HALF_B, '--by', 'host', '--host', 'beta'])]);
+    const [alpha, beta] = await Promise.all([
+      bill([...HALF_A, '--by', 'host', '--host', 'alpha']),
+      bill([...HALF_B, '--by', 'host', '--host', 'beta']),
+    ]);
     const byCost = [...alpha.lines, ...beta.lines].sort((a, b) =>
       a.costUsd === null ? 1 : b.costUsd === null ? -1 : Number(b.costUsd) - Number(a.costUsd),
     );
@@ -125,12 +149,32 @@ describe.skipIf(!existsSync(REAL_LOGS))('a fleet of two machines over ../shared/
   it('writes money as DECIMAL(38,12), tokens as BIGINT, times as TIMESTAMP, dates as DATE', async () => {
     await duck(null, async (query) => {
       const types = async (name: string): Promise<Record<string, string>> =>
-        Object.fromEntries((await query(`DESCRIBE SELECT * FROM ${table(out, name)}`)).map((row) => [String(row['column_name']), String(row['column_type'])]));
+        Object.fromEntries(
+          (await query(`DESCRIBE SELECT * FROM ${table(out, name)}`)).map((row) => [
+            String(row['column_name']),
+            String(row['column_type']),
+          ]),
+        );
       const requests = await types('requests');
-      for (const column of ['cost_usd', 'cost_input_usd', 'cost_cache_read_usd', 'cost_cache_write_5m_usd', 'cost_cache_write_1h_usd', 'cost_output_usd']) {
+      for (const column of [
+        'cost_usd',
+        'cost_input_usd',
+        'cost_cache_read_usd',
+        'cost_cache_write_5m_usd',
+        'cost_cache_write_1h_usd',
+        'cost_output_usd',
+      ]) {
         expect(requests[column], column).toBe('DECIMAL(38,12)');
       }
-      for (const column of ['prompt_tokens', 'cache_read_tokens', 'cache_write_5m_tokens', 'cache_write_1h_tokens', 'cache_write_unknown_ttl_tokens', 'uncached_input_tokens', 'output_tokens']) {
+      for (const column of [
+        'prompt_tokens',
+        'cache_read_tokens',
+        'cache_write_5m_tokens',
+        'cache_write_1h_tokens',
+        'cache_write_unknown_ttl_tokens',
+        'uncached_input_tokens',
+        'output_tokens',
+      ]) {
         expect(requests[column], column).toBe('BIGINT');
       }
       expect(requests['timestamp']).toBe('TIMESTAMP');
@@ -143,22 +187,27 @@ describe.skipIf(!existsSync(REAL_LOGS))('a fleet of two machines over ../shared/
       expect(runs['started_at']).toBe('TIMESTAMP');
       // In the file itself (not only as DuckDB reads it back): a Parquet DECIMAL logical type, never a DOUBLE.
       const [file] = await query(`SELECT file FROM glob('${out}/requests/**/*.parquet') LIMIT 1`);
-      const physical = await query(`SELECT name, type, logical_type FROM parquet_schema('${String(file?.['file'])}') WHERE name LIKE 'cost_%' OR name = 'timestamp'`);
+      const physical = await query(
+        `SELECT name, type, logical_type FROM parquet_schema('${String(file?.['file'])}') WHERE name LIKE 'cost_%' OR name = 'timestamp'`,
+      );
       for (const column of physical) {
         if (column['name'] === 'timestamp') expect(String(column['logical_type'])).toMatch(/^TimestampType/);
         else expect(String(column['logical_type']), String(column['name'])).toBe('DecimalType(scale=12, precision=38)');
       }
       // No money column anywhere is floating point.
-      const doubles = (await query(`DESCRIBE SELECT * FROM ${table(out, 'requests')}`)).filter((row) => /DOUBLE|FLOAT|REAL/.test(String(row['column_type'])));
+      const doubles = (await query(`DESCRIBE SELECT * FROM ${table(out, 'requests')}`)).filter((row) =>
+        /DOUBLE|FLOAT|REAL/.test(String(row['column_type'])),
+      );
       expect(doubles).toEqual([]);
     });
   });
 
-  it('exporting the same logs again replaces that host\'s partitions: same rows, no duplicates; runs keeps both runs', async () => {
+  it("exporting the same logs again replaces that host's partitions: same rows, no duplicates; runs keeps both runs", async () => {
     const rowsOf = async (): Promise<Record<string, string[]>> =>
       duck(null, async (query) => {
         const result: Record<string, string[]> = {};
-        for (const name of ['requests', 'sessions', 'items']) result[name] = plain(await query(`SELECT * EXCLUDE (run_id) FROM ${table(out, name)}`));
+        for (const name of ['requests', 'sessions', 'items'])
+          result[name] = plain(await query(`SELECT * EXCLUDE (run_id) FROM ${table(out, name)}`));
         return result;
       });
     const before = await rowsOf();
@@ -169,9 +218,13 @@ describe.skipIf(!existsSync(REAL_LOGS))('a fleet of two machines over ../shared/
       expect(after[name], name).toEqual(before[name]);
     }
     await duck(null, async (query) => {
-      const runIds = (await query(`SELECT DISTINCT run_id FROM ${table(out, 'requests')} WHERE host = 'alpha'`)).map((row) => row['run_id']);
+      const runIds = (await query(`SELECT DISTINCT run_id FROM ${table(out, 'requests')} WHERE host = 'alpha'`)).map(
+        (row) => row['run_id'],
+      );
       expect(runIds).toEqual(['run-a2']);
-      const runs = (await query(`SELECT host, run_id FROM ${table(out, 'runs')} ORDER BY run_id`)).map((row) => `${String(row['host'])}/${String(row['run_id'])}`);
+      const runs = (await query(`SELECT host, run_id FROM ${table(out, 'runs')} ORDER BY run_id`)).map(
+        (row) => `${String(row['host'])}/${String(row['run_id'])}`,
+      );
       expect(runs).toEqual(['alpha/run-a', 'alpha/run-a2', 'beta/run-b']);
     });
     // And the fleet bill is unchanged.

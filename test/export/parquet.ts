@@ -3,7 +3,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 
 export type Row = Record<string, unknown>;
 
-export async function duck<T>(path: string | null, use: (query: (sql: string) => Promise<Row[]>) => Promise<T>): Promise<T> {
+export async function duck<T>(
+  path: string | null,
+  use: (query: (sql: string) => Promise<Row[]>) => Promise<T>,
+): Promise<T> {
   const instance = await DuckDBInstance.create(path ?? ':memory:');
   const connection = await instance.connect();
   try {
@@ -21,5 +24,19 @@ export function table(out: string, name: string): string {
 
 /** Values as JSON-comparable text (bigint and DuckDB value objects included). */
 export function plain(rows: readonly Row[]): string[] {
-  return rows.map((row) => JSON.stringify(row, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value && typeof value === 'object' && 'toString' in value && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype ? String(value) : value))).sort();
+  return rows
+    .map((row) =>
+      JSON.stringify(row, (_key, value: unknown) =>
+        typeof value === 'bigint'
+          ? value.toString()
+          : value &&
+              typeof value === 'object' &&
+              'toString' in value &&
+              !Array.isArray(value) &&
+              Object.getPrototypeOf(value) !== Object.prototype
+            ? String(value)
+            : value,
+      ),
+    )
+    .sort();
 }

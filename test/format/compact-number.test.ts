@@ -24,15 +24,18 @@ describe('formatCompactCount', () => {
     fc.assert(
       fc.property(
         // Plain counts, and counts just below a power of ten where rounding changes the unit.
-        fc.oneof(fc.integer({ min: 0, max: 5e12 }), fc.tuple(fc.integer({ min: 3, max: 12 }), fc.nat(10_000)).map(([k, d]) => Math.max(0, 10 ** k - d))),
+        fc.oneof(
+          fc.integer({ min: 0, max: 5e12 }),
+          fc.tuple(fc.integer({ min: 3, max: 12 }), fc.nat(10_000)).map(([k, d]) => Math.max(0, 10 ** k - d)),
+        ),
         (count) => {
-        const text = formatCompactCount(count);
-        const match = /^(\d+(?:\.\d+)?)([KMB]?)$/.exec(text);
-        expect(match).not.toBeNull();
-        const mantissa = Number(match?.[1]);
-        const unit = { '': 1, K: 1e3, M: 1e6, B: 1e9 }[match?.[2] ?? ''] ?? 1;
-        if (unit !== 1e9) expect(mantissa).toBeLessThan(1000);
-        expect(Math.abs(mantissa * unit - count)).toBeLessThanOrEqual(count * 0.005 + 0.5);
+          const text = formatCompactCount(count);
+          const match = /^(\d+(?:\.\d+)?)([KMB]?)$/.exec(text);
+          expect(match).not.toBeNull();
+          const mantissa = Number(match?.[1]);
+          const unit = { '': 1, K: 1e3, M: 1e6, B: 1e9 }[match?.[2] ?? ''] ?? 1;
+          if (unit !== 1e9) expect(mantissa).toBeLessThan(1000);
+          expect(Math.abs(mantissa * unit - count)).toBeLessThanOrEqual(count * 0.005 + 0.5);
         },
       ),
     );

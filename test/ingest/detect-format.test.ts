@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { detectFormat } from '../../src/ingest/detect-format.js';
 import { discoverSessions } from '../../src/ingest/index.js';
 import { defaultLocations, pathsOrDefault } from '../../src/cli/default-paths.js';
 import type { CliIo } from '../../src/cli/io.js';
@@ -10,7 +14,7 @@ describe('format detection and dispatch', () => {
   it('finds every format under one directory', async () => {
     const { sources } = await discoverSessions(['test/fixtures']);
     const formats = new Set(sources.map((s) => s.format));
-    expect([...formats].sort()).toEqual(['claude-code', 'codex', 'freecode', 'opencode', 'swe-agent']);
+    expect([...formats].sort()).toEqual(['claude-code', 'codex', 'freecode', 'opencode', 'openhands', 'swe-agent']);
   });
 
   it('rejects a file given by name that no format claims', async () => {
@@ -31,22 +35,53 @@ describe('default locations', () => {
   });
 
   it('honours CLAUDE_CONFIG_DIR as a comma list, CODEX_HOME, XDG_DATA_HOME and FREECODE_HOME', () => {
-    expect(defaultLocations(io({ CLAUDE_CONFIG_DIR: '/a, /b', CODEX_HOME: '/c', XDG_DATA_HOME: '/d', FREECODE_HOME: '/f' }))).toEqual([
-      '/f',
-      '/a/projects',
-      '/b/projects',
-      '/c/sessions',
-      '/c/archived_sessions',
-      '/d/opencode/storage',
-    ]);
+    expect(
+      defaultLocations(io({ CLAUDE_CONFIG_DIR: '/a, /b', CODEX_HOME: '/c', XDG_DATA_HOME: '/d', FREECODE_HOME: '/f' })),
+    ).toEqual(['/f', '/a/projects', '/b/projects', '/c/sessions', '/c/archived_sessions', '/d/opencode/storage']);
   });
 
   it('keeps only the locations that exist, and the FreeCode home when none does', () => {
-    expect(pathsOrDefault(undefined, io({}), (p) => p.includes('.codex'))).toEqual(['/home/me/.codex/sessions', '/home/me/.codex/archived_sessions']);
+    expect(pathsOrDefault(undefined, io({}), (p) => p.includes('.codex'))).toEqual([
+      '/home/me/.codex/sessions',
+      '/home/me/.codex/archived_sessions',
+    ]);
     // Nothing exists: one error naming every place searched.
     expect(() => pathsOrDefault([], io({}), () => false)).toThrow(
       'no logs found: none of the default locations exists (/home/me/.freecode, /home/me/.claude/projects, /home/me/.config/claude/projects, /home/me/.codex/sessions, /home/me/.codex/archived_sessions, /home/me/.local/share/opencode/storage); give a path',
     );
     expect(pathsOrDefault(['x'], io({}), () => false)).toEqual(['x']);
+  });
+});
+
+describe('a damaged first line', () => {
+  const claudeLine = JSON.stringify({
+    type: 'user',
+    sessionId: 's1',
+    uuid: 'u1',
+    message: { role: 'user', content: 'hi' },
+  });
+
+  async function detectText(text: string): Promise<string | null> {
+    const dir = mkdtempSync(join(tmpdir(), 'cachecost-detect-'));
+    try {
+      const path = join(dir, 'session.jsonl');
+      writeFileSync(path, text);
+      return (await detectFormat(path))?.format ?? null;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('does not hide the file: the next lines of the bounded head say the format', async () => {
+    expect(await detectText(`${claudeLine}\n`)).toBe('claude-code');
+    expect(await detectText(`{"type":"user","sessionId":"s1",\n${claudeLine}\n`)).toBe('claude-code');
+    expect(await detectText(`\uFEFF[1,2]\n\n${claudeLine}\n`)).toBe('claude-code');
+    // A long damaged first line (beyond the 64 KB first read) still falls back to the lines after it.
+    expect(await detectText(`{"x":"${'a'.repeat(70_000)}\n${claudeLine}\n`)).toBe('claude-code');
+  });
+
+  it('claims nothing when no line of the head is a known record', async () => {
+    expect(await detectText('not json\n{"hello":1}\n')).toBeNull();
+    expect(await detectText('not json at all')).toBeNull();
   });
 });

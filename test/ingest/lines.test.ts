@@ -72,7 +72,11 @@ describe('linesFromChunks', () => {
   it('gives the same lines as splitting the whole text, however the bytes are chunked', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.string(), fc.constantFrom('\n', '\r\n', '\r', 'é', '😀', '{"type":"x"}')), { maxLength: 30 }).map((parts) => parts.join('')),
+        fc
+          .array(fc.oneof(fc.string(), fc.constantFrom('\n', '\r\n', '\r', 'é', '😀', '{"type":"x"}')), {
+            maxLength: 30,
+          })
+          .map((parts) => parts.join('')),
         fc.array(fc.nat(200), { maxLength: 10 }),
         async (text, cuts) => {
           const lines = await collect(chunksOf(Buffer.from(text, 'utf8'), cuts));

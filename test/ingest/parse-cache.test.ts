@@ -4,14 +4,29 @@
  * Every test uses its own temp cache directory (never the user's home).
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadClaudeSession } from '../../src/ingest/claude-code/index.js';
-import { type CacheOutcome, type LineParser, openParseCache, type ParseCache, readLinesCached } from '../../src/ingest/parse-cache.js';
+import {
+  type CacheOutcome,
+  type LineParser,
+  openParseCache,
+  type ParseCache,
+  readLinesCached,
+} from '../../src/ingest/parse-cache.js';
 import { cli } from '../cli/run.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cachecost-parse-cache-'));
@@ -47,14 +62,31 @@ function assistant(n: number, output: number, id = `msg_${n % 7}`): string {
     message: {
       id,
       model: 'claude-sonnet-4-6',
-      content: [{ type: 'text', text: `é${'x'.repeat(n % 9)}` }, { type: 'tool_use', id: `t${n}`, name: 'Read', input: { path: `/f${n}` } }],
-      usage: { input_tokens: n, cache_read_input_tokens: 2 * n, cache_creation_input_tokens: 3, output_tokens: output, cache_creation: { ephemeral_5m_input_tokens: 3, ephemeral_1h_input_tokens: 0 } },
+      content: [
+        { type: 'text', text: `é${'x'.repeat(n % 9)}` },
+        { type: 'tool_use', id: `t${n}`, name: 'Read', input: { path: `/f${n}` } },
+      ],
+      usage: {
+        input_tokens: n,
+        cache_read_input_tokens: 2 * n,
+        cache_creation_input_tokens: 3,
+        output_tokens: output,
+        cache_creation: { ephemeral_5m_input_tokens: 3, ephemeral_1h_input_tokens: 0 },
+      },
     },
   });
 }
 
 function user(n: number): string {
-  return JSON.stringify({ type: 'user', uuid: `u${n}`, parentUuid: null, sessionId: 'S', cwd: '/home/me/app', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: 'ok ✓' }] } });
+  return JSON.stringify({
+    type: 'user',
+    uuid: `u${n}`,
+    parentUuid: null,
+    sessionId: 'S',
+    cwd: '/home/me/app',
+    timestamp: '2026-01-01T00:00:00.000Z',
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: 'ok ✓' }] },
+  });
 }
 
 const LINE_KINDS = ['assistant', 'user', 'blank', 'bad', 'progress', 'crlf'] as const;
@@ -76,7 +108,10 @@ function lineText(kind: (typeof LINE_KINDS)[number], n: number): string {
 }
 
 async function session(file: string, cache: ParseCache | null): Promise<string> {
-  const loaded = await loadClaudeSession({ sessionId: 'S', mainFiles: [file], agentFiles: [], parentSessionId: null, projectDir: '-home-me-app' }, { content: 'sizes', cache });
+  const loaded = await loadClaudeSession(
+    { sessionId: 'S', mainFiles: [file], agentFiles: [], parentSessionId: null, projectDir: '-home-me-app' },
+    { content: 'sizes', cache },
+  );
   return JSON.stringify(loaded);
 }
 
@@ -93,26 +128,31 @@ describe('parsed-line cache', () => {
   it('a session read through the cache equals one read without it, however the file grows (appends may cut lines)', async () => {
     const kinds = fc.array(fc.constantFrom(...LINE_KINDS), { minLength: 1, maxLength: 25 });
     await fc.assert(
-      fc.asyncProperty(kinds, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.boolean(), async (lineKinds, cuts, bom) => {
-        const dir = fresh('grow');
-        const cache = await cacheAt(join(dir, 'cache'));
-        const file = join(dir, 'S.jsonl');
-        const text = `${bom ? '\uFEFF' : ''}${lineKinds.map((kind, n) => lineText(kind, n + 1)).join('\n')}\n`;
-        const bytes = Buffer.from(text);
-        // Grow the file in steps, cutting anywhere (inside a line, inside a multi-byte character).
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        let written = 0;
-        writeFileSync(file, '');
-        for (const point of [...points, bytes.length]) {
-          appendFileSync(file, bytes.subarray(written, point));
-          written = point;
-          utimesSync(file, OLD, new Date(OLD.getTime() + written));
-          const withCache = await session(file, cache);
-          expect(withCache).toBe(await session(file, null));
-          // A second read of the unchanged file is a hit and still equal.
-          expect(await session(file, cache)).toBe(withCache);
-        }
-      }),
+      fc.asyncProperty(
+        kinds,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        async (lineKinds, cuts, bom) => {
+          const dir = fresh('grow');
+          const cache = await cacheAt(join(dir, 'cache'));
+          const file = join(dir, 'S.jsonl');
+          const text = `${bom ? '\uFEFF' : ''}${lineKinds.map((kind, n) => lineText(kind, n + 1)).join('\n')}\n`;
+          const bytes = Buffer.from(text);
+          // Grow the file in steps, cutting anywhere (inside a line, inside a multi-byte character).
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          let written = 0;
+          writeFileSync(file, '');
+          for (const point of [...points, bytes.length]) {
+            appendFileSync(file, bytes.subarray(written, point));
+            written = point;
+            utimesSync(file, OLD, new Date(OLD.getTime() + written));
+            const withCache = await session(file, cache);
+            expect(withCache).toBe(await session(file, null));
+            // A second read of the unchanged file is a hit and still equal.
+            expect(await session(file, cache)).toBe(withCache);
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -197,7 +237,9 @@ describe('parsed-line cache, killed mid-write', () => {
     writeFileSync(join(out, '..', 'package.json'), readFileSync('package.json'));
     for (const name of ['parse-cache', 'lines']) {
       const source = readFileSync(`src/ingest/${name}.ts`, 'utf8');
-      const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
+      const js = ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
       writeFileSync(join(out, 'ingest', `${name}.js`), js);
     }
   }
@@ -212,9 +254,15 @@ describe('parsed-line cache, killed mid-write', () => {
     process.stdout.write(JSON.stringify({ outcome, count: entries.length, sum }));
   `;
 
-  function runChild(script: string, onTemp?: () => void, cacheDir?: string): Promise<{ code: number | null; signal: string | null; stdout: string }> {
+  function runChild(
+    script: string,
+    onTemp?: () => void,
+    cacheDir?: string,
+  ): Promise<{ code: number | null; signal: string | null; stdout: string }> {
     return new Promise((resolve, reject) => {
-      const proc = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const proc = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let stdout = '';
       proc.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
@@ -257,18 +305,30 @@ describe('parsed-line cache, killed mid-write', () => {
     expect(JSON.parse(uncached.stdout)).toMatchObject({ outcome: 'disabled', count: 200_000 });
 
     let killedWhileWriting = false;
-    const killed = await runChild(child(lib, cacheDir, file, true), () => {
-      killedWhileWriting = true;
-    }, cacheDir);
+    const killed = await runChild(
+      child(lib, cacheDir, file, true),
+      () => {
+        killedWhileWriting = true;
+      },
+      cacheDir,
+    );
     expect(killedWhileWriting).toBe(true);
     expect(killed.signal).toBe('SIGKILL');
     const names = readdirSync(join(cacheDir, 'parsed-v1'));
     expect(names.filter((name) => name.endsWith('.jsonl'))).toEqual([]);
 
-    const rerun = JSON.parse((await runChild(child(lib, cacheDir, file, true))).stdout) as { outcome: string; count: number; sum: number };
+    const rerun = JSON.parse((await runChild(child(lib, cacheDir, file, true))).stdout) as {
+      outcome: string;
+      count: number;
+      sum: number;
+    };
     const expected = JSON.parse(uncached.stdout) as { count: number; sum: number };
     expect(rerun).toEqual({ outcome: 'miss', count: expected.count, sum: expected.sum });
-    const again = JSON.parse((await runChild(child(lib, cacheDir, file, true))).stdout) as { outcome: string; count: number; sum: number };
+    const again = JSON.parse((await runChild(child(lib, cacheDir, file, true))).stdout) as {
+      outcome: string;
+      count: number;
+      sum: number;
+    };
     expect(again).toEqual({ outcome: 'hit', count: expected.count, sum: expected.sum });
   }, 120_000);
 });

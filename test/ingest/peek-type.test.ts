@@ -22,6 +22,8 @@ describe('isSkippableWholeLine', () => {
 
   it('refuses a truncated line and two events merged by an append after a truncation (engine.md §6.2)', () => {
     expect(isSkippableWholeLine('{"type":"checkpoint.skipped","id":"x","rea', 'type')).toBe(false);
-    expect(isSkippableWholeLine('{"type":"checkpoint.skipped","id":"x","re{"type":"model.response","id":"y"}', 'type')).toBe(false);
+    expect(
+      isSkippableWholeLine('{"type":"checkpoint.skipped","id":"x","re{"type":"model.response","id":"y"}', 'type'),
+    ).toBe(false);
   });
 });

@@ -132,7 +132,11 @@ describeWithShared('real Claude Code logs', () => {
     const sessions = await sessionsOf(join(REAL, 'claude-code'));
     const session = sessions.find((s) => s.id.startsWith('fe5e1c67'));
     const file = filesUnder(join(REAL, 'claude-code'), '.jsonl').find((f) => basename(f).startsWith('fe5e1c67')) ?? '';
-    const sidechainKeys = new Set(jsonLines(file).filter((l) => l['type'] === 'assistant' && l['isSidechain'] === true).map((l) => `${l['message'].id}|${l['requestId']}`));
+    const sidechainKeys = new Set(
+      jsonLines(file)
+        .filter((l) => l['type'] === 'assistant' && l['isSidechain'] === true)
+        .map((l) => `${l['message'].id}|${l['requestId']}`),
+    );
     expect(session?.requests.filter((r) => r.agentId !== null)).toHaveLength(sidechainKeys.size);
   });
 });
@@ -156,7 +160,9 @@ describeWithShared('real Codex logs', () => {
     const oracle = codexOracle(file);
     const totals = totalsOf(session ?? ({ requests: [] } as unknown as Session));
     // The file's last cumulative total is far below the sum of calls: the counter restarted.
-    const lastTotal = jsonLines(file).filter((l) => l['payload']?.type === 'token_count' && l['payload'].info !== null).at(-1)?.['payload'].info.total_token_usage.total_tokens;
+    const lastTotal = jsonLines(file)
+      .filter((l) => l['payload']?.type === 'token_count' && l['payload'].info !== null)
+      .at(-1)?.['payload'].info.total_token_usage.total_tokens;
     expect(lastTotal).toBeLessThan(oracle.segmentTotals);
     // Σ(prompt + output) over requests = Σ over segments of each segment's final cumulative total.
     expect(totals.prompt + totals.output).toBe(oracle.segmentTotals);
@@ -207,7 +213,11 @@ describeWithShared('real OpenHands and SWE-agent logs', () => {
       const stats = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>)['info'].model_stats;
       const session = sessions.find((s) => s.id === basename(file, '.traj'));
       expect(session?.requests).toEqual([]);
-      expect(session?.totalsOnly).toEqual({ promptTokens: stats.tokens_sent, outputTokens: stats.tokens_received, requests: stats.api_calls });
+      expect(session?.totalsOnly).toEqual({
+        promptTokens: stats.tokens_sent,
+        outputTokens: stats.tokens_received,
+        requests: stats.api_calls,
+      });
     }
   });
 });

@@ -23,13 +23,29 @@ beforeAll(async () => {
   for (let i = 0; i < LINES; i += 1) {
     const line =
       i % 2 === 0
-        ? JSON.stringify({ id: `m${i}`, role: 'user', parts: [{ type: 'text', content: `step ${i}: continue` }], timestamp: 1_800_000_000_000 + i })
+        ? JSON.stringify({
+            id: `m${i}`,
+            role: 'user',
+            parts: [{ type: 'text', content: `step ${i}: continue` }],
+            timestamp: 1_800_000_000_000 + i,
+          })
         : JSON.stringify({
             id: `m${i}`,
             role: 'assistant',
-            parts: [{ type: 'tool', tool: { name: 'read', args: { filePath: `src/f${i}.ts` } }, result: `${i}`.padEnd(RESULT_CHARS, 'x') }],
+            parts: [
+              {
+                type: 'tool',
+                tool: { name: 'read', args: { filePath: `src/f${i}.ts` } },
+                result: `${i}`.padEnd(RESULT_CHARS, 'x'),
+              },
+            ],
             timestamp: 1_800_000_000_000 + i,
-            usage: { inputTokens: 1000 + i, outputTokens: 5, cacheReadInputTokens: 900, cacheWriteInputTokens: 100 + i },
+            usage: {
+              inputTokens: 1000 + i,
+              outputTokens: 5,
+              cacheReadInputTokens: 900,
+              cacheWriteInputTokens: 100 + i,
+            },
           });
     longestLine = Math.max(longestLine, line.length);
     fileBytes += Buffer.byteLength(line) + 1;

@@ -18,10 +18,19 @@ export function loadTimeImports(text: string): string[] {
   const source = ts.createSourceFile('module.ts', text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
   const out: string[] = [];
   for (const statement of source.statements) {
-    if (ts.isImportDeclaration(statement) && statement.importClause?.isTypeOnly !== true && ts.isStringLiteral(statement.moduleSpecifier)) {
+    if (
+      ts.isImportDeclaration(statement) &&
+      statement.importClause?.isTypeOnly !== true &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
       out.push(statement.moduleSpecifier.text);
     }
-    if (ts.isExportDeclaration(statement) && !statement.isTypeOnly && statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier)) {
+    if (
+      ts.isExportDeclaration(statement) &&
+      !statement.isTypeOnly &&
+      statement.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
       out.push(statement.moduleSpecifier.text);
     }
   }
@@ -38,7 +47,12 @@ function loadedBy(entry: string): { readonly files: Set<string>; readonly packag
     if (!file.endsWith('.ts')) return;
     for (const specifier of loadTimeImports(readFileSync(file, 'utf8'))) {
       if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier).replace(/\.js$/, '.ts'));
-      else packages.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? specifier));
+      else
+        packages.add(
+          specifier.startsWith('@')
+            ? specifier.split('/').slice(0, 2).join('/')
+            : (specifier.split('/')[0] ?? specifier),
+        );
     }
   };
   visit(resolve(srcDir, entry));
@@ -52,7 +66,9 @@ describe('what importing the package loads', () => {
   it('cachecost/engine loads only engine files, the session model and zod', () => {
     const { files, packages } = loadedBy('engine/index.ts');
     expect(files.size).toBeGreaterThan(10);
-    expect([...files].filter((file) => !file.startsWith(`${srcDir}/engine/`) && !file.startsWith(`${srcDir}/session/`))).toEqual([]);
+    expect(
+      [...files].filter((file) => !file.startsWith(`${srcDir}/engine/`) && !file.startsWith(`${srcDir}/session/`)),
+    ).toEqual([]);
     expect([...packages]).toEqual(['zod']);
   });
 
@@ -63,6 +79,10 @@ describe('what importing the package loads', () => {
   });
 
   it('sees through a re-export and ignores `import type` and dynamic imports', () => {
-    expect(loadTimeImports("import type { A } from 'vega';\nconst m = await import('vega');\nexport { b } from './b.js';\nimport { type C } from 'zod';")).toEqual(['./b.js', 'zod']);
+    expect(
+      loadTimeImports(
+        "import type { A } from 'vega';\nconst m = await import('vega');\nexport { b } from './b.js';\nimport { type C } from 'zod';",
+      ),
+    ).toEqual(['./b.js', 'zod']);
   });
 });

@@ -38,7 +38,10 @@ describe('writeFileAtomic', () => {
       yield 'partial';
       throw new Error('disk full');
     }
-    await expect(writeFileAtomic(path, failing())).rejects.toMatchObject({ code: 'IO_ERROR', message: `cannot write ${path}: disk full` });
+    await expect(writeFileAtomic(path, failing())).rejects.toMatchObject({
+      code: 'IO_ERROR',
+      message: `cannot write ${path}: disk full`,
+    });
     expect(readFileSync(path, 'utf8')).toBe('previous');
     expect(readdirSync(dir)).toEqual(['report.csv']);
   });

@@ -13,9 +13,12 @@ const COLUMNS: readonly CsvColumn<Row>[] = [
 
 describe('toCsv', () => {
   it('writes a header row and one line per row in column order; null is an empty cell', () => {
-    expect(toCsv(COLUMNS, [{ name: 'a', count: 3, flag: true }, { name: 'b, "c"', count: null, flag: false }])).toBe(
-      'name,count,flag\na,3,true\n"b, ""c""",,false\n',
-    );
+    expect(
+      toCsv(COLUMNS, [
+        { name: 'a', count: 3, flag: true },
+        { name: 'b, "c"', count: null, flag: false },
+      ]),
+    ).toBe('name,count,flag\na,3,true\n"b, ""c""",,false\n');
   });
 
   it('writes only the header for no rows', () => {
@@ -29,7 +32,11 @@ describe('toCsv', () => {
       { name: '@SUM(A1)', count: 0, flag: false },
       { name: '=1+2\nsecond line', count: 0, flag: false },
     ]);
-    expect(csv.split('\n').slice(1, 4)).toEqual(['"\'=HYPERLINK(""http://x"")",-1,false', "\"'+1\",0,false", "\"'@SUM(A1)\",0,false"]);
+    expect(csv.split('\n').slice(1, 4)).toEqual([
+      '"\'=HYPERLINK(""http://x"")",-1,false',
+      '"\'+1",0,false',
+      '"\'@SUM(A1)",0,false',
+    ]);
     // Numbers are never escaped: -1 stays a number.
     expect(csv).toContain('"\'=1+2\nsecond line",0,false');
   });
@@ -46,22 +53,38 @@ describe('toCsv', () => {
   // (its `.*$` stops at the newline); this property finds such a cell.
   it('round-trips through a CSV parser, formula-looking cells coming back with one leading quote', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ name: fc.oneof(fc.string(), fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', 'x') })), count: fc.option(fc.integer(), { nil: null }), flag: fc.boolean() }), { maxLength: 8 }), (rows) => {
-        const parsed = Papa.parse<string[]>(toCsv(COLUMNS, rows), { header: false, skipEmptyLines: false }).data;
-        expect(parsed[0]).toEqual(['name', 'count', 'flag']);
-        rows.forEach((row, i) => {
-          const cells = parsed[i + 1];
-          const expectedName = /^[=+\-@\t\r]/.test(row.name) ? `'${row.name}` : row.name;
-          expect(cells).toEqual([expectedName, row.count === null ? '' : String(row.count), String(row.flag)]);
-        });
-      }),
+      fc.property(
+        fc.array(
+          fc.record({
+            name: fc.oneof(
+              fc.string(),
+              fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', 'x') }),
+            ),
+            count: fc.option(fc.integer(), { nil: null }),
+            flag: fc.boolean(),
+          }),
+          { maxLength: 8 },
+        ),
+        (rows) => {
+          const parsed = Papa.parse<string[]>(toCsv(COLUMNS, rows), { header: false, skipEmptyLines: false }).data;
+          expect(parsed[0]).toEqual(['name', 'count', 'flag']);
+          rows.forEach((row, i) => {
+            const cells = parsed[i + 1];
+            const expectedName = /^[=+\-@\t\r]/.test(row.name) ? `'${row.name}` : row.name;
+            expect(cells).toEqual([expectedName, row.count === null ? '' : String(row.count), String(row.flag)]);
+          });
+        },
+      ),
     );
   });
 });
 
 describe('csv: negative numbers are data', () => {
   it('leaves a plain negative number unescaped and escapes anything else that starts with -', () => {
-    const csv = toCsv([{ header: 'v', value: (row: { v: string }) => row.v }], [{ v: '-0.0066' }, { v: '-12' }, { v: '-1e-3' }, { v: '-cmd' }, { v: '-12\n=1' }]);
+    const csv = toCsv(
+      [{ header: 'v', value: (row: { v: string }) => row.v }],
+      [{ v: '-0.0066' }, { v: '-12' }, { v: '-1e-3' }, { v: '-cmd' }, { v: '-12\n=1' }],
+    );
     expect(csv.split('\n').slice(1, 5)).toEqual(['-0.0066', '-12', '-1e-3', `"'-cmd"`]);
     expect(csv).toContain(`"'-12\n=1"`);
   });

@@ -20,12 +20,26 @@ function flag(fields: Partial<Flag>): Flag {
 
 describe('the flags report', () => {
   it('keeps dollars as an exact decimal string; unpriced and not-applicable stakes are null with a note', () => {
-    expect(flagJson(flag({}))).toMatchObject({ title: 'cache bust', atStakeUsd: '5.674200525', stakeAgainst: 'a stable cache', stakeNote: null });
-    expect(flagJson(flag({ stake: { kind: 'unpriced', against: 'freecode@120000' } }))).toMatchObject({ atStakeUsd: null, stakeNote: 'unpriced' });
+    expect(flagJson(flag({}))).toMatchObject({
+      title: 'cache bust',
+      atStakeUsd: '5.674200525',
+      stakeAgainst: 'a stable cache',
+      stakeNote: null,
+    });
+    expect(flagJson(flag({ stake: { kind: 'unpriced', against: 'freecode@120000' } }))).toMatchObject({
+      atStakeUsd: null,
+      stakeNote: 'unpriced',
+    });
     const none = flagJson(flag({ stake: { kind: 'none', reason: 'a counting error' } }));
     expect(none).toMatchObject({ atStakeUsd: null, stakeAgainst: null, stakeNote: 'a counting error' });
-    expect([stakeText(flagJson(flag({}))), stakeText(none), stakeText(flagJson(flag({ stake: { kind: 'unpriced', against: 'x' } })))]).toEqual(['$5.67', '-', 'unpriced']);
-    expect(stakeText(flagJson(flag({ stake: { kind: 'priced', picoUsd: -1_160_000_000n, against: 'x' } })))).toBe('-$0.0012');
+    expect([
+      stakeText(flagJson(flag({}))),
+      stakeText(none),
+      stakeText(flagJson(flag({ stake: { kind: 'unpriced', against: 'x' } }))),
+    ]).toEqual(['$5.67', '-', 'unpriced']);
+    expect(stakeText(flagJson(flag({ stake: { kind: 'priced', picoUsd: -1_160_000_000n, against: 'x' } })))).toBe(
+      '-$0.0012',
+    );
   });
 
   it('orders flags by scenario, then severity, then dollars, and counts flagged sessions per scenario', () => {
@@ -50,7 +64,11 @@ describe('the flags report', () => {
       ['recorded', 'ttl-mismatch'],
       ['freecode@80000', 'cache-bust'],
     ]);
-    expect(report.flaggedSessions['recorded']).toMatchObject({ 'runaway-cost': 1, 'cache-bust': 1, 'compaction-storm': 0 });
+    expect(report.flaggedSessions['recorded']).toMatchObject({
+      'runaway-cost': 1,
+      'cache-bust': 1,
+      'compaction-storm': 0,
+    });
     const text = renderFlagsReport(report);
     expect(text).toMatch(/^Recorded data: 4 flags \(1 critical, 2 warning, 1 info\) in 1 of 2 sessions\./);
     expect(text).toMatch(/Sessions flagged per scenario/);

@@ -5,7 +5,15 @@ import type { SessionDetail, TimelinePoint } from '../../src/report/simulate-det
 import { downsample, escapeHtml, MAX_TIMELINE_POINTS, renderSimulateHtml } from '../../src/report/simulate-html.js';
 import type { ScenarioResult, SimulateReport } from '../../src/report/simulate-report.js';
 
-const usage = { promptTokens: 1_000, cacheReadTokens: 800, cacheWriteTokens: 200, uncachedInputTokens: 0, outputTokens: 50, unpricedRequests: 0, costComplete: true };
+const usage = {
+  promptTokens: 1_000,
+  cacheReadTokens: 800,
+  cacheWriteTokens: 200,
+  uncachedInputTokens: 0,
+  outputTokens: 50,
+  unpricedRequests: 0,
+  costComplete: true,
+};
 
 function result(scenario: string, costUsd: string | null): ScenarioResult {
   return {
@@ -38,11 +46,22 @@ const hostile: SimulateReport = {
       charsPerToken: 4,
       staticBlockTokens: 12_000,
       recorded: { ...usage, costUsd: '0.01', requests: 3 },
-      fidelity: { modelledRequests: 3, promptTokensErrorPct: 0.1, costErrorPct: null, medianRequestErrorPct: 0.2, medianCacheReadErrorPct: null, note: '<img src=x onerror=alert(1)>' },
+      fidelity: {
+        modelledRequests: 3,
+        promptTokensErrorPct: 0.1,
+        costErrorPct: null,
+        medianRequestErrorPct: 0.2,
+        medianCacheReadErrorPct: null,
+        note: '<img src=x onerror=alert(1)>',
+      },
       results: [result('recorded', '0.01'), result('none', null)],
     },
   ],
-  totals: { sessions: 1, recorded: { ...usage, costUsd: '0.01', requests: 3 }, results: [result('recorded', '0.01'), result('none', null)] },
+  totals: {
+    sessions: 1,
+    recorded: { ...usage, costUsd: '0.01', requests: 3 },
+    results: [result('recorded', '0.01'), result('none', null)],
+  },
   issues: [],
 };
 
@@ -79,16 +98,35 @@ const detail: SessionDetail = {
   startedAtMs: Date.UTC(2026, 0, 2, 3, 4),
   flags: [flag],
   scenarios: [
-    { scenario: 'recorded', points: [point(0), point(1, { compactionBefore: true }), point(2, { kind: 'rejected_overflow', failed: true })], costByClass: { uncachedInput: '0.001', cacheRead: '0.002', cacheWrite: '0.003', output: '0.004' } },
+    {
+      scenario: 'recorded',
+      points: [point(0), point(1, { compactionBefore: true }), point(2, { kind: 'rejected_overflow', failed: true })],
+      costByClass: { uncachedInput: '0.001', cacheRead: '0.002', cacheWrite: '0.003', output: '0.004' },
+    },
   ],
 };
 
-const provenance: Provenance = { version: '9.9.9', generatedAt: null, command: 'cachecost simulate <x>', inputs: ['/logs/<x>'], priceTable: 'bundled table of 2026-01-01' };
+const provenance: Provenance = {
+  version: '9.9.9',
+  generatedAt: null,
+  command: 'cachecost simulate <x>',
+  inputs: ['/logs/<x>'],
+  priceTable: 'bundled table of 2026-01-01',
+};
 
 describe('simulate --html', () => {
   it('escapes every string that comes from a log', async () => {
     const html = await renderSimulateHtml({ report: hostile, details: [detail], provenance });
-    for (const raw of ['<script>alert', '<img src=x', '<b>cache-bust', '<svg onload', '<i>x</i>', '<u>', 'simulate <x>']) expect(html).not.toContain(raw);
+    for (const raw of [
+      '<script>alert',
+      '<img src=x',
+      '<b>cache-bust',
+      '<svg onload',
+      '<i>x</i>',
+      '<u>',
+      'simulate <x>',
+    ])
+      expect(html).not.toContain(raw);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).toContain('m&quot;odel&#39;&lt;x&gt;');
     expect(html).toContain('none &amp; more');
@@ -112,7 +150,9 @@ describe('simulate --html', () => {
   });
 
   it('downsamples a long timeline but keeps every marker, and says so', () => {
-    const points = Array.from({ length: 5_000 }, (_, i) => point(i, { compactionBefore: i % 997 === 0, kind: i === 4_321 ? 'rejected_overflow' : 'request' }));
+    const points = Array.from({ length: 5_000 }, (_, i) =>
+      point(i, { compactionBefore: i % 997 === 0, kind: i === 4_321 ? 'rejected_overflow' : 'request' }),
+    );
     const { kept, stride } = downsample(points, MAX_TIMELINE_POINTS);
     expect(stride).toBe(Math.ceil(5_000 / MAX_TIMELINE_POINTS));
     expect(kept.length).toBeLessThanOrEqual(MAX_TIMELINE_POINTS + 10);

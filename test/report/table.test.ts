@@ -21,6 +21,8 @@ describe('renderTable', () => {
   });
 
   it('refuses a row with the wrong number of cells (a bug, not input)', () => {
-    expect(() => renderTable({ columns: [{ header: 'A', align: 'left' }], rows: [['x', 'y']] })).toThrow('table row has 2 cells for 1 columns');
+    expect(() => renderTable({ columns: [{ header: 'A', align: 'left' }], rows: [['x', 'y']] })).toThrow(
+      'table row has 2 cells for 1 columns',
+    );
   });
 });

@@ -27,7 +27,16 @@ describe('summarizeSession', () => {
 
   it('leaves token totals unknown (null), not zero, when no request has measured usage', async () => {
     const row = summarizeSession(await loadOne('test/fixtures/freecode/old-store'));
-    expect(row).toMatchObject({ requests: 0, requestsWithoutUsage: 5, userMessages: 2, promptTokens: null, cacheReadTokens: null, outputTokens: null, peakContextTokens: null, models: ['MiniMax-M3'] });
+    expect(row).toMatchObject({
+      requests: 0,
+      requestsWithoutUsage: 5,
+      userMessages: 2,
+      promptTokens: null,
+      cacheReadTokens: null,
+      outputTokens: null,
+      peakContextTokens: null,
+      models: ['MiniMax-M3'],
+    });
   });
 
   it('counts side traffic in requests and tokens but not in the peak context, and pokes not as user messages', async () => {
@@ -47,23 +56,56 @@ describe('summarizeSession', () => {
   // Deliberate bugs checked once: taking the peak over side requests too, and counting synthetic
   // user items as user messages, each make this property fail.
   it('agrees with a direct count over any requests and items', () => {
-    const usage = fc.record({ uncached: fc.nat(5000), read: fc.nat(5000), write: fc.nat(5000), output: fc.nat(500) }).map((u) => ({
-      promptTokens: u.uncached + u.read + u.write,
-      uncachedInputTokens: u.uncached,
-      cacheReadTokens: u.read,
-      cacheWriteTokens: u.write,
-      cacheWrite5mTokens: null,
-      cacheWrite1hTokens: null,
-      outputTokens: u.output,
-      reasoningTokens: null,
-    }));
-    const request = fc.record({ usage: fc.option(usage, { nil: null }), agentId: fc.constantFrom(null, null, 'memory:extraction'), model: fc.constantFrom('a', 'b') });
+    const usage = fc
+      .record({ uncached: fc.nat(5000), read: fc.nat(5000), write: fc.nat(5000), output: fc.nat(500) })
+      .map((u) => ({
+        promptTokens: u.uncached + u.read + u.write,
+        uncachedInputTokens: u.uncached,
+        cacheReadTokens: u.read,
+        cacheWriteTokens: u.write,
+        cacheWrite5mTokens: null,
+        cacheWrite1hTokens: null,
+        outputTokens: u.output,
+        reasoningTokens: null,
+      }));
+    const request = fc.record({
+      usage: fc.option(usage, { nil: null }),
+      agentId: fc.constantFrom(null, null, 'memory:extraction'),
+      model: fc.constantFrom('a', 'b'),
+    });
     const user = fc.constantFrom(null, null, 'auto_poke', 'steer');
     fc.assert(
       fc.property(fc.array(request, { maxLength: 12 }), fc.array(user, { maxLength: 6 }), (drafts, synthetics) => {
-        const requests: Request[] = drafts.map((d, index) => ({ index, itemIndex: 0, provider: null, timestampMs: null, ...d }));
-        const items: Item[] = synthetics.map((synthetic, i) => ({ kind: 'user', id: `u${i}`, timestampMs: null, text: null, chars: 1, imageParts: 0, imageChars: 0, synthetic }));
-        const session: Session = { id: 's', source: 'freecode', title: null, project: null, files: [], items, requests, events: [], issues: [], parentSessionId: null, totalsOnly: null };
+        const requests: Request[] = drafts.map((d, index) => ({
+          index,
+          itemIndex: 0,
+          provider: null,
+          timestampMs: null,
+          ...d,
+        }));
+        const items: Item[] = synthetics.map((synthetic, i) => ({
+          kind: 'user',
+          id: `u${i}`,
+          timestampMs: null,
+          text: null,
+          chars: 1,
+          imageParts: 0,
+          imageChars: 0,
+          synthetic,
+        }));
+        const session: Session = {
+          id: 's',
+          source: 'freecode',
+          title: null,
+          project: null,
+          files: [],
+          items,
+          requests,
+          events: [],
+          issues: [],
+          parentSessionId: null,
+          totalsOnly: null,
+        };
         const row = summarizeSession(session);
         const measured = requests.flatMap((r) => (r.usage === null ? [] : [r.usage]));
         const main = requests.flatMap((r) => (r.usage === null || r.agentId !== null ? [] : [r.usage.promptTokens]));

@@ -26,7 +26,10 @@ function seg(spec: string): Segment[] {
   });
 }
 
-function oraclePrice(usd: { input: number; output: number; cacheRead: number; cacheWrite5m: number }, family: 'anthropic' | 'openai'): ModelPrice {
+function oraclePrice(
+  usd: { input: number; output: number; cacheRead: number; cacheWrite5m: number },
+  family: 'anthropic' | 'openai',
+): ModelPrice {
   return normalizePrice({
     id: `oracle-${family}`,
     aliases: [],
@@ -49,7 +52,12 @@ function oraclePrice(usd: { input: number; output: number; cacheRead: number; ca
   });
 }
 
-function run(rules: CacheRules, requests: readonly { atMs: number; prompt: readonly Segment[] }[], ttl: CacheTtl = '5m', model = 'm'): CacheOutcome[] {
+function run(
+  rules: CacheRules,
+  requests: readonly { atMs: number; prompt: readonly Segment[] }[],
+  ttl: CacheTtl = '5m',
+  model = 'm',
+): CacheOutcome[] {
   const state = createCacheState();
   return requests.map(({ atMs, prompt }) => applyCacheRequest(state, { prompt, atMs, model, rules, ttl }));
 }
@@ -84,7 +92,15 @@ describe('replay.md §11 oracle', () => {
   it('Anthropic-style: reads, writes and costs of every request and the total', () => {
     const price = oraclePrice({ input: 3, output: 15, cacheRead: 0.3, cacheWrite5m: 3.75 }, 'anthropic');
     const outcomes = run(ANTHROPIC_ORACLE_RULES, ORACLE_REQUESTS);
-    expect(outcomes.map((o) => [o.promptTokens, o.cacheReadTokens, o.cacheWrite5mTokens, o.cacheWrite1hTokens, o.uncachedInputTokens])).toEqual([
+    expect(
+      outcomes.map((o) => [
+        o.promptTokens,
+        o.cacheReadTokens,
+        o.cacheWrite5mTokens,
+        o.cacheWrite1hTokens,
+        o.uncachedInputTokens,
+      ]),
+    ).toEqual([
       [2500, 0, 2500, 0, 0],
       [4000, 2500, 1500, 0, 0],
       [4300, 0, 4300, 0, 0],
@@ -139,7 +155,10 @@ describe('cache model behaviour', () => {
 
   it('a hit refreshes the TTL, so a chain of requests 4 minutes apart stays warm', () => {
     const prompts = [seg('S:2000 U1:500'), seg('S:2000 U1:500 A1:100'), seg('S:2000 U1:500 A1:100 U2:50')];
-    const outcomes = run(rules, prompts.map((prompt, i) => ({ atMs: i * 240 * S, prompt })));
+    const outcomes = run(
+      rules,
+      prompts.map((prompt, i) => ({ atMs: i * 240 * S, prompt })),
+    );
     expect(outcomes.map((o) => o.cacheReadTokens)).toEqual([0, 2500, 2600]);
   });
 
@@ -322,7 +341,13 @@ describe('cache model behaviour', () => {
     let last: CacheOutcome | null = null;
     for (let i = 0; i < 3000; i++) {
       // Every request is a fresh branch after S; all but the newest die after 5 minutes.
-      last = applyCacheRequest(state, { prompt: seg(`S:2000 B${i}:10 C${i}:10 D${i}:10`), atMs: i * 10 * S, model: 'm', rules, ttl: '5m' });
+      last = applyCacheRequest(state, {
+        prompt: seg(`S:2000 B${i}:10 C${i}:10 D${i}:10`),
+        atMs: i * 10 * S,
+        model: 'm',
+        rules,
+        ttl: '5m',
+      });
     }
     expect(last?.cacheReadTokens).toBe(2000);
     expect(state.nodeCount).toBeLessThan(4 * 3000);
@@ -330,7 +355,10 @@ describe('cache model behaviour', () => {
 });
 
 describe('cache model properties', () => {
-  const segmentArb = fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), tokens: fc.integer({ min: 0, max: 900 }) });
+  const segmentArb = fc.record({
+    id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'),
+    tokens: fc.integer({ min: 0, max: 900 }),
+  });
   const promptArb = fc.array(segmentArb, { minLength: 0, maxLength: 8 });
   const rulesArb = fc.constantFrom<CacheRules>(
     CACHE_RULES.anthropic,
@@ -341,14 +369,26 @@ describe('cache model properties', () => {
     CACHE_RULES['openai-5.6+'],
   );
   const ttlArb = fc.constantFrom<CacheTtl>('5m', '1h');
-  const historyArb = fc.array(fc.record({ prompt: promptArb, gapMs: fc.integer({ min: 0, max: 20 * 60 * S }) }), { maxLength: 12 });
+  const historyArb = fc.array(fc.record({ prompt: promptArb, gapMs: fc.integer({ min: 0, max: 20 * 60 * S }) }), {
+    maxLength: 12,
+  });
 
   /** A prompt's segment ids must identify content: the same id always has the same size. */
   function consistent(prompt: readonly { id: string; tokens: number }[]): Segment[] {
-    return prompt.map((segment, i) => ({ id: `${prompt.slice(0, i + 1).map((s) => `${s.id}${s.tokens}`).join('/')}`, tokens: segment.tokens }));
+    return prompt.map((segment, i) => ({
+      id: `${prompt
+        .slice(0, i + 1)
+        .map((s) => `${s.id}${s.tokens}`)
+        .join('/')}`,
+      tokens: segment.tokens,
+    }));
   }
 
-  function replay(rules: CacheRules, ttl: CacheTtl, history: readonly { prompt: readonly { id: string; tokens: number }[]; gapMs: number }[]) {
+  function replay(
+    rules: CacheRules,
+    ttl: CacheTtl,
+    history: readonly { prompt: readonly { id: string; tokens: number }[]; gapMs: number }[],
+  ) {
     const state = createCacheState();
     let atMs = 0;
     const outcomes: CacheOutcome[] = [];
@@ -365,7 +405,9 @@ describe('cache model properties', () => {
       fc.property(rulesArb, ttlArb, historyArb, (rules, ttl, history) => {
         for (const o of replay(rules, ttl, history).outcomes) {
           expect(o.cacheReadTokens).toBeLessThanOrEqual(o.promptTokens);
-          expect(o.cacheReadTokens + o.cacheWrite5mTokens + o.cacheWrite1hTokens + o.uncachedInputTokens).toBe(o.promptTokens);
+          expect(o.cacheReadTokens + o.cacheWrite5mTokens + o.cacheWrite1hTokens + o.uncachedInputTokens).toBe(
+            o.promptTokens,
+          );
           expect(o.cacheReadTokens % rules.granularityTokens).toBe(0);
           if (o.cacheReadTokens > 0) expect(o.cacheReadTokens).toBeGreaterThanOrEqual(rules.minCacheableTokens);
           if (!rules.writesBilled) expect(o.cacheWrite5mTokens + o.cacheWrite1hTokens).toBe(0);
@@ -378,15 +420,24 @@ describe('cache model properties', () => {
   // reads only [S]), and reads not rounded down to the granularity; both fail within 3 runs.
   it('a request identical to the previous one within the TTL reads everything (above the minimum, rounded down)', () => {
     fc.assert(
-      fc.property(rulesArb, ttlArb, historyArb, promptArb, fc.integer({ min: 0, max: 5 * 60 * S }), (rules, ttl, history, prompt, gapMs) => {
-        const { state, atMs } = replay(rules, ttl, history);
-        const segments = consistent(prompt);
-        applyCacheRequest(state, { prompt: segments, atMs: atMs + 1, model: 'm', rules, ttl });
-        const again = applyCacheRequest(state, { prompt: segments, atMs: atMs + 1 + gapMs, model: 'm', rules, ttl });
-        const promptTokens = again.promptTokens;
-        const rounded = Math.floor(promptTokens / rules.granularityTokens) * rules.granularityTokens;
-        expect(again.cacheReadTokens).toBe(rounded >= rules.minCacheableTokens && promptTokens >= rules.minCacheableTokens ? rounded : 0);
-      }),
+      fc.property(
+        rulesArb,
+        ttlArb,
+        historyArb,
+        promptArb,
+        fc.integer({ min: 0, max: 5 * 60 * S }),
+        (rules, ttl, history, prompt, gapMs) => {
+          const { state, atMs } = replay(rules, ttl, history);
+          const segments = consistent(prompt);
+          applyCacheRequest(state, { prompt: segments, atMs: atMs + 1, model: 'm', rules, ttl });
+          const again = applyCacheRequest(state, { prompt: segments, atMs: atMs + 1 + gapMs, model: 'm', rules, ttl });
+          const promptTokens = again.promptTokens;
+          const rounded = Math.floor(promptTokens / rules.granularityTokens) * rules.granularityTokens;
+          expect(again.cacheReadTokens).toBe(
+            rounded >= rules.minCacheableTokens && promptTokens >= rules.minCacheableTokens ? rounded : 0,
+          );
+        },
+      ),
     );
   });
 
@@ -394,16 +445,30 @@ describe('cache model properties', () => {
   // prompt's last segment (comparing with the previous prompt as a whole) fails this property.
   it('appending segments never reduces the next read while the entries are alive', () => {
     fc.assert(
-      fc.property(rulesArb, ttlArb, historyArb, promptArb, promptArb, fc.integer({ min: 0, max: 60 * S }), (rules, ttl, history, prompt, extra, gapMs) => {
-        const { state, atMs } = replay(rules, ttl, history);
-        const base = consistent(prompt);
-        const extended = consistent([...prompt, ...extra]);
-        applyCacheRequest(state, { prompt: base, atMs: atMs + 1, model: 'm', rules, ttl });
-        const probe: CacheState = cloneCacheState(state);
-        const sameAgain = applyCacheRequest(probe, { prompt: base, atMs: atMs + 1 + gapMs, model: 'm', rules, ttl });
-        const appended = applyCacheRequest(state, { prompt: extended, atMs: atMs + 1 + gapMs, model: 'm', rules, ttl });
-        expect(appended.cacheReadTokens).toBeGreaterThanOrEqual(sameAgain.cacheReadTokens);
-      }),
+      fc.property(
+        rulesArb,
+        ttlArb,
+        historyArb,
+        promptArb,
+        promptArb,
+        fc.integer({ min: 0, max: 60 * S }),
+        (rules, ttl, history, prompt, extra, gapMs) => {
+          const { state, atMs } = replay(rules, ttl, history);
+          const base = consistent(prompt);
+          const extended = consistent([...prompt, ...extra]);
+          applyCacheRequest(state, { prompt: base, atMs: atMs + 1, model: 'm', rules, ttl });
+          const probe: CacheState = cloneCacheState(state);
+          const sameAgain = applyCacheRequest(probe, { prompt: base, atMs: atMs + 1 + gapMs, model: 'm', rules, ttl });
+          const appended = applyCacheRequest(state, {
+            prompt: extended,
+            atMs: atMs + 1 + gapMs,
+            model: 'm',
+            rules,
+            ttl,
+          });
+          expect(appended.cacheReadTokens).toBeGreaterThanOrEqual(sameAgain.cacheReadTokens);
+        },
+      ),
     );
   });
 
@@ -434,14 +499,21 @@ describe('OpenAI-style caches as Codex logs show them', () => {
     expect(outcomes[1]?.cacheReadTokens).toBe(4096 + Math.round(0.9 * 4096));
     expect(outcomes[1]?.uncachedInputTokens).toBe(8320 - outcomes[1]!.cacheReadTokens);
     // Same input, same output: deterministic.
-    expect(run(rules, [{ atMs: 0, prompt: seg('S:4096 U1:4096') }, { atMs: 10 * S, prompt: seg('S:4096 U1:4096 A1:128') }])).toEqual(
-      outcomes.map((o) => ({ ...o, state: expect.anything() })),
-    );
+    expect(
+      run(rules, [
+        { atMs: 0, prompt: seg('S:4096 U1:4096') },
+        { atMs: 10 * S, prompt: seg('S:4096 U1:4096 A1:128') },
+      ]),
+    ).toEqual(outcomes.map((o) => ({ ...o, state: expect.anything() })));
   });
 
-  it('entries outlive OpenAI\'s documented 5 minutes (reads after 90 minutes), not 2 hours', () => {
+  it("entries outlive OpenAI's documented 5 minutes (reads after 90 minutes), not 2 hours", () => {
     const exact: CacheRules = { ...CACHE_RULES.openai, transientMissRate: 0 };
-    const after = (gapMs: number) => run(exact, [{ atMs: 0, prompt: seg('S:2048 U1:2048') }, { atMs: gapMs, prompt: seg('S:2048 U1:2048 A1:128') }])[1];
+    const after = (gapMs: number) =>
+      run(exact, [
+        { atMs: 0, prompt: seg('S:2048 U1:2048') },
+        { atMs: gapMs, prompt: seg('S:2048 U1:2048 A1:128') },
+      ])[1];
     expect(after(90 * 60 * S)?.cacheReadTokens).toBe(4096);
     expect(after(121 * 60 * S)?.cacheReadTokens).toBe(0);
   });

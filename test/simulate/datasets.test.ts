@@ -46,21 +46,36 @@ function costPico(sim: SessionSimulation, r: ReplayResult): bigint {
 beforeAll(async () => {
   await forEachSession([DATASETS], { content: 'text' }, (session) => {
     const provider = session.requests[0]?.provider ?? null;
-    simulations.set(scenarioName(session), simulateSession(session, scenarios, { modelFacts: modelFactsFor(prices, provider) }));
+    simulations.set(
+      scenarioName(session),
+      simulateSession(session, scenarios, { modelFacts: modelFactsFor(prices, provider) }),
+    );
   });
 }, 120_000);
 
 describe('datasets/freecode under simulate', () => {
   it('holds every scenario the generator writes', () => {
     expect([...simulations.keys()].sort()).toEqual(
-      ['blocked-hook-storm', 'cache-bust-pruning', 'healthy', 'overflow-loop', 'runaway', 'runaway-08e19c43', 'runaway-65f171fa'].sort(),
+      [
+        'blocked-hook-storm',
+        'cache-bust-pruning',
+        'healthy',
+        'overflow-loop',
+        'runaway',
+        'runaway-08e19c43',
+        'runaway-65f171fa',
+      ].sort(),
     );
   });
 
   it('the recorded replay of every session is within 2% of its measured prompt tokens', () => {
     for (const [name, sim] of simulations) {
       const measured = sum(sim.session.requests.map((r) => r.usage?.promptTokens ?? 0));
-      const replayed = sum(result(sim, 'recorded').rows.filter((r) => r.kind === 'request').map((r) => r.promptTokens));
+      const replayed = sum(
+        result(sim, 'recorded')
+          .rows.filter((r) => r.kind === 'request')
+          .map((r) => r.promptTokens),
+      );
       expect(Math.abs(replayed - measured) / measured, name).toBeLessThan(0.02);
     }
   });
@@ -100,7 +115,8 @@ describe('datasets/freecode under simulate', () => {
   it('cache-bust-pruning recovers its cache reads under the prefix-stable pruning', () => {
     const sim = simulations.get('cache-bust-pruning');
     if (sim === undefined) throw new Error('cache-bust-pruning missing');
-    const readShare = (r: ReplayResult) => sum(billed(r).map((x) => x.cacheReadTokens)) / sum(billed(r).map((x) => x.promptTokens));
+    const readShare = (r: ReplayResult) =>
+      sum(billed(r).map((x) => x.cacheReadTokens)) / sum(billed(r).map((x) => x.promptTokens));
     expect(readShare(result(sim, 'recorded'))).toBeLessThan(0.5);
     expect(readShare(result(sim, 'freecode@120000'))).toBeGreaterThan(0.85);
   });
@@ -109,7 +125,9 @@ describe('datasets/freecode under simulate', () => {
     const sim = simulations.get('healthy');
     if (sim === undefined) throw new Error('healthy missing');
     const recorded = result(sim, 'recorded').compactions.map((c) => c.requestIndex);
-    const freecode = result(sim, 'freecode@120000').compactions.filter((c) => c.compacted).map((c) => c.requestIndex);
+    const freecode = result(sim, 'freecode@120000')
+      .compactions.filter((c) => c.compacted)
+      .map((c) => c.requestIndex);
     expect(freecode).toEqual(recorded);
   });
 

@@ -16,7 +16,16 @@ const prices = loadBundledPriceTable();
 const options = { modelFacts: modelFactsFor(prices, 'anthropic') };
 
 function usage(prompt: number): MeasuredUsage {
-  return { promptTokens: prompt, uncachedInputTokens: prompt, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite5mTokens: 0, cacheWrite1hTokens: 0, outputTokens: 50, reasoningTokens: null };
+  return {
+    promptTokens: prompt,
+    uncachedInputTokens: prompt,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    cacheWrite5mTokens: 0,
+    cacheWrite1hTokens: 0,
+    outputTokens: 50,
+    reasoningTokens: null,
+  };
 }
 
 /** Four requests: two modelled, a side request (a subagent's, billed as measured) and one without usage. */

@@ -28,8 +28,19 @@ function scenario(family: ScenarioFamily, overrides: Partial<Scenario['params']>
   return { name: family, family, params: { ...familyDefaults(family), summarizer: 'heuristic', ...overrides } };
 }
 
-function replay(session: ReplayInput['session'], s: Scenario, recordedPolicy: RecordedPolicy = NO_PRUNING_POLICY): ReplayResult {
-  return replaySession({ session, scenario: s, calibration: UNIT, recordedPolicy, modelFacts: () => FACTS, preCompactHookBlocks: false });
+function replay(
+  session: ReplayInput['session'],
+  s: Scenario,
+  recordedPolicy: RecordedPolicy = NO_PRUNING_POLICY,
+): ReplayResult {
+  return replaySession({
+    session,
+    scenario: s,
+    calibration: UNIT,
+    recordedPolicy,
+    modelFacts: () => FACTS,
+    preCompactHookBlocks: false,
+  });
 }
 
 /** [prompt, cache read, cache write 5m] of each row. */
@@ -45,8 +56,19 @@ function toolSession(results: readonly number[], tail: number): ReplayInput['ses
   return builder.build();
 }
 
-function clearing(params: Partial<Extract<ToolResultEditing, { kind: 'clear-tool-uses' }>>): Partial<Scenario['params']> {
-  return { editing: { kind: 'clear-tool-uses', triggerTokens: 3_000, keepToolUses: 1, clearAtLeastTokens: 0, excludeTools: [], ...params } };
+function clearing(
+  params: Partial<Extract<ToolResultEditing, { kind: 'clear-tool-uses' }>>,
+): Partial<Scenario['params']> {
+  return {
+    editing: {
+      kind: 'clear-tool-uses',
+      triggerTokens: 3_000,
+      keepToolUses: 1,
+      clearAtLeastTokens: 0,
+      excludeTools: [],
+      ...params,
+    },
+  };
 }
 
 describe('observation-masking (hand-computed)', () => {
@@ -55,7 +77,10 @@ describe('observation-masking (hand-computed)', () => {
   const masked = MASKED_RESULT_PLACEHOLDER.length;
 
   it('M = 1: the older result becomes the placeholder when the second arrives; the cache reads only the prefix before it', () => {
-    const result = replay(session, scenario('observation-masking', { editing: { kind: 'observation-masking', keepToolResults: 1 } }));
+    const result = replay(
+      session,
+      scenario('observation-masking', { editing: { kind: 'observation-masking', keepToolResults: 1 } }),
+    );
     expect(classes(result)).toEqual([
       [2_100, 0, 2_100],
       [3_170, 2_100, 1_070],
@@ -74,12 +99,24 @@ describe('observation-masking (hand-computed)', () => {
       [4_240, 3_170, 1_070],
       [4_290, 4_240, 50],
     ]);
-    expect(replay(session, scenario('observation-masking', { editing: { kind: 'observation-masking', keepToolResults: 2 } }))).toEqual(recorded);
+    expect(
+      replay(
+        session,
+        scenario('observation-masking', { editing: { kind: 'observation-masking', keepToolResults: 2 } }),
+      ),
+    ).toEqual(recorded);
   });
 
   it('freecode+observation-masking masks the same way below the target (prefix-stable pruning has nothing to prune)', () => {
-    const combined = replay(session, scenario('freecode+observation-masking', { editing: { kind: 'observation-masking', keepToolResults: 1 } }), PREFIX_STABLE_NEWEST_POLICY);
-    const alone = replay(session, scenario('observation-masking', { editing: { kind: 'observation-masking', keepToolResults: 1 } }));
+    const combined = replay(
+      session,
+      scenario('freecode+observation-masking', { editing: { kind: 'observation-masking', keepToolResults: 1 } }),
+      PREFIX_STABLE_NEWEST_POLICY,
+    );
+    const alone = replay(
+      session,
+      scenario('observation-masking', { editing: { kind: 'observation-masking', keepToolResults: 1 } }),
+    );
     expect(classes(combined)).toEqual(classes(alone));
     expect(combined.compactions).toEqual([]);
   });
@@ -130,10 +167,16 @@ describe('opencode (hand-computed)', () => {
   it('prunes at the end of a turn the outputs beyond the protected budget, outside the last two turns', () => {
     // Each turn: user 100, a 70, a 2,000-char result (opencode estimate 500). Protect 300, minimum 200.
     const builder = new SessionBuilder();
-    for (let i = 0; i < 3; i++) builder.user(100).request({ textChars: 50, tool: { argsChars: 20, resultChars: 2_000 } });
+    for (let i = 0; i < 3; i++)
+      builder.user(100).request({ textChars: 50, tool: { argsChars: 20, resultChars: 2_000 } });
     builder.user(100).request({ textChars: 50 });
     const session = builder.build();
-    const editing: ToolResultEditing = { kind: 'opencode-prune', protectTokens: 300, minimumTokens: 200, protectedTools: ['skill'] };
+    const editing: ToolResultEditing = {
+      kind: 'opencode-prune',
+      protectTokens: 300,
+      minimumTokens: 200,
+      protectedTools: ['skill'],
+    };
     const result = replay(session, scenario('opencode', { editing }));
     const pruned = PRUNED_RESULT_PLACEHOLDER.length;
     // Turn 3 starts: r0 is in the last two turns (turns 1 and 2 as the walk counts back from u2): kept.
@@ -154,7 +197,10 @@ describe('opencode (hand-computed)', () => {
     expect(opencodeUsableWindow(200_000, 64_000)).toBe(148_000);
     expect(opencodeUsableWindow(128_000, 16_384)).toBe(128_000 - 16_384 - 16_384);
     // One user message (no turn ends, so no pruning); each request adds 20,070 tokens.
-    const session = toolSession(Array.from({ length: 10 }, () => 20_000), 0);
+    const session = toolSession(
+      Array.from({ length: 10 }, () => 20_000),
+      0,
+    );
     const result = replay(session, scenario('opencode'));
     const first = result.compactions.find((c) => c.compacted);
     // Request 8 measured 2,100 + 8 × 20,070 = 162,660 ≥ 148,000; request 7's 142,590 did not reach it.
@@ -166,11 +212,14 @@ describe('opencode (hand-computed)', () => {
 
 describe('scenario names and knobs', () => {
   it('a list of M or of triggers makes one scenario each; the combination names its second knob', () => {
-    const names = buildScenarios(['observation-masking', 'clear-tool-uses', 'freecode+observation-masking', 'opencode'], {
-      keepToolResults: [4, 10],
-      clearTriggerTokens: [80_000],
-      targetTokens: [120_000],
-    }).map((s) => s.name);
+    const names = buildScenarios(
+      ['observation-masking', 'clear-tool-uses', 'freecode+observation-masking', 'opencode'],
+      {
+        keepToolResults: [4, 10],
+        clearTriggerTokens: [80_000],
+        targetTokens: [120_000],
+      },
+    ).map((s) => s.name);
     expect(names).toEqual([
       'recorded',
       'observation-masking@4',
@@ -194,7 +243,9 @@ describe('tune grid of the policy families', () => {
       fixed: {},
     });
     const names = scenarios.map((s) => s.name);
-    expect(names.filter((n) => n.startsWith('observation-masking'))).toEqual([1, 2, 3, 4, 6, 8, 10, 15, 20].map((m) => `observation-masking@${m}`));
+    expect(names.filter((n) => n.startsWith('observation-masking'))).toEqual(
+      [1, 2, 3, 4, 6, 8, 10, 15, 20].map((m) => `observation-masking@${m}`),
+    );
     expect(names.filter((n) => n.startsWith('clear-tool-uses'))).toHaveLength(9);
     // opencode compacts by the engine: one curve of protected budgets per buffer.
     expect(names.filter((n) => n.startsWith('opencode'))).toHaveLength(16);
@@ -263,7 +314,8 @@ describe('every policy family (properties)', () => {
                 ? { ...base.editing, triggerTokens: 2_000 + keep * 1_000, keepToolUses: keep }
                 : base.editing;
           const result = replay(session, scenario(family, { windowTokens, editing }), policy);
-          for (const row of result.rows) if (row.kind === 'request') expect(row.promptTokens).toBeLessThanOrEqual(windowTokens);
+          for (const row of result.rows)
+            if (row.kind === 'request') expect(row.promptTokens).toBeLessThanOrEqual(windowTokens);
           // Editing on the agent's own compactions never even tries a send above the window (an
           // engine family refuses such a send and compacts, by construction of the walk).
           if (base.compaction === 'recorded') expect([result.overflows, result.failedTurns]).toEqual([0, 0]);

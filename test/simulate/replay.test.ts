@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CACHE_RULES } from '../../src/provider/cache-rules.js';
 import type { TokenCalibration } from '../../src/simulate/calibrate.js';
-import { NO_PRUNING_POLICY, PREFIX_STABLE_AUG_POLICY, PREFIX_STABLE_NEWEST_POLICY } from '../../src/simulate/recorded-policy.js';
+import {
+  NO_PRUNING_POLICY,
+  PREFIX_STABLE_AUG_POLICY,
+  PREFIX_STABLE_NEWEST_POLICY,
+} from '../../src/simulate/recorded-policy.js';
 import type { ModelFacts, ReplayInput } from '../../src/simulate/replay.js';
 import { repriceReplay, replaySession } from '../../src/simulate/replay.js';
 import type { Scenario, ScenarioFamily } from '../../src/simulate/scenario.js';
@@ -44,7 +48,8 @@ describe('replaySession', () => {
   it('compacts under freecode once the measured prompt reaches min(window, target) − buffer, not before', () => {
     const builder = new SessionBuilder().user(100);
     // Each round trip adds 20,100 tokens; the fifth request's prompt is the first at or above 107,000.
-    for (let i = 0; i < 8; i++) builder.user(100).request({ textChars: 100, tool: { argsChars: 0, resultChars: 20_000 } });
+    for (let i = 0; i < 8; i++)
+      builder.user(100).request({ textChars: 100, tool: { argsChars: 0, resultChars: 20_000 } });
     const session = builder.build();
     const freecode = replaySession(input(session, scenario('freecode')));
     const none = replaySession(input(session, scenario('none')));
@@ -65,13 +70,22 @@ describe('replaySession', () => {
   it('a tool result that alone exceeds the window: compact and retry, then guard 3 fails the turn (engine.md §5.4)', () => {
     const small: ModelFacts = { ...FACTS, contextWindowTokens: 50_000, maxOutputTokens: 8_000 };
     const builder = new SessionBuilder();
-    for (let i = 0; i < 4; i++) builder.user(3_000).request({ textChars: 50, tool: { argsChars: 0, resultChars: 2_000 } });
-    builder.user(100).request({ textChars: 10, tool: { argsChars: 0, resultChars: 60_000 } }).request({ textChars: 10 });
+    for (let i = 0; i < 4; i++)
+      builder.user(3_000).request({ textChars: 50, tool: { argsChars: 0, resultChars: 2_000 } });
+    builder
+      .user(100)
+      .request({ textChars: 10, tool: { argsChars: 0, resultChars: 60_000 } })
+      .request({ textChars: 10 });
     const session = builder.build();
     const result = replaySession(input(session, scenario('freecode'), small));
     // The first overflow compaction summarizes the older turns; the re-send still overflows; the
     // next attempt's compaction finds nothing left to summarize, so the original error fails the turn.
-    expect(result.rows.map((row) => row.kind)).toEqual([...Array(5).fill('request'), 'rejected_overflow', 'rejected_overflow', 'rejected_overflow']);
+    expect(result.rows.map((row) => row.kind)).toEqual([
+      ...Array(5).fill('request'),
+      'rejected_overflow',
+      'rejected_overflow',
+      'rejected_overflow',
+    ]);
     expect(result.compactions.map((c) => [c.trigger, c.compacted])).toEqual([
       ['overflow', true],
       ['overflow', false],
@@ -87,14 +101,25 @@ describe('replaySession', () => {
   it('is deterministic and keeps prompt = read + writes + uncached on every priced row', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ user: fc.integer({ min: 1, max: 3_000 }), result: fc.integer({ min: 0, max: 40_000 }), gapMs: fc.integer({ min: 0, max: 900_000 }) }), {
-          minLength: 1,
-          maxLength: 25,
-        }),
+        fc.array(
+          fc.record({
+            user: fc.integer({ min: 1, max: 3_000 }),
+            result: fc.integer({ min: 0, max: 40_000 }),
+            gapMs: fc.integer({ min: 0, max: 900_000 }),
+          }),
+          {
+            minLength: 1,
+            maxLength: 25,
+          },
+        ),
         fc.constantFrom<ScenarioFamily>('recorded', 'freecode', 'window-only', 'none'),
         (turns, family) => {
           const builder = new SessionBuilder();
-          for (const turn of turns) builder.wait(turn.gapMs).user(turn.user).request({ textChars: 40, tool: { argsChars: 20, resultChars: turn.result } });
+          for (const turn of turns)
+            builder
+              .wait(turn.gapMs)
+              .user(turn.user)
+              .request({ textChars: 40, tool: { argsChars: 20, resultChars: turn.result } });
           const session = builder.build();
           const s = scenario(family);
           const a = replaySession({ ...input(session, s), recordedPolicy: PREFIX_STABLE_NEWEST_POLICY });
@@ -102,7 +127,9 @@ describe('replaySession', () => {
           expect(JSON.stringify(a)).toBe(JSON.stringify(b));
           for (const row of a.rows) {
             if (row.kind === 'rejected_overflow') continue;
-            expect(row.cacheReadTokens + row.cacheWrite5mTokens + row.cacheWrite1hTokens + row.uncachedInputTokens).toBe(row.promptTokens);
+            expect(
+              row.cacheReadTokens + row.cacheWrite5mTokens + row.cacheWrite1hTokens + row.uncachedInputTokens,
+            ).toBe(row.promptTokens);
           }
         },
       ),
@@ -122,18 +149,33 @@ describe('repriceReplay', () => {
   it('pricing a kept replay under another TTL equals replaying under that TTL', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ user: fc.integer({ min: 1, max: 3_000 }), result: fc.integer({ min: 0, max: 30_000 }), gapMs: fc.integer({ min: 0, max: 4_000_000 }) }), {
-          minLength: 1,
-          maxLength: 20,
-        }),
+        fc.array(
+          fc.record({
+            user: fc.integer({ min: 1, max: 3_000 }),
+            result: fc.integer({ min: 0, max: 30_000 }),
+            gapMs: fc.integer({ min: 0, max: 4_000_000 }),
+          }),
+          {
+            minLength: 1,
+            maxLength: 20,
+          },
+        ),
         fc.constantFrom<ScenarioFamily>('recorded', 'freecode', 'none'),
         fc.constantFrom(0, 500, 1_000_000),
         (turns, family, warm) => {
           const builder = new SessionBuilder();
-          for (const turn of turns) builder.wait(turn.gapMs).user(turn.user).request({ textChars: 40, tool: { argsChars: 20, resultChars: turn.result } });
+          for (const turn of turns)
+            builder
+              .wait(turn.gapMs)
+              .user(turn.user)
+              .request({ textChars: 40, tool: { argsChars: 20, resultChars: turn.result } });
           const session = builder.build();
           const base = { ...input(session, scenario(family)), warmStaticTokens: warm };
-          const kept = replaySession({ ...base, scenario: scenario(family, { ttl: '5m', ttlFromLog: false }), keepPrompts: true });
+          const kept = replaySession({
+            ...base,
+            scenario: scenario(family, { ttl: '5m', ttlFromLog: false }),
+            keepPrompts: true,
+          });
           const direct = replaySession({ ...base, scenario: scenario(family, { ttl: '1h', ttlFromLog: false }) });
           const repriced = repriceReplay(kept, { ttl: '1h', fromLog: false }, warm);
           expect(JSON.stringify(repriced.rows)).toBe(JSON.stringify(direct.rows));
@@ -147,7 +189,8 @@ describe('repriceReplay', () => {
 describe('engine generation', () => {
   it('replays a log of the Aug generation with the Aug engine, not the newest (engine.md §2.2, §4.3, §4.4, §5.1)', () => {
     const builder = new SessionBuilder().user(100);
-    for (let i = 0; i < 10; i++) builder.user(300).request({ textChars: 300, tool: { argsChars: 3_000, resultChars: 20_000 } });
+    for (let i = 0; i < 10; i++)
+      builder.user(300).request({ textChars: 300, tool: { argsChars: 3_000, resultChars: 20_000 } });
     const session = builder.build();
     // window-only replays the agent as it ran; a small window makes it compact.
     const run = (policy: typeof PREFIX_STABLE_NEWEST_POLICY) =>

@@ -27,19 +27,42 @@ export class SessionBuilder {
 
   user(chars = 100, synthetic: string | null = null): this {
     const id = `u${++this.seq}`;
-    this.items.push({ kind: 'user', id, timestampMs: this.nowMs, text: 'p'.repeat(chars), chars, imageParts: 0, imageChars: 0, synthetic });
+    this.items.push({
+      kind: 'user',
+      id,
+      timestampMs: this.nowMs,
+      text: 'p'.repeat(chars),
+      chars,
+      imageParts: 0,
+      imageChars: 0,
+      synthetic,
+    });
     return this;
   }
 
   /** A request followed by its response: an assistant message and, optionally, one tool call with its result. */
-  request(opts: { textChars: number; tool?: { argsChars: number; resultChars: number }; usage?: MeasuredUsage; outputTokens?: number }): this {
+  request(opts: {
+    textChars: number;
+    tool?: { argsChars: number; resultChars: number };
+    usage?: MeasuredUsage;
+    outputTokens?: number;
+  }): this {
     const index = this.requests.length;
-    const usage =
-      opts.usage ??
-      null;
-    this.requests.push({ index, itemIndex: this.items.length, model: this.model, provider: 'anthropic', timestampMs: this.nowMs, usage, agentId: null });
+    const usage = opts.usage ?? null;
+    this.requests.push({
+      index,
+      itemIndex: this.items.length,
+      model: this.model,
+      provider: 'anthropic',
+      timestampMs: this.nowMs,
+      usage,
+      agentId: null,
+    });
     const responseId = `r${index}`;
-    const toolCalls = opts.tool === undefined ? [] : [{ callId: `c${index}`, name: 'bash', argsJson: 'a'.repeat(Math.max(0, opts.tool.argsChars - 4)) }];
+    const toolCalls =
+      opts.tool === undefined
+        ? []
+        : [{ callId: `c${index}`, name: 'bash', argsJson: 'a'.repeat(Math.max(0, opts.tool.argsChars - 4)) }];
     const callChars = toolCalls.reduce((sum, call) => sum + call.name.length + call.argsJson.length, 0);
     this.nowMs += 2_000;
     this.items.push({

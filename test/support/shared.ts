@@ -36,4 +36,3 @@ export function describeWithShared(name: string, body: () => void, path: string 
     });
   }
 }
-

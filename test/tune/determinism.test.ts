@@ -17,7 +17,9 @@ import { runTune } from '../../src/tune/run-tune.js';
 import { SOURCE_WORKER_SCRIPT } from './support/worker-script.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'freecode');
-const PATHS = ['home-newest', 'home-aug', 'old-store', 'rollout-only', 'compacted-head-lost'].map((dir) => join(FIXTURES, dir));
+const PATHS = ['home-newest', 'home-aug', 'old-store', 'rollout-only', 'compacted-head-lost'].map((dir) =>
+  join(FIXTURES, dir),
+);
 
 const scenarios = sweepScenarios({
   families: ['freecode', 'window-only', 'none'],
@@ -39,7 +41,14 @@ function bytes(outcome: TuneOutcome): string {
 }
 
 async function tune(workers: number): Promise<TuneOutcome> {
-  return runTune({ paths: PATHS, scenarios, prices: loadBundledPriceTable(), tolerancePct: 2, workers, workerScript: SOURCE_WORKER_SCRIPT });
+  return runTune({
+    paths: PATHS,
+    scenarios,
+    prices: loadBundledPriceTable(),
+    tolerancePct: 2,
+    workers,
+    workerScript: SOURCE_WORKER_SCRIPT,
+  });
 }
 
 describe('tune determinism', () => {
@@ -58,7 +67,11 @@ describe('tune determinism', () => {
     const { sources } = await discoverSessions(PATHS);
     const config = { scenarios, prices: loadBundledPriceTable(), reuseEquivalent: true };
     // Weights that hand the last sessions out first, so completion order is not discovery order.
-    const backwards = await runSweeps(sources, config, { workers: 2, weights: sources.map((_, i) => i), workerScript: SOURCE_WORKER_SCRIPT });
+    const backwards = await runSweeps(sources, config, {
+      workers: 2,
+      weights: sources.map((_, i) => i),
+      workerScript: SOURCE_WORKER_SCRIPT,
+    });
     const inThread = await runSweeps(sources, config, { workers: 1 });
     expect(backwards.map((r) => r.sweep.sessionId)).toEqual(sources.map((s) => s.sessionId));
     expect(backwards).toEqual(inThread);

@@ -16,7 +16,14 @@ const PATHS = ['home-newest', 'home-aug', 'compacted-head-lost'].map((dir) => jo
 
 describe('tune against simulate', () => {
   it('costs and counts every scenario as the DuckDB reports do', async () => {
-    const scenarios = sweepScenarios({ families: ['freecode', 'window-only', 'none'], targetTokens: [6_000, 10_000, 30_000], bufferTokens: [1_000], preserveRecentTurns: null, ttls: ['1h'], fixed: {} });
+    const scenarios = sweepScenarios({
+      families: ['freecode', 'window-only', 'none'],
+      targetTokens: [6_000, 10_000, 30_000],
+      bufferTokens: [1_000],
+      preserveRecentTurns: null,
+      ttls: ['1h'],
+      fixed: {},
+    });
     const [simulated, tuned] = await Promise.all([
       simulateSessions({ paths: PATHS, scenarios, pricingFile: null, dbPath: null, csvDir: null }),
       runTune({ paths: PATHS, scenarios, prices: loadBundledPriceTable(), tolerancePct: 2, workers: 1 }),

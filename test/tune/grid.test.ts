@@ -2,9 +2,24 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildScenarios } from '../../src/simulate/scenario.js';
 import type { SweepGrid } from '../../src/tune/grid.js';
-import { expandRange, familyHasTarget, isCurvePoint, seriesKey, seriesLabel, sweepScenarios, sweepSize } from '../../src/tune/grid.js';
+import {
+  expandRange,
+  familyHasTarget,
+  isCurvePoint,
+  seriesKey,
+  seriesLabel,
+  sweepScenarios,
+  sweepSize,
+} from '../../src/tune/grid.js';
 
-const BASE: SweepGrid = { families: ['freecode', 'none'], targetTokens: [120_000], bufferTokens: null, preserveRecentTurns: null, ttls: null, fixed: {} };
+const BASE: SweepGrid = {
+  families: ['freecode', 'none'],
+  targetTokens: [120_000],
+  bufferTokens: null,
+  preserveRecentTurns: null,
+  ttls: null,
+  fixed: {},
+};
 
 describe('sweep grid', () => {
   it('names scenarios as simulate does: recorded first, targets ascending, none once', () => {
@@ -45,9 +60,16 @@ describe('sweep grid', () => {
     // Several TTLs: recorded keeps what the agent ran; one TTL: recorded takes it, as in simulate.
     expect(scenarios[0]?.params.ttl).toBe('5m');
     expect(sweepScenarios({ ...BASE, ttls: ['1h'] })[0]?.params.ttl).toBe('1h');
-    expect(sweepSize({ families: ['freecode', 'window-only', 'none'], targetTokens: [60_000, 120_000], bufferTokens: [8_000, 13_000], preserveRecentTurns: [1], ttls: ['5m', '1h'], fixed: {} })).toBe(
-      scenarios.length,
-    );
+    expect(
+      sweepSize({
+        families: ['freecode', 'window-only', 'none'],
+        targetTokens: [60_000, 120_000],
+        bufferTokens: [8_000, 13_000],
+        preserveRecentTurns: [1],
+        ttls: ['5m', '1h'],
+        fixed: {},
+      }),
+    ).toBe(scenarios.length);
   });
 
   it('groups a series by everything but the target', () => {
@@ -62,14 +84,20 @@ describe('sweep grid', () => {
   // Checked against a deliberate bug: `value < end` in expandRange drops an `end` on the step.
   it('expands a range to every step from start up to end, inclusive', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 500_000 }), fc.integer({ min: 1, max: 50_000 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 49_999 }), (start, step, steps, extra) => {
-        const end = start + steps * step + (extra % step);
-        const values = expandRange(start, end, step);
-        expect(values).toHaveLength(steps + 1);
-        expect(values[0]).toBe(start);
-        values.forEach((value, i) => expect(value).toBe(start + i * step));
-        expect((values.at(-1) ?? 0) + step).toBeGreaterThan(end);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 500_000 }),
+        fc.integer({ min: 1, max: 50_000 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 49_999 }),
+        (start, step, steps, extra) => {
+          const end = start + steps * step + (extra % step);
+          const values = expandRange(start, end, step);
+          expect(values).toHaveLength(steps + 1);
+          expect(values[0]).toBe(start);
+          values.forEach((value, i) => expect(value).toBe(start + i * step));
+          expect((values.at(-1) ?? 0) + step).toBeGreaterThan(end);
+        },
+      ),
     );
   });
 });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { CurvePoint } from '../../src/tune/knee.js';
 import { findKnee } from '../../src/tune/knee.js';
 
-const curve = (targets: number[], costs: number[]): CurvePoint[] => targets.map((targetTokens, i) => ({ targetTokens, cost: costs[i] ?? 0 }));
+const curve = (targets: number[], costs: number[]): CurvePoint[] =>
+  targets.map((targetTokens, i) => ({ targetTokens, cost: costs[i] ?? 0 }));
 const T = [40, 80, 120, 160, 200, 240, 280, 320, 360, 400].map((k) => k * 1_000);
 
 describe('knee (maximum distance to the chord)', () => {
@@ -27,8 +28,22 @@ describe('knee (maximum distance to the chord)', () => {
 
   it('has no knee with fewer than three points, a flat curve or a straight line', () => {
     expect(findKnee(curve([1, 2], [5, 7]))).toBeNull();
-    expect(findKnee(curve(T, T.map(() => 3)))).toBeNull();
-    expect(findKnee(curve(T, T.map((t) => t / 1_000)))).toBeNull();
+    expect(
+      findKnee(
+        curve(
+          T,
+          T.map(() => 3),
+        ),
+      ),
+    ).toBeNull();
+    expect(
+      findKnee(
+        curve(
+          T,
+          T.map((t) => t / 1_000),
+        ),
+      ),
+    ).toBeNull();
   });
 
   // Checked against two deliberate bugs: the chord's x not measured from the first target (a
@@ -45,7 +60,12 @@ describe('knee (maximum distance to the chord)', () => {
         (ks, costs, costScale, targetScale, offset, shift) => {
           const points = ks.map((k, i) => ({ targetTokens: k * 1_000, cost: costs[i] ?? 0 }));
           const knee = findKnee(points);
-          const scaled = findKnee(points.map((p) => ({ targetTokens: p.targetTokens * targetScale + shift, cost: p.cost * costScale + offset })));
+          const scaled = findKnee(
+            points.map((p) => ({
+              targetTokens: p.targetTokens * targetScale + shift,
+              cost: p.cost * costScale + offset,
+            })),
+          );
           const shuffled = findKnee([...points].reverse());
           expect(scaled?.targetTokens ?? null).toBe(knee === null ? null : knee.targetTokens * targetScale + shift);
           expect(shuffled?.targetTokens ?? null).toBe(knee?.targetTokens ?? null);

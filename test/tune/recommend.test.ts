@@ -5,7 +5,10 @@ import { bestRecommendation, formatTokens, recommendOnCurve } from '../../src/tu
 
 const USD = 1_000_000_000_000n;
 
-function curve(costsCents: readonly number[], targets: readonly number[] = costsCents.map((_, i) => (i + 1) * 40_000)): CurveInput {
+function curve(
+  costsCents: readonly number[],
+  targets: readonly number[] = costsCents.map((_, i) => (i + 1) * 40_000),
+): CurveInput {
   return {
     series: 'freecode',
     knob: 'target',
@@ -50,9 +53,14 @@ describe('recommended target', () => {
   it('keeps the recorded policy when no target is cheaper, and refuses unpriced curves', () => {
     expect(recommendOnCurve(curve([1300, 1150]), recorded(1100), 200).kind).toBe('keep-recorded');
     const partial = curve([1300, 1150]);
-    const unpriced: CurveInput = { ...partial, points: partial.points.map((p, i) => (i === 1 ? { ...p, unpricedRequests: 3 } : p)) };
+    const unpriced: CurveInput = {
+      ...partial,
+      points: partial.points.map((p, i) => (i === 1 ? { ...p, unpricedRequests: 3 } : p)),
+    };
     expect(recommendOnCurve(unpriced, recorded(2000), 200).kind).toBe('unpriced');
-    expect(recommendOnCurve(curve([1300, 1150]), { costPicoUsd: null, unpricedRequests: 4 }, 200).kind).toBe('unpriced');
+    expect(recommendOnCurve(curve([1300, 1150]), { costPicoUsd: null, unpricedRequests: 4 }, 200).kind).toBe(
+      'unpriced',
+    );
   });
 
   it('prefers the cheapest curve’s recommendation', () => {
@@ -73,10 +81,22 @@ describe('recommended target', () => {
     // Costs cluster just above a minimum m (a multiple of 10,000 so that m·(1 + bp) is a whole
     // number), with the tolerance's exact edge drawn often.
     const arbCase = fc
-      .record({ k: fc.integer({ min: 1, max: 50 }), bp: fc.integer({ min: 0, max: 2_000 }), at: fc.nat(), rec: fc.integer({ min: 0, max: 3_000_000 }) })
+      .record({
+        k: fc.integer({ min: 1, max: 50 }),
+        bp: fc.integer({ min: 0, max: 2_000 }),
+        at: fc.nat(),
+        rec: fc.integer({ min: 0, max: 3_000_000 }),
+      })
       .chain(({ k, bp, at, rec }) =>
         fc
-          .array(fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 2 * k * bp + 5 }), fc.integer({ min: 0, max: 1_000_000 })), { minLength: 1, maxLength: 14 })
+          .array(
+            fc.oneof(
+              fc.constant(-1),
+              fc.integer({ min: 0, max: 2 * k * bp + 5 }),
+              fc.integer({ min: 0, max: 1_000_000 }),
+            ),
+            { minLength: 1, maxLength: 14 },
+          )
           .map((deltas) => {
             const m = k * 10_000;
             const costs = deltas.map((d) => (d === -1 ? m + k * bp : m + d));

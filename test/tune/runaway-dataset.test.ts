@@ -22,8 +22,21 @@ describe('tune on runaway-4ba54e41', () => {
   });
 
   it('recommends a target far below the window, at the bottom of the cost valley', async () => {
-    const scenarios = sweepScenarios({ families: ['freecode', 'none'], targetTokens: expandRange(40_000, 400_000, 40_000), bufferTokens: null, preserveRecentTurns: null, ttls: null, fixed: {} });
-    const { report } = await runTune({ paths: [join(ROLLOUTS, RUNAWAY ?? '')], scenarios, prices: loadBundledPriceTable(), tolerancePct: 2, workers: 1 });
+    const scenarios = sweepScenarios({
+      families: ['freecode', 'none'],
+      targetTokens: expandRange(40_000, 400_000, 40_000),
+      bufferTokens: null,
+      preserveRecentTurns: null,
+      ttls: null,
+      fixed: {},
+    });
+    const { report } = await runTune({
+      paths: [join(ROLLOUTS, RUNAWAY ?? '')],
+      scenarios,
+      prices: loadBundledPriceTable(),
+      tolerancePct: 2,
+      workers: 1,
+    });
     const group = report.overall;
     expect(report.models.map((g) => g.model)).toEqual(['MiniMax-M3']);
     const r = group.recommendation;

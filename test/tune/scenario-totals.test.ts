@@ -4,7 +4,13 @@ import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
 import { priceRow } from '../../src/cost/price-request.js';
 import type { ReplayCompaction } from '../../src/simulate/replay.js';
 import type { ScenarioTotals, TotalsRow } from '../../src/tune/scenario-totals.js';
-import { EMPTY_TOTALS, addTotals, costPicoUsdOrNull, sessionTotals, totalPicoUsd } from '../../src/tune/scenario-totals.js';
+import {
+  EMPTY_TOTALS,
+  addTotals,
+  costPicoUsdOrNull,
+  sessionTotals,
+  totalPicoUsd,
+} from '../../src/tune/scenario-totals.js';
 
 const prices = loadBundledPriceTable();
 const AT = Date.UTC(2026, 9, 1);
@@ -51,12 +57,35 @@ describe('scenario totals', () => {
       prices,
       [
         // §11's Anthropic request 2: read 2,500, write 1,500, output 200 → $0.009375.
-        row({ promptTokens: 4_000, cacheReadTokens: 2_500, cacheWrite5mTokens: 1_500, outputTokens: 200, contextTokensAfter: 4_200 }),
+        row({
+          promptTokens: 4_000,
+          cacheReadTokens: 2_500,
+          cacheWrite5mTokens: 1_500,
+          outputTokens: 200,
+          contextTokensAfter: 4_200,
+        }),
         row({ kind: 'rejected_overflow', promptTokens: 250_000, contextTokensAfter: 250_000 }),
-        row({ kind: 'summarize', promptTokens: 1_000, uncachedInputTokens: 1_000, outputTokens: 100, contextTokensAfter: 1_100 }),
-        row({ model: 'no-such-model', promptTokens: 10, uncachedInputTokens: 10, outputTokens: 1, contextTokensAfter: 11, compactionBefore: true }),
+        row({
+          kind: 'summarize',
+          promptTokens: 1_000,
+          uncachedInputTokens: 1_000,
+          outputTokens: 100,
+          contextTokensAfter: 1_100,
+        }),
+        row({
+          model: 'no-such-model',
+          promptTokens: 10,
+          uncachedInputTokens: 10,
+          outputTokens: 1,
+          contextTokensAfter: 11,
+          compactionBefore: true,
+        }),
       ],
-      [compaction({ promptTokensBefore: 9_000, promptTokensAfter: 3_000 }), compaction({ hookBlocked: true, compacted: false }), compaction({ compacted: false })],
+      [
+        compaction({ promptTokensBefore: 9_000, promptTokensAfter: 3_000 }),
+        compaction({ hookBlocked: true, compacted: false }),
+        compaction({ compacted: false }),
+      ],
       1,
       unpriced,
     );
@@ -84,7 +113,11 @@ describe('scenario totals', () => {
       unpricedRequests: 1,
     });
     expect([...unpriced]).toEqual(['no-such-model']);
-    expect(costPicoUsdOrNull(sessionTotals(prices, [row({ model: 'no-such-model', promptTokens: 1, uncachedInputTokens: 1 })], [], 0))).toBeNull();
+    expect(
+      costPicoUsdOrNull(
+        sessionTotals(prices, [row({ model: 'no-such-model', promptTokens: 1, uncachedInputTokens: 1 })], [], 0),
+      ),
+    ).toBeNull();
     expect(costPicoUsdOrNull(EMPTY_TOTALS)).toBe(0n);
   });
 
@@ -134,7 +167,10 @@ describe('scenario totals', () => {
         const whole = sessionTotals(prices, rows, [], 0);
         expect(totalPicoUsd(whole.cost)).toBe(expected);
         expect(whole.unpricedRequests).toBe(unpriced);
-        const parts: ScenarioTotals = addTotals(sessionTotals(prices, rows.slice(0, cut), [], 0), sessionTotals(prices, rows.slice(cut), [], 0));
+        const parts: ScenarioTotals = addTotals(
+          sessionTotals(prices, rows.slice(0, cut), [], 0),
+          sessionTotals(prices, rows.slice(cut), [], 0),
+        );
         expect({ ...parts, sessions: 1 }).toEqual(whole);
         expect(addTotals(EMPTY_TOTALS, whole)).toEqual(whole);
       }),

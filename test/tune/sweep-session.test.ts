@@ -28,11 +28,22 @@ describe('sweepSession', () => {
     const source = sources[0];
     if (source === undefined) throw new Error('fixture missing');
     const session = await loadSession(source, { content: 'text' });
-    const scenarios = sweepScenarios({ families: ['freecode', 'window-only', 'none'], targetTokens: [6_000, 9_000, 12_000, 20_000, 60_000], bufferTokens: [1_000], preserveRecentTurns: null, ttls: null, fixed: {} });
+    const scenarios = sweepScenarios({
+      families: ['freecode', 'window-only', 'none'],
+      targetTokens: [6_000, 9_000, 12_000, 20_000, 60_000],
+      bufferTokens: [1_000],
+      preserveRecentTurns: null,
+      ttls: null,
+      fixed: {},
+    });
     const sweep = swept(sweepSession(session, scenarios, { prices, reuseEquivalent: true }));
     const provider = session.requests.find((r) => r.provider !== null)?.provider ?? null;
     const simulation = simulateSession(session, scenarios, { modelFacts: modelFactsFor(prices, provider) });
-    expect(sweep.results).toEqual(simulation.results.map(({ result }) => sessionTotals(prices, result.rows, result.compactions, result.failedTurns)));
+    expect(sweep.results).toEqual(
+      simulation.results.map(({ result }) =>
+        sessionTotals(prices, result.rows, result.compactions, result.failedTurns),
+      ),
+    );
     expect(sweep.model).toBe(simulation.model);
     expect(sweep.results.some((t) => t.compactions > 0)).toBe(true);
     expect(sweep.stats.reused).toBeGreaterThan(0);
@@ -75,7 +86,14 @@ describe('sweepSession', () => {
 
   it('recommends a target far below the window of a runaway session, where reads and compactions balance', () => {
     const session = growingSession(RUNAWAY_SHAPE);
-    const scenarios = sweepScenarios({ families: ['freecode', 'none'], targetTokens: expandRange(40_000, 400_000, 40_000), bufferTokens: null, preserveRecentTurns: null, ttls: null, fixed: {} });
+    const scenarios = sweepScenarios({
+      families: ['freecode', 'none'],
+      targetTokens: expandRange(40_000, 400_000, 40_000),
+      bufferTokens: null,
+      preserveRecentTurns: null,
+      ttls: null,
+      fixed: {},
+    });
     const sweep = swept(sweepSession(session, scenarios, { prices, reuseEquivalent: true }));
     const report = buildTuneReport({ scenarios, sweeps: [sweep], issues: [], tolerancePct: 2 });
     const r = report.overall.recommendation;

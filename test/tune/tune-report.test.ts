@@ -13,7 +13,14 @@ import type { SessionSweep } from '../../src/tune/sweep-session.js';
 import { buildTuneReport } from '../../src/tune/tune-report.js';
 
 const CENT = 10_000_000_000n;
-const scenarios = sweepScenarios({ families: ['freecode', 'none'], targetTokens: [10_000, 20_000, 30_000, 40_000], bufferTokens: null, preserveRecentTurns: null, ttls: null, fixed: {} });
+const scenarios = sweepScenarios({
+  families: ['freecode', 'none'],
+  targetTokens: [10_000, 20_000, 30_000, 40_000],
+  bufferTokens: null,
+  preserveRecentTurns: null,
+  ttls: null,
+  fixed: {},
+});
 
 /** Totals costing `cents`, all of it cache reads except `writeCents`. */
 function totals(cents: number, compactions = 0, writeCents = 0): ScenarioTotals {
@@ -24,7 +31,11 @@ function totals(cents: number, compactions = 0, writeCents = 0): ScenarioTotals 
     pricedRequests: 10,
     compactions,
     summarizedAwayTokens: compactions * 1_000,
-    cost: { ...EMPTY_TOTALS.cost, cacheReadPicoUsd: BigInt(cents - writeCents) * CENT, cacheWritePicoUsd: BigInt(writeCents) * CENT },
+    cost: {
+      ...EMPTY_TOTALS.cost,
+      cacheReadPicoUsd: BigInt(cents - writeCents) * CENT,
+      cacheWritePicoUsd: BigInt(writeCents) * CENT,
+    },
   };
 }
 
@@ -35,7 +46,13 @@ function sweep(sessionId: string, model: string, cents: readonly number[]): Sess
     sessionId,
     model,
     recordedPolicy: 'test',
-    fidelity: { measuredRequests: 0, promptTokensErrorPct: null, cacheReadTokensErrorPct: null, medianRequestErrorPct: null, medianCacheReadErrorPct: null },
+    fidelity: {
+      measuredRequests: 0,
+      promptTokensErrorPct: null,
+      cacheReadTokensErrorPct: null,
+      medianRequestErrorPct: null,
+      medianCacheReadErrorPct: null,
+    },
     bill: totals(cents[0] ?? 0),
     results,
     unpricedModels: [],
@@ -73,7 +90,12 @@ describe('tune report', () => {
     const r = b?.recommendation;
     expect(r?.kind === 'target' && r.point.targetTokens).toBe(20_000);
     // model-a: 30K costs 3.33% more than 20K; with a 5% tolerance it would be chosen.
-    const lenient = buildTuneReport({ scenarios, sweeps: [sweep('s2', 'model-a', [500, 400, 300, 310, 450, 480])], issues: [], tolerancePct: 5 });
+    const lenient = buildTuneReport({
+      scenarios,
+      sweeps: [sweep('s2', 'model-a', [500, 400, 300, 310, 450, 480])],
+      issues: [],
+      tolerancePct: 5,
+    });
     const ra = lenient.overall.recommendation;
     expect(ra.kind === 'target' && ra.point.targetTokens).toBe(30_000);
   });
@@ -82,14 +104,28 @@ describe('tune report', () => {
     const json = tuneReportJson(report);
     const none = json.overall.results.find((r) => r.scenario === 'none');
     const parts = none?.costBreakdownUsd;
-    const sum = parts === undefined ? null : [parts.cacheRead, parts.cacheWrite, parts.uncachedInput, parts.output, parts.summarizer].reduce((a, p) => a + parseUsdToPico(p), 0n);
+    const sum =
+      parts === undefined
+        ? null
+        : [parts.cacheRead, parts.cacheWrite, parts.uncachedInput, parts.output, parts.summarizer].reduce(
+            (a, p) => a + parseUsdToPico(p),
+            0n,
+          );
     expect(sum === null ? null : formatPicoUsd(sum)).toBe(none?.costUsd);
     expect(json.overall.recommendation.kind).toBe('target');
-    const csv = Papa.parse<Record<string, string>>([...tuneCsvChunks(report)].join(''), { header: true, skipEmptyLines: true });
+    const csv = Papa.parse<Record<string, string>>([...tuneCsvChunks(report)].join(''), {
+      header: true,
+      skipEmptyLines: true,
+    });
     expect(csv.data).toHaveLength(3 * scenarios.length);
     const noneB = csv.data.find((row) => row['group'] === 'model-b' && row['scenario'] === 'none');
     expect(noneB?.['cost_usd']).toBe('10.4');
-    const worse = buildTuneReport({ scenarios, sweeps: [sweep('s5', 'model-c', [100, 150, 150, 150, 150, 150])], issues: [], tolerancePct: 2 });
+    const worse = buildTuneReport({
+      scenarios,
+      sweeps: [sweep('s5', 'model-c', [100, 150, 150, 150, 150, 150])],
+      issues: [],
+      tolerancePct: 2,
+    });
     const worseCsv = [...tuneCsvChunks(worse)].join('');
     expect(worseCsv).toMatch(/,-0\.5,-50,/);
     expect(worseCsv).not.toMatch(/'-/);
@@ -104,18 +140,30 @@ describe('tune report', () => {
     const spec = tuneChartSpec(report.overall, 'test chart');
     const svg = await renderSvg(spec);
     expect(svg.startsWith('<svg')).toBe(true);
-    for (const text of ['test chart', 'recommended 20K', 'knee 20K', 'recorded $16.00', 'cache reads', 'compaction target (tokens)']) expect(svg).toContain(text);
+    for (const text of [
+      'test chart',
+      'recommended 20K',
+      'knee 20K',
+      'recorded $16.00',
+      'cache reads',
+      'compaction target (tokens)',
+    ])
+      expect(svg).toContain(text);
     expect(await renderSvg(tuneChartSpec(report.overall, 'test chart'))).toBe(svg);
   });
 
   // Checked against a deliberate bug: the joining space left out of the width test (lines one too long).
   it('wraps subtitles at spaces without losing words', () => {
     fc.assert(
-      fc.property(fc.array(fc.stringMatching(/^[a-z$.%]{1,12}$/), { minLength: 1, maxLength: 40 }), fc.integer({ min: 12, max: 80 }), (words, width) => {
-        const lines = wrapText(words.join(' '), width);
-        expect(lines.join(' ')).toBe(words.join(' '));
-        for (const line of lines) expect(line.length <= width || !line.includes(' ')).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-z$.%]{1,12}$/), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 12, max: 80 }),
+        (words, width) => {
+          const lines = wrapText(words.join(' '), width);
+          expect(lines.join(' ')).toBe(words.join(' '));
+          for (const line of lines) expect(line.length <= width || !line.includes(' ')).toBe(true);
+        },
+      ),
     );
   });
 });

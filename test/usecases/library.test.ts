@@ -28,7 +28,10 @@ describe('use cases from the library entry', () => {
   });
 
   it('billSessions returns the report `report --json --by model` prints', async () => {
-    const [library, printed] = await Promise.all([billSessions({ paths: DATASET, by: 'model' }), cli(['report', '--json', '--by', 'model', ...DATASET])]);
+    const [library, printed] = await Promise.all([
+      billSessions({ paths: DATASET, by: 'model' }),
+      cli(['report', '--json', '--by', 'model', ...DATASET]),
+    ]);
     expect(printed.code).toBe(0);
     expect(library.total.requests).toBeGreaterThan(0);
     expect(`${JSON.stringify(library, null, 2)}\n`).toBe(printed.stdout);

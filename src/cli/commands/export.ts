@@ -37,22 +37,34 @@ type ExportArgs = GlobalArgs & {
 
 /** The scenarios asked for, as `simulate` builds them; none when no scenario option is given. */
 async function askedScenarios(args: ExportArgs): Promise<Scenario[]> {
-  const options = [args.target, args.window, args.buffer, args.preserveTurns, args.preserveTokens, args.ttl, args.pruning, args.summarizer, args.selector];
+  const options = [
+    args.target,
+    args.window,
+    args.buffer,
+    args.preserveTurns,
+    args.preserveTokens,
+    args.ttl,
+    args.pruning,
+    args.summarizer,
+    args.selector,
+  ];
   if (!options.some((value) => value !== undefined) && !args.scenario.some((entry) => entry.trim() !== '')) return [];
   const { buildScenarios } = await import('../../simulate/scenario.js');
   return buildScenarios(parseFamilies(args.scenario), parseOverrides(args));
 }
 
 async function run(args: ExportArgs, io: CliIo): Promise<number> {
-  if (args.out === undefined && args.db === undefined) throw new CachecostError('BAD_ARGUMENT', 'export needs --out DIR (Parquet) or --db FILE (DuckDB), or both');
+  if (args.out === undefined && args.db === undefined)
+    throw new CachecostError('BAD_ARGUMENT', 'export needs --out DIR (Parquet) or --db FILE (DuckDB), or both');
   const asked = await askedScenarios(args);
   const stamp = (await import('../run-context.js')).runStamp(args);
-  const [{ exportSessions }, { pathsOrDefault }, { checkIssues, reportIssueSummary }, { progressBar }] = await Promise.all([
-    import('../../usecases/export.js'),
-    import('../default-paths.js'),
-    import('../ingest-report.js'),
-    import('../progress.js'),
-  ]);
+  const [{ exportSessions }, { pathsOrDefault }, { checkIssues, reportIssueSummary }, { progressBar }] =
+    await Promise.all([
+      import('../../usecases/export.js'),
+      import('../default-paths.js'),
+      import('../ingest-report.js'),
+      import('../progress.js'),
+    ]);
   const paths = pathsOrDefault(args.paths, io);
   const progress = await progressBar('export', 'sessions');
   let outcome: Awaited<ReturnType<typeof exportSessions>>;
@@ -82,7 +94,10 @@ async function run(args: ExportArgs, io: CliIo): Promise<number> {
     withText: args.withText,
     out: args.out ?? null,
     rows: outcome.parquet?.rows ?? null,
-    dates: outcome.parquet?.dates.map((name) => name.replace(/^date=/, '').replace('__HIVE_DEFAULT_PARTITION__', 'undated')) ?? [],
+    dates:
+      outcome.parquet?.dates.map((name) =>
+        name.replace(/^date=/, '').replace('__HIVE_DEFAULT_PARTITION__', 'undated'),
+      ) ?? [],
     files: outcome.parquet?.files ?? 0,
     db: args.db ?? null,
     ingestIssues: outcome.issues.length,
@@ -91,14 +106,24 @@ async function run(args: ExportArgs, io: CliIo): Promise<number> {
     io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
     const lines = [`export: host ${summary.host}, run ${summary.runId}`];
-    const replayed = summary.scenarios.length > 0 ? ` (${summary.replayedSessions} replayed under ${summary.scenarios.join(', ')}; ${summary.flags} flags)` : '';
+    const replayed =
+      summary.scenarios.length > 0
+        ? ` (${summary.replayedSessions} replayed under ${summary.scenarios.join(', ')}; ${summary.flags} flags)`
+        : '';
     lines.push(`  ${summary.sessions} sessions${replayed}`);
     if (summary.rows !== null) {
-      const counts = Object.entries(summary.rows).map(([table, n]) => `${table} ${n}`).join(', ');
+      const counts = Object.entries(summary.rows)
+        .map(([table, n]) => `${table} ${n}`)
+        .join(', ');
       const first = summary.dates[0] ?? '';
-      const span = summary.dates.length === 0 ? 'no dates' : `${summary.dates.length} date(s) ${first}${summary.dates.length > 1 ? ` … ${summary.dates.at(-1) ?? ''}` : ''}`;
+      const span =
+        summary.dates.length === 0
+          ? 'no dates'
+          : `${summary.dates.length} date(s) ${first}${summary.dates.length > 1 ? ` … ${summary.dates.at(-1) ?? ''}` : ''}`;
       lines.push(`  rows: ${counts}`);
-      lines.push(`  ${summary.files} Parquet files in ${summary.out ?? ''} (host=${summary.host}, ${span}; those partitions replaced)`);
+      lines.push(
+        `  ${summary.files} Parquet files in ${summary.out ?? ''} (host=${summary.host}, ${span}; those partitions replaced)`,
+      );
     }
     if (summary.db !== null) lines.push(`  run appended to ${summary.db}`);
     if (!summary.withText) lines.push('  no message text exported (sizes and ids only; --with-text to include it)');
@@ -117,23 +142,60 @@ export const exportCommand: CliCommand = {
       'Write exact, typed Parquet tables (requests, sessions, compactions, flags, items, runs) partitioned by host and date, for fleet-wide SQL',
       (y) =>
         withRunOptions(withEngineOptions(withPaths(y)))
-          .option('out', { type: 'string', requiresArg: true, describe: 'Directory of the export (<table>/host=<host>/date=<YYYY-MM-DD>/*.parquet)' })
-          .option('db', { type: 'string', requiresArg: true, describe: 'Also append the rows to this DuckDB file (every run is kept)' })
-          .option('with-text', { type: 'boolean', default: false, describe: 'Include message text in the items table (default: sizes and ids only)' })
-          .option('flags', { type: 'boolean', default: false, describe: 'Detect flags (replays the recorded policy and the default target)' })
-          .option('target', { type: 'string', requiresArg: true, describe: 'Also export simulated rows at these compaction targets (comma list)' })
-          .option('buffer', { type: 'string', requiresArg: true, describe: 'Tokens below the limit where compaction triggers [13000]' })
-          .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim by a compaction [2]' })
+          .option('out', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Directory of the export (<table>/host=<host>/date=<YYYY-MM-DD>/*.parquet)',
+          })
+          .option('db', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Also append the rows to this DuckDB file (every run is kept)',
+          })
+          .option('with-text', {
+            type: 'boolean',
+            default: false,
+            describe: 'Include message text in the items table (default: sizes and ids only)',
+          })
+          .option('flags', {
+            type: 'boolean',
+            default: false,
+            describe: 'Detect flags (replays the recorded policy and the default target)',
+          })
+          .option('target', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Also export simulated rows at these compaction targets (comma list)',
+          })
+          .option('buffer', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Tokens below the limit where compaction triggers [13000]',
+          })
+          .option('preserve-turns', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'User turns kept verbatim by a compaction [2]',
+          })
           .option('scenario', {
             type: 'string',
             array: true,
             default: [],
             describe: `Also export simulated rows of these families (comma list or repeated): ${SCENARIO_FAMILIES.join(', ')}`,
           })
-          .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of the simulated scenarios [5m]' })
+          .option('ttl', {
+            choices: ['5m', '1h'] as const,
+            describe: 'Prompt-cache TTL of the simulated scenarios [5m]',
+          })
           .option('json', { type: 'boolean', default: false, describe: 'Print what was written as one JSON object' })
-          .example('$0 export --out fleet/ --host laptop-ana', 'The bill of every default log location, as Parquet under fleet/')
-          .example('$0 export ~/.claude --out fleet/ --target 80000,120000', 'Also simulated rows, compactions and flags at two targets')
+          .example(
+            '$0 export --out fleet/ --host laptop-ana',
+            'The bill of every default log location, as Parquet under fleet/',
+          )
+          .example(
+            '$0 export ~/.claude --out fleet/ --target 80000,120000',
+            'Also simulated rows, compactions and flags at two targets',
+          )
           .example("$0 report --from 'fleet/**/*.parquet' --by host", 'The fleet bill per machine'),
       (args) => {
         ctx.settle(

@@ -3,7 +3,7 @@
  * at stake, on the recorded data and on any scenario chosen as in `simulate`. The handler parses
  * the options, calls the use case (`usecases/flags.ts`) and renders (`report/flags-report.ts`).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import type { Severity } from '../../detect/flag.js';
 import { SEVERITIES } from '../../detect/flag.js';
@@ -53,20 +53,37 @@ type FlagsArgs = GlobalArgs & {
  */
 export function examinedFamilies(args: FlagsArgs): ScenarioFamily[] {
   if (args.scenario.some((entry) => entry.trim() !== '')) return parseFamilies(args.scenario);
-  const scenarioOptions = [args.target, args.window, args.buffer, args.preserveTurns, args.preserveTokens, args.ttl, args.pruning, args.summarizer, args.selector];
-  return scenarioOptions.some((value) => value !== undefined) || anyPolicyOption(args.policy ?? NO_POLICY_ARGS) ? ['freecode'] : [];
+  const scenarioOptions = [
+    args.target,
+    args.window,
+    args.buffer,
+    args.preserveTurns,
+    args.preserveTokens,
+    args.ttl,
+    args.pruning,
+    args.summarizer,
+    args.selector,
+  ];
+  return scenarioOptions.some((value) => value !== undefined) || anyPolicyOption(args.policy ?? NO_POLICY_ARGS)
+    ? ['freecode']
+    : [];
 }
 
 /** `name=value` pairs from `--threshold` (repeated or comma-separated); token counts accept `120k`. */
 export function parseThresholdOptions(raw: readonly string[]): Record<string, number> {
   const values: Record<string, number> = {};
-  for (const entry of raw.flatMap((part) => part.split(',')).map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const entry of raw
+    .flatMap((part) => part.split(','))
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const match = /^([A-Za-z]+)=(.+)$/.exec(entry);
     const name = match?.[1];
     const text = match?.[2]?.trim();
-    if (name === undefined || text === undefined) throw new CachecostError('BAD_ARGUMENT', `--threshold expects name=value, got "${entry}"`);
+    if (name === undefined || text === undefined)
+      throw new CachecostError('BAD_ARGUMENT', `--threshold expects name=value, got "${entry}"`);
     const value = /Tokens$/.test(name) && /[kKmM]$/.test(text) ? parseTokenCount(text, 'threshold') : Number(text);
-    if (!Number.isFinite(value)) throw new CachecostError('BAD_ARGUMENT', `--threshold ${name} expects a number, got "${text}"`);
+    if (!Number.isFinite(value))
+      throw new CachecostError('BAD_ARGUMENT', `--threshold ${name} expects a number, got "${text}"`);
     values[name] = value;
   }
   return values;
@@ -75,8 +92,12 @@ export function parseThresholdOptions(raw: readonly string[]): Record<string, nu
 async function readConfig(path: string): Promise<unknown> {
   let text: string;
   try {
+    // A FIFO would block the read forever; refuse anything that is not a regular file.
+    if (!(await stat(path)).isFile())
+      throw new CachecostError('BAD_ARGUMENT', `cannot read --config ${path}: not a regular file`);
     text = await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof CachecostError) throw error;
     throw new CachecostError('PATH_NOT_FOUND', `cannot read --config ${path}: ${errorMessage(error)}`);
   }
   try {
@@ -93,16 +114,27 @@ async function thresholdsFrom(args: FlagsArgs): Promise<FlagThresholds> {
   if (args.config !== undefined) layers.push(await readConfig(args.config));
   layers.push(parseThresholdOptions(args.threshold));
   const resolved = resolveThresholds(layers);
-  if (!resolved.ok) throw new CachecostError('BAD_ARGUMENT', `bad thresholds${args.config === undefined ? '' : ` (--config ${args.config})`}: ${resolved.error}`);
+  if (!resolved.ok)
+    throw new CachecostError(
+      'BAD_ARGUMENT',
+      `bad thresholds${args.config === undefined ? '' : ` (--config ${args.config})`}: ${resolved.error}`,
+    );
   return resolved.thresholds;
 }
 
 async function run(args: FlagsArgs, io: CliIo): Promise<number> {
-  if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
+  if (args.json && args.csv === '-')
+    throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
   const thresholds = await thresholdsFrom(args);
   const families = examinedFamilies(args);
   const overrides = parseOverrides(args);
-  const [{ pathsOrDefault }, { checkIssues, reportIssueSummary }, { flagSessions, flagExports }, report, { progressBar }] = await Promise.all([
+  const [
+    { pathsOrDefault },
+    { checkIssues, reportIssueSummary },
+    { flagSessions, flagExports },
+    report,
+    { progressBar },
+  ] = await Promise.all([
     import('../default-paths.js'),
     import('../ingest-report.js'),
     import('../../usecases/flags.js'),
@@ -112,18 +144,41 @@ async function run(args: FlagsArgs, io: CliIo): Promise<number> {
   let paths: readonly string[];
   let outcome: Awaited<ReturnType<typeof flagSessions>>;
   if (args.from !== undefined) {
-    if (args.paths !== undefined && args.paths.length > 0) throw new CachecostError('BAD_ARGUMENT', '--from reads exports instead of logs: give either paths or --from, not both');
-    if (args.db !== undefined) throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
+    if (args.paths !== undefined && args.paths.length > 0)
+      throw new CachecostError(
+        'BAD_ARGUMENT',
+        '--from reads exports instead of logs: give either paths or --from, not both',
+      );
+    if (args.db !== undefined)
+      throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
     paths = [args.from];
     const read = await flagExports({ from: args.from, pricingFile: args.pricing ?? null });
     for (const notice of read.notices) io.stderr(`cachecost: ${notice}\n`);
     outcome = read;
   } else {
     paths = pathsOrDefault(args.paths, io);
-    const record = args.db === undefined ? null : { stamp: (await import('../run-context.js')).runStamp({ host: args.host, runId: args.runId, startedAt: args.startedAt }), dbPath: args.db };
+    const record =
+      args.db === undefined
+        ? null
+        : {
+            stamp: (await import('../run-context.js')).runStamp({
+              host: args.host,
+              runId: args.runId,
+              startedAt: args.startedAt,
+            }),
+            dbPath: args.db,
+          };
     const progress = await progressBar('flags', 'sessions');
     try {
-      outcome = await flagSessions({ paths, families, overrides, thresholds, pricingFile: args.pricing ?? null, progress, record });
+      outcome = await flagSessions({
+        paths,
+        families,
+        overrides,
+        thresholds,
+        pricingFile: args.pricing ?? null,
+        progress,
+        record,
+      });
     } finally {
       progress?.stop();
     }
@@ -132,7 +187,10 @@ async function run(args: FlagsArgs, io: CliIo): Promise<number> {
   checkIssues(issues, args, io);
 
   if (args.csv !== undefined) {
-    const [{ csvChunks }, { writeFileAtomic }] = await Promise.all([import('../../report/csv.js'), import('../../report/atomic-write.js')]);
+    const [{ csvChunks }, { writeFileAtomic }] = await Promise.all([
+      import('../../report/csv.js'),
+      import('../../report/atomic-write.js'),
+    ]);
     if (args.csv === '-') for (const chunk of csvChunks(report.FLAG_CSV_COLUMNS, built.flags)) io.stdout(chunk);
     else await writeFileAtomic(args.csv, csvChunks(report.FLAG_CSV_COLUMNS, built.flags));
   }
@@ -141,14 +199,21 @@ async function run(args: FlagsArgs, io: CliIo): Promise<number> {
     if (built.sessions === 0) io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
     else io.stdout(`${report.renderFlagsReport(built, terminalOptions(args, io))}\n`);
   }
-  if (skipped.length > 0) io.stderr(`cachecost: ${skipped.length} session(s) without per-request data were not examined: ${skipped.join(', ')}\n`);
+  if (skipped.length > 0)
+    io.stderr(
+      `cachecost: ${skipped.length} session(s) without per-request data were not examined: ${skipped.join(', ')}\n`,
+    );
   reportIssueSummary(issues, args, io);
 
   if (args.failOn === undefined) return 0;
   const { isAtLeast } = await import('../../detect/flag.js');
-  const failing = flags.filter((flag) => flag.scenario === 'recorded' && isAtLeast(flag.severity, args.failOn ?? 'critical'));
+  const failing = flags.filter(
+    (flag) => flag.scenario === 'recorded' && isAtLeast(flag.severity, args.failOn ?? 'critical'),
+  );
   if (failing.length === 0) return 0;
-  io.stderr(`cachecost: ${failing.length} flag(s) at ${args.failOn} or worse in the recorded data (--fail-on ${args.failOn})\n`);
+  io.stderr(
+    `cachecost: ${failing.length} flag(s) at ${args.failOn} or worse in the recorded data (--fail-on ${args.failOn})\n`,
+  );
   return FLAGS_RAISED_EXIT;
 }
 
@@ -166,16 +231,53 @@ export const flagsCommand: CliCommand = {
             default: [],
             describe: `Also examine these simulated scenario families (comma list or repeated): ${SCENARIO_FAMILIES.join(', ')}; default: the log only, or freecode when a scenario option is given`,
           })
-          .option('target', { type: 'string', requiresArg: true, describe: 'Compaction target of the examined scenarios; a comma list makes one scenario each' })
-          .option('buffer', { type: 'string', requiresArg: true, describe: 'Tokens below the limit where compaction triggers [13000]' })
-          .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim by a compaction [2]' })
-          .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of the examined scenarios [5m]' })
-          .option('config', { type: 'string', requiresArg: true, describe: 'JSON file of thresholds (any subset; see README "Flags")' })
-          .option('threshold', { type: 'string', array: true, default: [], describe: 'Set a threshold: name=value (repeated or comma list), e.g. runawayCostRatio=3' })
+          .option('target', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Compaction target of the examined scenarios; a comma list makes one scenario each',
+          })
+          .option('buffer', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Tokens below the limit where compaction triggers [13000]',
+          })
+          .option('preserve-turns', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'User turns kept verbatim by a compaction [2]',
+          })
+          .option('ttl', {
+            choices: ['5m', '1h'] as const,
+            describe: 'Prompt-cache TTL of the examined scenarios [5m]',
+          })
+          .option('config', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'JSON file of thresholds (any subset; see README "Flags")',
+          })
+          .option('threshold', {
+            type: 'string',
+            array: true,
+            default: [],
+            describe: 'Set a threshold: name=value (repeated or comma list), e.g. runawayCostRatio=3',
+          })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
-          .option('csv', { type: 'string', requiresArg: true, describe: 'Also write one CSV row per flag to <file> ("-" for stdout)' })
-          .option('from', { type: 'string', requiresArg: true, describe: "Read exports' flags instead of logs: a glob such as 'fleet/**/*.parquet' or an export directory" })
-          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, compactions, flags, runs) to a DuckDB file; every run is kept' })
+          .option('csv', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Also write one CSV row per flag to <file> ("-" for stdout)',
+          })
+          .option('from', {
+            type: 'string',
+            requiresArg: true,
+            describe: "Read exports' flags instead of logs: a glob such as 'fleet/**/*.parquet' or an export directory",
+          })
+          .option('db', {
+            type: 'string',
+            requiresArg: true,
+            describe:
+              'Append this run (requests, sessions, compactions, flags, runs) to a DuckDB file; every run is kept',
+          })
           .option('fail-on', {
             choices: SEVERITIES,
             describe: `Exit ${FLAGS_RAISED_EXIT} when the recorded data raises a flag of this severity or worse (for CI)`,
@@ -183,7 +285,10 @@ export const flagsCommand: CliCommand = {
           .example('$0 flags datasets/freecode', 'Flags of the recorded sessions')
           .example('$0 flags --target 80000,200000 datasets/freecode', 'Which flags other targets would clear or raise')
           .example('$0 flags --fail-on warning --json ~/.freecode', 'CI: exit 3 on any warning or critical flag')
-          .example('$0 flags --threshold runawayCostRatio=3 --config flags.json', 'Thresholds from a file, one overridden'),
+          .example(
+            '$0 flags --threshold runawayCostRatio=3 --config flags.json',
+            'Thresholds from a file, one overridden',
+          ),
       (args) => {
         ctx.settle(
           run(

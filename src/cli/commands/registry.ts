@@ -7,4 +7,11 @@ import { sessionsCommand } from './sessions.js';
 import { simulateCommand } from './simulate.js';
 import { tuneCommand } from './tune.js';
 
-export const COMMANDS: readonly CliCommand[] = [sessionsCommand, simulateCommand, tuneCommand, flagsCommand, reportCommand, exportCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  sessionsCommand,
+  simulateCommand,
+  tuneCommand,
+  flagsCommand,
+  reportCommand,
+  exportCommand,
+];

@@ -48,14 +48,19 @@ export function defaultTimeZone(env: Readonly<Record<string, string | undefined>
   }
 }
 
-
-
 async function run(args: ReportArgs, io: CliIo): Promise<number> {
-  if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
+  if (args.json && args.csv === '-')
+    throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
   // The zone and the dates are checked before any file is read.
   const timeZone = args.timezone === undefined ? defaultTimeZone(io.env) : checkTimeZone(args.timezone);
   billWindow(args.since, args.until, timeZone);
-  const [{ billSessions, billExports }, { pathsOrDefault }, ingestReport, { hostLabel, runStamp }, { openCliParseCache }] = await Promise.all([
+  const [
+    { billSessions, billExports },
+    { pathsOrDefault },
+    ingestReport,
+    { hostLabel, runStamp },
+    { openCliParseCache },
+  ] = await Promise.all([
     import('../../usecases/bill.js'),
     import('../default-paths.js'),
     import('../ingest-report.js'),
@@ -76,17 +81,26 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
   let report: Awaited<ReturnType<typeof billSessions>>;
   let paths: readonly string[];
   if (args.from !== undefined) {
-    if (args.paths !== undefined && args.paths.length > 0) throw new CachecostError('BAD_ARGUMENT', '--from reads exports instead of logs: give either paths or --from, not both');
-    if (args.db !== undefined) throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
+    if (args.paths !== undefined && args.paths.length > 0)
+      throw new CachecostError(
+        'BAD_ARGUMENT',
+        '--from reads exports instead of logs: give either paths or --from, not both',
+      );
+    if (args.db !== undefined)
+      throw new CachecostError('BAD_ARGUMENT', '--db records a run over logs; it cannot be combined with --from');
     paths = [args.from];
     const read = await billExports({ ...common, from: args.from });
-    if (read.ingestIssues > 0) io.stderr(`cachecost: the runs that wrote these exports skipped ${read.ingestIssues} input line(s); their --verbose lists them\n`);
+    if (read.ingestIssues > 0)
+      io.stderr(
+        `cachecost: the runs that wrote these exports skipped ${read.ingestIssues} input line(s); their --verbose lists them\n`,
+      );
     report = read.report;
   } else {
     paths = pathsOrDefault(args.paths, io);
     // The machine's name is read only when a row needs it: the host grouping or a --db run.
     const record = args.db === undefined ? null : { stamp: runStamp(args), dbPath: args.db };
-    const host = record !== null ? record.stamp.host : args.by === 'host' || args.host !== undefined ? hostLabel(args.host) : null;
+    const host =
+      record !== null ? record.stamp.host : args.by === 'host' || args.host !== undefined ? hostLabel(args.host) : null;
     const cache = await openCliParseCache(io, args.cache);
     report = await billSessions({ ...common, paths, host, record, cache });
   }
@@ -121,24 +135,79 @@ export const reportCommand: CliCommand = {
       'The recorded cost (the bill): measured usage of every request, priced by cache class, by day, week, month, session, model, project or host',
       (y) =>
         withRunOptions(withCache(withPricing(withPaths(y))))
-          .option('by', { choices: BILL_GROUPINGS, default: 'day' as BillGrouping, describe: 'Group by day, week (from Monday), month, session, model (as logged), project or machine (host)' })
-          .option('breakdown', { alias: 'b', type: 'boolean', default: false, describe: 'List the models within each group' })
-          .option('since', { alias: 's', type: 'string', requiresArg: true, describe: 'First day to include, YYYY-MM-DD or YYYYMMDD (inclusive)' })
-          .option('until', { alias: 'u', type: 'string', requiresArg: true, describe: 'Last day to include, YYYY-MM-DD or YYYYMMDD (inclusive)' })
-          .option('timezone', { alias: 'z', type: 'string', requiresArg: true, describe: 'IANA time zone of days and dates [$TZ, else UTC]' })
-          .option('project', { type: 'string', requiresArg: true, describe: 'Only sessions whose project path contains this text' })
-          .option('session', { type: 'string', requiresArg: true, describe: 'Only the session whose id starts with this' })
-          .option('order', { choices: ['asc', 'desc'] as const, describe: 'Order of the groups: by date (default asc) or, for model and project, by cost (default desc)' })
-          .option('json', { alias: 'j', type: 'boolean', default: false, describe: 'Print one JSON object (exact USD as decimal strings)' })
-          .option('csv', { type: 'string', requiresArg: true, describe: 'Also write the rows and the total as CSV to <file> ("-" for stdout)' })
-          .option('from', { type: 'string', requiresArg: true, describe: "Read exports instead of logs: a glob such as 'fleet/**/*.parquet' or an export directory" })
-          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, runs) to a DuckDB file; every run is kept' })
+          .option('by', {
+            choices: BILL_GROUPINGS,
+            default: 'day' as BillGrouping,
+            describe: 'Group by day, week (from Monday), month, session, model (as logged), project or machine (host)',
+          })
+          .option('breakdown', {
+            alias: 'b',
+            type: 'boolean',
+            default: false,
+            describe: 'List the models within each group',
+          })
+          .option('since', {
+            alias: 's',
+            type: 'string',
+            requiresArg: true,
+            describe: 'First day to include, YYYY-MM-DD or YYYYMMDD (inclusive)',
+          })
+          .option('until', {
+            alias: 'u',
+            type: 'string',
+            requiresArg: true,
+            describe: 'Last day to include, YYYY-MM-DD or YYYYMMDD (inclusive)',
+          })
+          .option('timezone', {
+            alias: 'z',
+            type: 'string',
+            requiresArg: true,
+            describe: 'IANA time zone of days and dates [$TZ, else UTC]',
+          })
+          .option('project', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Only sessions whose project path contains this text',
+          })
+          .option('session', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Only the session whose id starts with this',
+          })
+          .option('order', {
+            choices: ['asc', 'desc'] as const,
+            describe: 'Order of the groups: by date (default asc) or, for model and project, by cost (default desc)',
+          })
+          .option('json', {
+            alias: 'j',
+            type: 'boolean',
+            default: false,
+            describe: 'Print one JSON object (exact USD as decimal strings)',
+          })
+          .option('csv', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Also write the rows and the total as CSV to <file> ("-" for stdout)',
+          })
+          .option('from', {
+            type: 'string',
+            requiresArg: true,
+            describe: "Read exports instead of logs: a glob such as 'fleet/**/*.parquet' or an export directory",
+          })
+          .option('db', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Append this run (requests, sessions, runs) to a DuckDB file; every run is kept',
+          })
           .example('$0 report', 'The bill by day ($TZ, else UTC)')
           .example('$0 report --by model --since 2026-01-01 --until 2026-01-31', 'January by model')
           .example('$0 report --by week --breakdown -z Europe/Paris', 'Weeks in Paris time, models within each')
           .example('$0 report --by session --json ~/.claude', 'Per session, as JSON')
           .example('$0 report --by project --csv bill.csv', 'Per project; CSV file')
-          .example("$0 report --from 'fleet/**/*.parquet' --by host", "The bill of many machines' exports, per machine"),
+          .example(
+            "$0 report --from 'fleet/**/*.parquet' --by host",
+            "The bill of many machines' exports, per machine",
+          ),
       (args) => {
         ctx.settle(
           run(

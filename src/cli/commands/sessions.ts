@@ -18,8 +18,17 @@ type SessionsArgs = GlobalArgs & {
 };
 
 async function run(args: SessionsArgs, io: CliIo): Promise<number> {
-  if (args.json && args.csv === '-') throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
-  const [{ pathsOrDefault }, { forEachSession }, { checkIssues, reportIssueSummary }, { summarizeSession }, { sessionCost }, { resolvePrices }, { openCliParseCache }] = await Promise.all([
+  if (args.json && args.csv === '-')
+    throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
+  const [
+    { pathsOrDefault },
+    { forEachSession },
+    { checkIssues, reportIssueSummary },
+    { summarizeSession },
+    { sessionCost },
+    { resolvePrices },
+    { openCliParseCache },
+  ] = await Promise.all([
     import('../default-paths.js'),
     import('../../usecases/for-each-session.js'),
     import('../ingest-report.js'),
@@ -70,7 +79,11 @@ export const sessionsCommand: CliCommand = {
       (y) =>
         withCache(withPricing(withPaths(y)))
           .option('json', { type: 'boolean', default: false, describe: 'Print a JSON array of camelCase objects' })
-          .option('csv', { type: 'string', requiresArg: true, describe: 'Also write the rows as CSV to <file> ("-" for stdout)' })
+          .option('csv', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Also write the rows as CSV to <file> ("-" for stdout)',
+          })
           .example('$0 sessions', 'Sessions under $FREECODE_HOME or ~/.freecode')
           .example('$0 sessions datasets/freecode', 'Sessions of the generated datasets')
           .example('$0 sessions ~/.freecode/sessions/home__me__app/<id> --json', 'One session as JSON')
@@ -78,7 +91,18 @@ export const sessionsCommand: CliCommand = {
       (args) => {
         ctx.settle(
           run(
-            { verbose: args.verbose, strict: args.strict, color: args.color, compact: args.compact, wide: args.wide, paths: args.paths, pricing: args.pricing, json: args.json, csv: args.csv, cache: args.cache },
+            {
+              verbose: args.verbose,
+              strict: args.strict,
+              color: args.color,
+              compact: args.compact,
+              wide: args.wide,
+              paths: args.paths,
+              pricing: args.pricing,
+              json: args.json,
+              csv: args.csv,
+              cache: args.cache,
+            },
             ctx.io,
           ),
         );

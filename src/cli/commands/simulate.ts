@@ -12,6 +12,7 @@ import type { PolicyArgs } from '../scenario-options.js';
 import { parseFamilies, parseOverrides } from '../scenario-options.js';
 import { policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 import { terminalOptions } from '../terminal.js';
+import { terminalSafe } from '../../format/terminal-safe.js';
 
 type SimulateArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -50,7 +51,17 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
   const progress = await progressBar('simulate', 'sessions');
   let outcome: Awaited<ReturnType<typeof simulateSessions>>;
   // `--db` keeps every run: the run's fleet rows are appended (the working tables stay in memory).
-  const record = args.db === undefined ? null : { stamp: (await import('../run-context.js')).runStamp({ host: args.host, runId: args.runId, startedAt: args.startedAt }), dbPath: args.db };
+  const record =
+    args.db === undefined
+      ? null
+      : {
+          stamp: (await import('../run-context.js')).runStamp({
+            host: args.host,
+            runId: args.runId,
+            startedAt: args.startedAt,
+          }),
+          dbPath: args.db,
+        };
   try {
     outcome = await simulateSessions({
       paths: pathsOrDefault(args.paths, io),
@@ -82,15 +93,24 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
     const html = await renderSimulateHtml({
       report: outcome.report,
       details: outcome.details,
-      provenance: provenance({ argv: args.rawArgv ?? [], version: args.version ?? 'unknown', paths: pathsOrDefault(args.paths, io), pricing: args.pricing, env: io.env }),
+      provenance: provenance({
+        argv: args.rawArgv ?? [],
+        version: args.version ?? 'unknown',
+        paths: pathsOrDefault(args.paths, io),
+        pricing: args.pricing,
+        env: io.env,
+      }),
     });
     await writeFileAtomic(args.html, html);
   }
   if (args.fidelityCsv !== undefined) {
-    const [{ fidelityCsvChunks }, { writeFileAtomic }] = await Promise.all([import('../../report/fidelity-csv.js'), import('../../report/atomic-write.js')]);
+    const [{ fidelityCsvChunks }, { writeFileAtomic }] = await Promise.all([
+      import('../../report/fidelity-csv.js'),
+      import('../../report/atomic-write.js'),
+    ]);
     await writeFileAtomic(args.fidelityCsv, fidelityCsvChunks(outcome.report.sessions));
   }
-  for (const line of outcome.notices) io.stderr(`cachecost: ${line}\n`);
+  for (const line of outcome.notices) io.stderr(`cachecost: ${terminalSafe(line)}\n`);
   reportIssueSummary(outcome.report.issues, args, io);
   return 0;
 }
@@ -103,9 +123,21 @@ export const simulateCommand: CliCommand = {
       'Replay sessions through the compaction engine under scenarios; price every request by cache class',
       (y) =>
         withRunOptions(withEngineOptions(withPaths(y)))
-          .option('target', { type: 'string', requiresArg: true, describe: 'Compaction target in tokens; a comma list makes one scenario each (e.g. 80000,120000,200000)' })
-          .option('buffer', { type: 'string', requiresArg: true, describe: 'Tokens below the limit where compaction triggers [13000]' })
-          .option('preserve-turns', { type: 'string', requiresArg: true, describe: 'User turns kept verbatim by a compaction [2]' })
+          .option('target', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Compaction target in tokens; a comma list makes one scenario each (e.g. 80000,120000,200000)',
+          })
+          .option('buffer', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Tokens below the limit where compaction triggers [13000]',
+          })
+          .option('preserve-turns', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'User turns kept verbatim by a compaction [2]',
+          })
           .option('scenario', {
             type: 'string',
             array: true,
@@ -113,20 +145,42 @@ export const simulateCommand: CliCommand = {
             describe: `Scenario families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; recorded is always added`,
           })
           .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of breakpoint caches [5m]' })
-          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run (requests, sessions, compactions, flags, runs) to a DuckDB file; every run is kept' })
-          .option('csv', { type: 'string', requiresArg: true, describe: 'Write requests.csv, sessions.csv, scenarios.csv, compactions.csv into this directory' })
-          .option('html', { type: 'string', requiresArg: true, describe: 'Also write a self-contained HTML report with a chart to this file' })
+          .option('db', {
+            type: 'string',
+            requiresArg: true,
+            describe:
+              'Append this run (requests, sessions, compactions, flags, runs) to a DuckDB file; every run is kept',
+          })
+          .option('csv', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Write requests.csv, sessions.csv, scenarios.csv, compactions.csv into this directory',
+          })
+          .option('html', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Also write a self-contained HTML report with a chart to this file',
+          })
           .option('fidelity-csv', {
             type: 'string',
             requiresArg: true,
             describe: 'Write how closely the recorded replay reproduces each session (replay.md §6) to this CSV file',
           })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
-          .example('$0 simulate --target 120000 datasets/freecode', 'FreeCode at 120K against the recorded policy and no compaction')
+          .example(
+            '$0 simulate --target 120000 datasets/freecode',
+            'FreeCode at 120K against the recorded policy and no compaction',
+          )
           .example('$0 simulate --target 80000,120000,200000 --csv out/', 'Three targets; CSV tables in out/')
-          .example('$0 simulate --scenario window-only,none datasets/freecode', 'Compaction near the window only, and never')
+          .example(
+            '$0 simulate --scenario window-only,none datasets/freecode',
+            'Compaction near the window only, and never',
+          )
           .example('$0 simulate --ttl 1h --json ~/.freecode', 'One-hour cache writes; JSON report')
-          .example('$0 simulate --scenario observation-masking,clear-tool-uses,opencode --keep-results 6,10', 'The context policies of the field beside the recorded one'),
+          .example(
+            '$0 simulate --scenario observation-masking,clear-tool-uses,opencode --keep-results 6,10',
+            'The context policies of the field beside the recorded one',
+          ),
       (args) => {
         ctx.settle(
           run(

@@ -16,14 +16,20 @@ import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { progressBar } from '../progress.js';
 import type { PolicyArgs } from '../scenario-options.js';
-import { NO_POLICY_ARGS, parseFamilies, parseOverrides, parsePolicyOverrides, parseTokenCount } from '../scenario-options.js';
+import {
+  NO_POLICY_ARGS,
+  parseFamilies,
+  parseOverrides,
+  parsePolicyOverrides,
+  parseTokenCount,
+} from '../scenario-options.js';
 import { policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 import { terminalOptions } from '../terminal.js';
+import { terminalSafe } from '../../format/terminal-safe.js';
 
 /** The default grid, 40K to 400K in steps of 20K (documented in the README's `cachecost tune`). */
 export const DEFAULT_TARGET_GRID = '40000..400000:20000';
 export const DEFAULT_TOLERANCE_PCT = 2;
-
 
 type TuneArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -68,14 +74,22 @@ export function parseGridList(raw: string, option: string, { allowZero }: { read
       values.push(parseTokenCount(part, option));
     } else {
       const [, startText = '', endText = '', stepText] = range;
-      if (stepText === undefined) throw new CachecostError('BAD_ARGUMENT', `--${option} range "${part}" needs a step: start..end:step (e.g. 40k..400k:20k)`);
+      if (stepText === undefined)
+        throw new CachecostError(
+          'BAD_ARGUMENT',
+          `--${option} range "${part}" needs a step: start..end:step (e.g. 40k..400k:20k)`,
+        );
       const start = parseTokenCount(startText, option);
       const end = parseTokenCount(endText, option);
       const step = parseTokenCount(stepText, option);
       if (step === 0) throw new CachecostError('BAD_ARGUMENT', `--${option} range "${part}" has a step of 0`);
       if (end < start) throw new CachecostError('BAD_ARGUMENT', `--${option} range "${part}" ends before it starts`);
       const count = Math.floor((end - start) / step) + 1;
-      if (count > MAX_SWEEP_SCENARIOS) throw new CachecostError('BAD_ARGUMENT', `--${option} range "${part}" has ${count} values; at most ${MAX_SWEEP_SCENARIOS}`);
+      if (count > MAX_SWEEP_SCENARIOS)
+        throw new CachecostError(
+          'BAD_ARGUMENT',
+          `--${option} range "${part}" has ${count} values; at most ${MAX_SWEEP_SCENARIOS}`,
+        );
       for (let value = start; value <= end; value += step) values.push(value);
     }
   }
@@ -93,7 +107,8 @@ export function parseTtls(raw: string): Ttl[] {
   const ttls = raw.split(',').map((part) => part.trim());
   const out: Ttl[] = [];
   for (const ttl of ttls) {
-    if (ttl !== '5m' && ttl !== '1h') throw new CachecostError('BAD_ARGUMENT', `--ttl values must be 5m or 1h; got "${ttl}"`);
+    if (ttl !== '5m' && ttl !== '1h')
+      throw new CachecostError('BAD_ARGUMENT', `--ttl values must be 5m or 1h; got "${ttl}"`);
     if (!out.includes(ttl)) out.push(ttl);
   }
   return out;
@@ -108,15 +123,25 @@ export function parseGrid(args: TuneArgs): SweepGrid {
     pruning: args.pruning,
     summarizer: args.summarizer,
     selector: args.selector,
-    policy: { ...(args.policy ?? NO_POLICY_ARGS), keepResults: undefined, clearTrigger: undefined, pruneProtect: undefined },
+    policy: {
+      ...(args.policy ?? NO_POLICY_ARGS),
+      keepResults: undefined,
+      clearTrigger: undefined,
+      pruneProtect: undefined,
+    },
   });
   // The two knobs of the editing families are grid axes: ranges allowed, defaults in grid.ts.
-  const curves = parsePolicyOverrides(args.policy ?? NO_POLICY_ARGS, (raw, option, opts) => parseGridList(raw, option, opts));
+  const curves = parsePolicyOverrides(args.policy ?? NO_POLICY_ARGS, (raw, option, opts) =>
+    parseGridList(raw, option, opts),
+  );
   return {
     families: parseFamilies(args.scenario),
     targetTokens: parseGridList(args.target, 'target', { allowZero: false }),
     bufferTokens: args.buffer === undefined ? null : parseGridList(args.buffer, 'buffer', { allowZero: true }),
-    preserveRecentTurns: args.preserveTurns === undefined ? null : parseGridList(args.preserveTurns, 'preserve-turns', { allowZero: true }),
+    preserveRecentTurns:
+      args.preserveTurns === undefined
+        ? null
+        : parseGridList(args.preserveTurns, 'preserve-turns', { allowZero: true }),
     ttls: args.ttl === undefined ? null : parseTtls(args.ttl),
     keepToolResults: curves.keepToolResults ?? null,
     clearTriggerTokens: curves.clearTriggerTokens ?? null,
@@ -127,7 +152,8 @@ export function parseGrid(args: TuneArgs): SweepGrid {
 
 function workerCount(raw: number | undefined): number {
   if (raw === undefined) return availableParallelism();
-  if (!Number.isSafeInteger(raw) || raw < 1) throw new CachecostError('BAD_ARGUMENT', `--workers must be a whole number of at least 1; got ${raw}`);
+  if (!Number.isSafeInteger(raw) || raw < 1)
+    throw new CachecostError('BAD_ARGUMENT', `--workers must be a whole number of at least 1; got ${raw}`);
   return raw;
 }
 
@@ -151,8 +177,26 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
   const progress = await progressBar('tune', 'scenario replays');
   let outcome: TuneOutcome;
   try {
-    const record = args.db === undefined ? null : { stamp: (await import('../run-context.js')).runStamp({ host: args.host, runId: args.runId, startedAt: args.startedAt }), dbPath: args.db };
-    outcome = await tuneSessions({ paths, grid, pricingFile: args.pricing ?? null, tolerancePct: args.tolerance, workers, progress, record });
+    const record =
+      args.db === undefined
+        ? null
+        : {
+            stamp: (await import('../run-context.js')).runStamp({
+              host: args.host,
+              runId: args.runId,
+              startedAt: args.startedAt,
+            }),
+            dbPath: args.db,
+          };
+    outcome = await tuneSessions({
+      paths,
+      grid,
+      pricingFile: args.pricing ?? null,
+      tolerancePct: args.tolerance,
+      workers,
+      progress,
+      record,
+    });
   } finally {
     progress?.stop();
   }
@@ -162,7 +206,10 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
     io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
   } else {
     if (args.csv !== undefined) {
-      const [{ writeFileAtomic }, { tuneCsvChunks }] = await Promise.all([import('../../report/atomic-write.js'), import('../../report/tune-csv.js')]);
+      const [{ writeFileAtomic }, { tuneCsvChunks }] = await Promise.all([
+        import('../../report/atomic-write.js'),
+        import('../../report/tune-csv.js'),
+      ]);
       await writeFileAtomic(args.csv, tuneCsvChunks(report));
     }
     if (args.chart !== undefined) await writeChart(report, args.chart, args.chartModel);
@@ -183,7 +230,7 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
       io.stdout(`${renderTuneReport(report, terminalOptions(args, io))}\n`);
     }
   }
-  for (const line of outcome.notices) io.stderr(`cachecost: ${line}\n`);
+  for (const line of outcome.notices) io.stderr(`cachecost: ${terminalSafe(line)}\n`);
   reportIssueSummary(report.issues, args, io);
   return 0;
 }
@@ -191,19 +238,33 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
 async function writeChart(report: TuneReport, path: string, model: string | undefined): Promise<void> {
   const group = model === undefined ? report.overall : report.models.find((g) => g.model === model);
   if (group === undefined) {
-    throw new CachecostError('BAD_ARGUMENT', `--chart-model "${model ?? ''}" is not a main model of these sessions (${report.models.map((g) => g.model).join(', ')})`);
+    throw new CachecostError(
+      'BAD_ARGUMENT',
+      `--chart-model "${model ?? ''}" is not a main model of these sessions (${report.models.map((g) => g.model).join(', ')})`,
+    );
   }
   const only = report.models.length === 1 ? report.models[0]?.model : undefined;
   const name = group.model ?? only ?? 'all models';
   const sessions = group.sessionIds.length;
-  const [{ tuneChartSpec, renderSvg }, { writeFileAtomic }] = await Promise.all([import('../../report/tune-chart.js'), import('../../report/atomic-write.js')]);
+  const [{ tuneChartSpec, renderSvg }, { writeFileAtomic }] = await Promise.all([
+    import('../../report/tune-chart.js'),
+    import('../../report/atomic-write.js'),
+  ]);
   const { bestRecommendation } = await import('../../tune/recommend.js');
   // The chart's x axis is the compaction target: curves along M or a clear trigger are left out.
   const targetCurves = group.curves.filter((curve) => curve.knob === 'target');
   const r = group.recommendation;
-  const onTargets = r.kind === 'target' && r.knob !== 'target' ? bestRecommendation(targetCurves.map((curve) => curve.recommendation)) : r;
+  const onTargets =
+    r.kind === 'target' && r.knob !== 'target'
+      ? bestRecommendation(targetCurves.map((curve) => curve.recommendation))
+      : r;
   const chartGroup = { ...group, curves: targetCurves, recommendation: onTargets };
-  const svg = await renderSvg(tuneChartSpec(chartGroup, `cachecost tune: cost against compaction target, ${name} (${sessions} session${sessions === 1 ? '' : 's'})`));
+  const svg = await renderSvg(
+    tuneChartSpec(
+      chartGroup,
+      `cachecost tune: cost against compaction target, ${name} (${sessions} session${sessions === 1 ? '' : 's'})`,
+    ),
+  );
   await writeFileAtomic(path, svg);
 }
 
@@ -215,28 +276,87 @@ export const tuneCommand: CliCommand = {
       'Sweep compaction targets (and buffer, preserve-turns, TTL, family); report the cost curve, its knee and a recommended target per model',
       (y) =>
         withRunOptions(withEngineOptions(withPaths(y)))
-          .option('target', { type: 'string', requiresArg: true, coerce: joinRepeated, default: DEFAULT_TARGET_GRID, describe: 'Targets of the curve: values and ranges start..end:step, comma-separated' })
-          .option('buffer', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'Buffers to sweep (same syntax) [family default]' })
-          .option('preserve-turns', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'User turns kept verbatim, to sweep (same syntax) [2]' })
-          .option('ttl', { type: 'string', requiresArg: true, coerce: joinRepeated, describe: 'Cache TTLs to sweep: 5m, 1h or 5m,1h [5m]' })
+          .option('target', {
+            type: 'string',
+            requiresArg: true,
+            coerce: joinRepeated,
+            default: DEFAULT_TARGET_GRID,
+            describe: 'Targets of the curve: values and ranges start..end:step, comma-separated',
+          })
+          .option('buffer', {
+            type: 'string',
+            requiresArg: true,
+            coerce: joinRepeated,
+            describe: 'Buffers to sweep (same syntax) [family default]',
+          })
+          .option('preserve-turns', {
+            type: 'string',
+            requiresArg: true,
+            coerce: joinRepeated,
+            describe: 'User turns kept verbatim, to sweep (same syntax) [2]',
+          })
+          .option('ttl', {
+            type: 'string',
+            requiresArg: true,
+            coerce: joinRepeated,
+            describe: 'Cache TTLs to sweep: 5m, 1h or 5m,1h [5m]',
+          })
           .option('scenario', {
             type: 'string',
             array: true,
             default: [],
             describe: `Families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; the target axis applies to freecode (and freecode+…), --keep-results to observation-masking, --clear-trigger to clear-tool-uses, --prune-protect to opencode; the others are reference points`,
           })
-          .option('tolerance', { type: 'number', requiresArg: true, default: DEFAULT_TOLERANCE_PCT, describe: 'Percent above the cheapest point a larger target may cost and still be recommended' })
-          .option('workers', { type: 'number', requiresArg: true, describe: 'Worker threads [available cores]; 1 runs in the main thread' })
+          .option('tolerance', {
+            type: 'number',
+            requiresArg: true,
+            default: DEFAULT_TOLERANCE_PCT,
+            describe: 'Percent above the cheapest point a larger target may cost and still be recommended',
+          })
+          .option('workers', {
+            type: 'number',
+            requiresArg: true,
+            describe: 'Worker threads [available cores]; 1 runs in the main thread',
+          })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
-          .option('csv', { type: 'string', requiresArg: true, describe: 'Write one row per model and scenario to this CSV file' })
-          .option('chart', { type: 'string', requiresArg: true, describe: 'Draw the cost curves along the compaction target to this SVG file' })
-          .option('chart-model', { type: 'string', requiresArg: true, describe: 'Chart this main model instead of all sessions' })
-          .option('html', { type: 'string', requiresArg: true, describe: 'Also write a self-contained HTML page: one cost curve per model, knee and recommendation' })
-          .option('db', { type: 'string', requiresArg: true, describe: 'Append this run and its curve points (tune_points) to a DuckDB file; every run is kept' })
+          .option('csv', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Write one row per model and scenario to this CSV file',
+          })
+          .option('chart', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Draw the cost curves along the compaction target to this SVG file',
+          })
+          .option('chart-model', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Chart this main model instead of all sessions',
+          })
+          .option('html', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Also write a self-contained HTML page: one cost curve per model, knee and recommendation',
+          })
+          .option('db', {
+            type: 'string',
+            requiresArg: true,
+            describe: 'Append this run and its curve points (tune_points) to a DuckDB file; every run is kept',
+          })
           .example('$0 tune datasets/freecode --chart tune.svg', 'Targets 40K…400K in 20K steps; chart of the curve')
-          .example('$0 tune --target 60k..300k:20k --ttl 5m,1h --csv tune.csv', 'Two curves (5-minute and 1-hour cache); CSV of every point')
-          .example('$0 tune --target 80000,120000,200000 --buffer 8000,13000 --json', 'Six scenarios plus references; JSON report')
-          .example('$0 tune --scenario observation-masking,clear-tool-uses,freecode', 'One curve per family (M, trigger, target) and the best across them'),
+          .example(
+            '$0 tune --target 60k..300k:20k --ttl 5m,1h --csv tune.csv',
+            'Two curves (5-minute and 1-hour cache); CSV of every point',
+          )
+          .example(
+            '$0 tune --target 80000,120000,200000 --buffer 8000,13000 --json',
+            'Six scenarios plus references; JSON report',
+          )
+          .example(
+            '$0 tune --scenario observation-masking,clear-tool-uses,freecode',
+            'One curve per family (M, trigger, target) and the best across them',
+          ),
       (args) => {
         ctx.settle(
           run(

@@ -35,7 +35,10 @@ function sqlString(value: string): string {
 /** The table a Parquet file belongs to, from `…/<table>/host=<h>/date=<d>/<file>`; null when it does not fit. */
 export function fleetTableOf(file: string): FleetTable | null {
   const parts = file.split(/[\\/]/);
-  const at = parts.findIndex((part, index) => part.startsWith('host=') && parts[index + 1]?.startsWith('date=') === true && index + 3 === parts.length);
+  const at = parts.findIndex(
+    (part, index) =>
+      part.startsWith('host=') && parts[index + 1]?.startsWith('date=') === true && index + 3 === parts.length,
+  );
   const table = at > 0 ? parts[at - 1] : undefined;
   return (FLEET_TABLES as readonly string[]).includes(table ?? '') ? (table as FleetTable) : null;
 }
@@ -54,21 +57,33 @@ function patternOf(from: string): string {
 export type FleetFilter = { readonly session: string | null; readonly project: string | null };
 
 /** Loads the exports matching `from` into `db` (bill tables already created); see the module comment. */
-export async function loadFleet(db: CostDb, from: string, filter: FleetFilter = { session: null, project: null }): Promise<FleetLoad> {
+export async function loadFleet(
+  db: CostDb,
+  from: string,
+  filter: FleetFilter = { session: null, project: null },
+): Promise<FleetLoad> {
   const pattern = patternOf(from);
-  const globbed = (await db.query(`SELECT file FROM glob(${sqlString(pattern)}) ORDER BY file`)).map((row) => stringOf(row, 'file'));
+  const globbed = (await db.query(`SELECT file FROM glob(${sqlString(pattern)}) ORDER BY file`)).map((row) =>
+    stringOf(row, 'file'),
+  );
   // Staging folders and temp files of a run that died are hidden; they are never part of an export.
-  const files = globbed.filter((file) => !file.split(/[\\/]/).some((part) => part.startsWith('.') && part !== '.' && part !== '..'));
+  const files = globbed.filter(
+    (file) => !file.split(/[\\/]/).some((part) => part.startsWith('.') && part !== '.' && part !== '..'),
+  );
   if (files.length === 0) throw new CachecostError('PATH_NOT_FOUND', `no Parquet files match --from ${from}`);
   const byTable = new Map<FleetTable, string[]>();
   for (const file of files) {
     const table = fleetTableOf(file);
     if (table === null) {
-      throw new CachecostError('BAD_ARGUMENT', `--from: ${file} is not part of a cachecost export (expected <table>/host=<host>/date=<date>/<file>.parquet)`);
+      throw new CachecostError(
+        'BAD_ARGUMENT',
+        `--from: ${file} is not part of a cachecost export (expected <table>/host=<host>/date=<date>/<file>.parquet)`,
+      );
     }
     byTable.set(table, [...(byTable.get(table) ?? []), file]);
   }
-  if (!byTable.has('requests')) throw new CachecostError('BAD_ARGUMENT', `--from ${from}: no requests table among the ${files.length} files`);
+  if (!byTable.has('requests'))
+    throw new CachecostError('BAD_ARGUMENT', `--from ${from}: no requests table among the ${files.length} files`);
   await createFleetSchema(db);
   for (const [table, list] of byTable) {
     try {
@@ -88,7 +103,8 @@ export async function loadFleet(db: CostDb, from: string, filter: FleetFilter = 
   if (filter.project !== null) keep.push(`contains(coalesce(project, ''), ${sqlString(filter.project)})`);
   if (keep.length > 0) {
     for (const table of ['requests', 'sessions'] as const) {
-      if (table === 'requests' || byTable.has(table)) await db.query(`DELETE FROM memory.fleet.${table} WHERE NOT (${keep.join(' AND ')})`);
+      if (table === 'requests' || byTable.has(table))
+        await db.query(`DELETE FROM memory.fleet.${table} WHERE NOT (${keep.join(' AND ')})`);
     }
   }
   await db.query(await readSqlFile('fleet_read'));
@@ -99,7 +115,9 @@ export async function loadFleet(db: CostDb, from: string, filter: FleetFilter = 
       (SELECT coalesce(sum(requests_without_usage), 0) FROM fleet.sessions WHERE NOT totals_only) AS without_usage,
       (SELECT count(*) FROM fleet.requests WHERE scenario = 'measured' AND kind = 'request' AND timestamp IS NULL) AS undated,
       (SELECT coalesce(sum(ingest_issues), 0) FROM fleet.runs WHERE run_id IN (SELECT run_id FROM fleet.requests)) AS issues`);
-  const hosts = (await db.query('SELECT DISTINCT host FROM fleet.requests ORDER BY host')).map((row) => stringOf(row, 'host'));
+  const hosts = (await db.query('SELECT DISTINCT host FROM fleet.requests ORDER BY host')).map((row) =>
+    stringOf(row, 'host'),
+  );
   if (summary === undefined) throw new Error('fleet summary returned no row');
   return {
     files: files.length,

@@ -125,7 +125,13 @@ export class FleetRecorder {
   static async open(db: CostDb, run: FleetRunRow): Promise<FleetRecorder> {
     await db.query(await readSqlFile('fleet_staging'));
     await createFleetSchema(db);
-    return new FleetRecorder(db, run, await db.appender('x_sessions'), await db.appender('x_items'), await db.appender('x_flags'));
+    return new FleetRecorder(
+      db,
+      run,
+      await db.appender('x_sessions'),
+      await db.appender('x_items'),
+      await db.appender('x_flags'),
+    );
   }
 
   /** A session's facts and its items (text only when the run exports text). */
@@ -218,7 +224,15 @@ export class FleetRecorder {
       big(p.bufferTokens);
       t.appendInteger(p.preserveRecentTurns);
       t.appendVarchar(p.ttl);
-      for (const n of [p.sessions, p.requests, p.promptTokens, p.cacheReadTokens, p.cacheWrite5mTokens, p.cacheWrite1hTokens]) big(n);
+      for (const n of [
+        p.sessions,
+        p.requests,
+        p.promptTokens,
+        p.cacheReadTokens,
+        p.cacheWrite5mTokens,
+        p.cacheWrite1hTokens,
+      ])
+        big(n);
       for (const n of [p.uncachedInputTokens, p.outputTokens, p.compactions, p.unpricedRequests]) big(n);
       text(p.costPicoUsd === null ? null : p.costPicoUsd.toString());
       text(p.savingVsRecordedPicoUsd === null ? null : p.savingVsRecordedPicoUsd.toString());

@@ -33,7 +33,11 @@ function sqlString(value: string): string {
 }
 
 function ioError(action: string, path: string, error: unknown): CachecostError {
-  return new CachecostError('IO_ERROR', `cannot ${action} ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, { cause: error });
+  return new CachecostError(
+    'IO_ERROR',
+    `cannot ${action} ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    { cause: error },
+  );
 }
 
 async function entries(dir: string): Promise<string[]> {
@@ -73,7 +77,11 @@ async function replacePartition(staged: string, dest: string): Promise<number> {
 }
 
 /** Writes the `fleet` tables of `db` (one run, filled) to `outDir`; see the module comment. */
-export async function writeFleetParquet(db: CostDb, outDir: string, run: { readonly runId: string; readonly host: string }): Promise<ParquetWriteSummary> {
+export async function writeFleetParquet(
+  db: CostDb,
+  outDir: string,
+  run: { readonly runId: string; readonly host: string },
+): Promise<ParquetWriteSummary> {
   try {
     await mkdir(outDir, { recursive: true });
   } catch (error) {
@@ -107,7 +115,8 @@ export async function writeFleetParquet(db: CostDb, outDir: string, run: { reado
     const dates = new Set<string>();
     for (const table of DATA_TABLES) for (const name of await entries(join(staging, table, hostDir))) dates.add(name);
     for (const table of DATA_TABLES) {
-      for (const date of dates) files += await replacePartition(join(staging, table, hostDir, date), join(outDir, table, hostDir, date));
+      for (const date of dates)
+        files += await replacePartition(join(staging, table, hostDir, date), join(outDir, table, hostDir, date));
     }
     for (const date of await entries(join(staging, 'runs', hostDir))) {
       const staged = (await entries(join(staging, 'runs', hostDir, date))).filter((name) => name.endsWith('.parquet'));
@@ -116,7 +125,10 @@ export async function writeFleetParquet(db: CostDb, outDir: string, run: { reado
         throw ioError('create', dest, error);
       });
       for (const [index, name] of staged.entries()) {
-        await moveInto(join(staging, 'runs', hostDir, date, name), join(dest, `run-${run.runId}${index === 0 ? '' : `-${index}`}.parquet`));
+        await moveInto(
+          join(staging, 'runs', hostDir, date, name),
+          join(dest, `run-${run.runId}${index === 0 ? '' : `-${index}`}.parquet`),
+        );
         files += 1;
       }
     }

@@ -66,18 +66,24 @@ function betterUsage(candidate: MeasuredUsage | null, current: MeasuredUsage | n
 }
 
 /** The usage of every response of the session: its best line over all files (§1.4, §1.5). */
-function bestUsages(files: readonly ClaudeFileRecords[]): Map<string, MeasuredUsage | null> {
+function bestUsages(files: readonly ClaudeFileRecords[]): {
+  best: Map<string, MeasuredUsage | null>;
+  invalid: Set<string>;
+} {
   const best = new Map<string, MeasuredUsage | null>();
+  // A response with a line whose counts are invalid has no usage we can trust: never an earlier partial line's.
+  const invalid = new Set<string>();
   for (const file of files) {
     for (const { line, record } of file.records) {
       if (record.kind !== 'assistant' || record.apiError !== null) continue;
       const key = claudeRequestKey(record) ?? `${file.file}:${line}`;
+      if (record.usageInvalid) invalid.add(key);
       const current = best.get(key);
       if (current === undefined) best.set(key, record.usage);
       else if (betterUsage(record.usage, current)) best.set(key, record.usage);
     }
   }
-  return best;
+  return { best, invalid };
 }
 
 /** Responses of one file that another session already counted: first line, how many, by which sessions. */
@@ -108,6 +114,8 @@ class Builder {
     private readonly sessionId: string,
     private readonly usages: ReadonlyMap<string, MeasuredUsage | null>,
     private readonly claims: ResponseClaims | undefined,
+    /** Keys whose usage is invalid (a `usage invalid` issue is already on the line): usage null, no second issue. */
+    private readonly invalidUsage: ReadonlySet<string> = new Set(),
   ) {
     this.issues = [...issues];
   }
@@ -116,7 +124,10 @@ class Builder {
     if (fileAgentId !== null) return record.agentId ?? fileAgentId;
     if (!record.sidechain) return null;
     if (record.agentId !== null) return record.agentId;
-    const root = (record.parentUuid !== null ? this.sidechainRoot.get(record.parentUuid) : undefined) ?? record.uuid ?? 'sidechain';
+    const root =
+      (record.parentUuid !== null ? this.sidechainRoot.get(record.parentUuid) : undefined) ??
+      record.uuid ??
+      'sidechain';
     if (record.uuid !== null) this.sidechainRoot.set(record.uuid, root);
     return `sidechain:${root}`;
   }
@@ -142,7 +153,14 @@ class Builder {
   assistant(record: AssistantRecord, file: string, line: number, agentId: string | null): void {
     if (record.apiError !== null) {
       if (agentId === null) {
-        this.events.push({ kind: 'model_error', itemIndex: this.items.length, requestIndex: this.requests.length, timestampMs: record.timestampMs, errorKind: 'api_error', message: record.apiError });
+        this.events.push({
+          kind: 'model_error',
+          itemIndex: this.items.length,
+          requestIndex: this.requests.length,
+          timestampMs: record.timestampMs,
+          errorKind: 'api_error',
+          message: record.apiError,
+        });
       }
       return;
     }
@@ -154,8 +172,9 @@ class Builder {
       this.owners.set(key, file);
       if (ids === null || this.claim(key, file, line)) {
         const usage = this.usages.get(key) ?? null;
-        const reported = usageReported(usage);
-        if (!reported) {
+        const invalid = this.invalidUsage.has(key);
+        const reported = !invalid && usageReported(usage);
+        if (!reported && !invalid) {
           this.issues.push({
             file,
             line,
@@ -199,13 +218,31 @@ class Builder {
     const id = record.uuid ?? `${file}:${line}`;
     if (record.isCompactSummary) {
       const itemIndex = this.items.length;
-      this.items.push({ kind: 'summary', id, timestampMs: record.timestampMs, text: record.content.text, chars: record.content.chars, imageParts: 0, imageChars: 0 });
+      this.items.push({
+        kind: 'summary',
+        id,
+        timestampMs: record.timestampMs,
+        text: record.content.text,
+        chars: record.content.chars,
+        imageParts: 0,
+        imageChars: 0,
+      });
       const pending = this.pendingBoundary === null ? undefined : this.events[this.pendingBoundary];
       if (pending !== undefined && pending.kind === 'compaction') {
         this.events[this.pendingBoundary ?? 0] = { ...pending, summaryItemId: id };
       } else {
         // Legacy compaction (1.0.x): no boundary record, only the summary (§1.7).
-        this.events.push({ kind: 'compaction', itemIndex, requestIndex: this.requests.length, timestampMs: record.timestampMs, trigger: 'unknown', tokensBefore: null, tokensAfter: null, tokenUnit: 'provider', summaryItemId: id });
+        this.events.push({
+          kind: 'compaction',
+          itemIndex,
+          requestIndex: this.requests.length,
+          timestampMs: record.timestampMs,
+          trigger: 'unknown',
+          tokensBefore: null,
+          tokensAfter: null,
+          tokenUnit: 'provider',
+          summaryItemId: id,
+        });
       }
       this.pendingBoundary = null;
       return;
@@ -226,7 +263,13 @@ class Builder {
       });
     }
     if (record.hasText || record.toolResults.length === 0) {
-      this.items.push({ kind: 'user', id, timestampMs: record.timestampMs, ...record.content, synthetic: record.isMeta ? 'meta' : null });
+      this.items.push({
+        kind: 'user',
+        id,
+        timestampMs: record.timestampMs,
+        ...record.content,
+        synthetic: record.isMeta ? 'meta' : null,
+      });
     }
   }
 
@@ -244,7 +287,12 @@ class Builder {
     return holder !== input.file;
   }
 
-  record(record: ClaudeRecord, input: ClaudeFileRecords, line: number, unknownTypes: Map<string, { line: number; count: number }>): void {
+  record(
+    record: ClaudeRecord,
+    input: ClaudeFileRecords,
+    line: number,
+    unknownTypes: Map<string, { line: number; count: number }>,
+  ): void {
     const kind = record.kind;
     const placed = kind === 'assistant' || kind === 'user' || kind === 'compact_boundary' || kind === 'api_error';
     if (placed && this.isMainCopy(record, input)) return;
@@ -275,7 +323,14 @@ class Builder {
         return;
       case 'api_error':
         if (input.agentId !== null || record.sidechain) return;
-        this.events.push({ kind: 'model_error', itemIndex: this.items.length, requestIndex: this.requests.length, timestampMs: record.timestampMs, errorKind: 'api_error', message: record.message });
+        this.events.push({
+          kind: 'model_error',
+          itemIndex: this.items.length,
+          requestIndex: this.requests.length,
+          timestampMs: record.timestampMs,
+          errorKind: 'api_error',
+          message: record.message,
+        });
         return;
       case 'title':
         if (record.fromSummary) this.summaries.push({ leafUuid: record.leafUuid, title: record.title });
@@ -335,13 +390,19 @@ function readingOrder(files: readonly ClaudeFileRecords[]): ClaudeFileRecords[] 
 /** Builds the session from its files' records (any order); bad content is already in `issues`. */
 export function buildClaudeSession(input: ClaudeSessionInput, _options: { readonly content: ContentMode }): Session {
   const files = readingOrder(input.files);
-  const builder = new Builder(input.issues, input.sessionId, bestUsages(files), input.claims);
+  const usages = bestUsages(files);
+  const builder = new Builder(input.issues, input.sessionId, usages.best, input.claims, usages.invalid);
   for (const file of files) {
     const unknownTypes = new Map<string, { line: number; count: number }>();
     for (const { line, record } of file.records) builder.record(record, file, line, unknownTypes);
     for (const [type, seen] of unknownTypes) {
       const reason = `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored`;
-      builder.issues.push({ file: file.file, line: seen.line, reason, ...(seen.count > 1 ? { lines: seen.count } : {}) });
+      builder.issues.push({
+        file: file.file,
+        line: seen.line,
+        reason,
+        ...(seen.count > 1 ? { lines: seen.count } : {}),
+      });
     }
   }
   for (const [file, seen] of builder.claimedElsewhere) {

@@ -26,7 +26,12 @@ export { parseClaudeLine, type ClaudeRecord } from './record.js';
  * One line's outcome, as cached: the record (null for blank/invalid/ignored lines) and its problem,
  * `repaired` when the record was read despite it (an invalid line is not read at all).
  */
-type LineEntry = { readonly line: number; readonly record: ClaudeRecord | null; readonly problem: string | null; readonly repaired: boolean };
+type LineEntry = {
+  readonly line: number;
+  readonly record: ClaudeRecord | null;
+  readonly problem: string | null;
+  readonly repaired: boolean;
+};
 
 function lineParser(content: ContentMode): LineParser<LineEntry> {
   return {
@@ -35,9 +40,13 @@ function lineParser(content: ContentMode): LineParser<LineEntry> {
       const result = parseClaudeLine(line, content);
       if (result.kind === 'record') {
         const record = result.record.kind === 'ignored' ? null : result.record;
-        return record === null && result.problem === null ? null : { line: line.number, record, problem: result.problem, repaired: true };
+        return record === null && result.problem === null
+          ? null
+          : { line: line.number, record, problem: result.problem, repaired: true };
       }
-      return result.kind === 'invalid' ? { line: line.number, record: null, problem: result.reason, repaired: false } : null;
+      return result.kind === 'invalid'
+        ? { line: line.number, record: null, problem: result.reason, repaired: false }
+        : null;
     },
   };
 }
@@ -73,13 +82,18 @@ async function readTranscript(
  */
 export async function loadClaudeSession(
   files: ClaudeSessionFiles,
-  options: { readonly content: ContentMode; readonly claims?: ResponseClaims | undefined; readonly cache?: ParseCache | null },
+  options: {
+    readonly content: ContentMode;
+    readonly claims?: ResponseClaims | undefined;
+    readonly cache?: ParseCache | null;
+  },
 ): Promise<Session> {
   const cache = options.cache ?? null;
   const issues: IngestIssue[] = [];
   const read: ClaudeFileRecords[] = [];
   for (const main of files.mainFiles) read.push(await readTranscript(main, null, options.content, cache, issues));
-  for (const agent of files.agentFiles) read.push(await readTranscript(agent.file, agent.agentId, options.content, cache, issues));
+  for (const agent of files.agentFiles)
+    read.push(await readTranscript(agent.file, agent.agentId, options.content, cache, issues));
   return buildClaudeSession(
     {
       sessionId: files.sessionId,

@@ -7,9 +7,16 @@
 import type { MeasuredUsage, ToolCall } from '../../session/model.js';
 import { type ContentMode, kept } from '../content-mode.js';
 import { parseJsonLine } from '../json-line.js';
-import { asArray, asNumber, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
+import { asArray, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
 import type { Line } from '../lines.js';
-import { normalizeUsage } from '../usage.js';
+import { checkTokenCount, isTokenCountOrAbsent } from '../token-count.js';
+import { normalizeUsage, type UsageReading } from '../usage.js';
+import { jsonText, tooDeepReason } from '../json-text.js';
+
+function tokenCountOf(value: unknown): number | undefined {
+  const checked = checkTokenCount('', value);
+  return checked.ok ? checked.value : undefined;
+}
 
 /** Fields of a conversation record that place it in the session. */
 export type Envelope = {
@@ -22,7 +29,12 @@ export type Envelope = {
   readonly cwd: string | null;
 };
 
-export type TextContent = { readonly text: string | null; readonly chars: number; readonly imageParts: number; readonly imageChars: number };
+export type TextContent = {
+  readonly text: string | null;
+  readonly chars: number;
+  readonly imageParts: number;
+  readonly imageChars: number;
+};
 
 export type ToolResultBlock = TextContent & { readonly callId: string; readonly failed: boolean };
 
@@ -34,6 +46,8 @@ export type AssistantRecord = Envelope & {
   /** `<synthetic>` messages and `isApiErrorMessage` lines: not a provider request (§6 item 1). */
   readonly apiError: string | null;
   readonly usage: MeasuredUsage | null;
+  /** The line reports usage that is not a valid count: the group's usage is unknown, not an earlier line's. */
+  readonly usageInvalid: boolean;
   readonly text: string | null;
   readonly textChars: number;
   readonly thinkingChars: number;
@@ -53,7 +67,12 @@ export type UserRecord = Envelope & {
 export type ClaudeRecord =
   | AssistantRecord
   | UserRecord
-  | (Envelope & { readonly kind: 'compact_boundary'; readonly trigger: 'auto' | 'manual' | 'unknown'; readonly preTokens: number | null; readonly postTokens: number | null })
+  | (Envelope & {
+      readonly kind: 'compact_boundary';
+      readonly trigger: 'auto' | 'manual' | 'unknown';
+      readonly preTokens: number | null;
+      readonly postTokens: number | null;
+    })
   | (Envelope & { readonly kind: 'api_error'; readonly message: string })
   | { readonly kind: 'title'; readonly title: string; readonly leafUuid: string | null; readonly fromSummary: boolean }
   | { readonly kind: 'ignored' }
@@ -158,20 +177,31 @@ function userRecord(line: JsonObject, message: JsonObject | undefined, content: 
   };
 }
 
-function usageOf(value: unknown): { readonly usage: MeasuredUsage | null; readonly problem: string | null } {
+function usageOf(value: unknown): UsageReading {
   const raw = asObject(value);
   if (raw === undefined) return { usage: null, problem: null };
   const input = raw['input_tokens'];
   const read = raw['cache_read_input_tokens'];
   const write = raw['cache_creation_input_tokens'];
   // Anthropic's input_tokens is the uncached part: the inclusive prompt adds reads and writes (§1.3).
-  const countOrZero = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
-  const inclusive = input === undefined ? undefined : typeof input === 'number' ? input + countOrZero(read) + countOrZero(write) : input;
-  const reading = normalizeUsage({ inputTokens: inclusive, outputTokens: raw['output_tokens'], cacheReadTokens: read, cacheWriteTokens: write });
+  // Only valid counts are added; an invalid one reaches normalizeUsage as is and makes the usage invalid.
+  const countOrZero = (v: unknown): number => (isTokenCountOrAbsent(v) && typeof v === 'number' ? v : 0);
+  const inclusive =
+    input === undefined
+      ? undefined
+      : isTokenCountOrAbsent(input) && typeof input === 'number'
+        ? input + countOrZero(read) + countOrZero(write)
+        : input;
+  const reading = normalizeUsage({
+    inputTokens: inclusive,
+    outputTokens: raw['output_tokens'],
+    cacheReadTokens: read,
+    cacheWriteTokens: write,
+  });
   if (reading.usage === null) return reading;
   const split = asObject(raw['cache_creation']);
-  const w5m = asNumber(split?.['ephemeral_5m_input_tokens']);
-  const w1h = asNumber(split?.['ephemeral_1h_input_tokens']);
+  const w5m = tokenCountOf(split?.['ephemeral_5m_input_tokens']);
+  const w1h = tokenCountOf(split?.['ephemeral_1h_input_tokens']);
   if (w5m === undefined || w1h === undefined) return reading;
   if (w5m + w1h !== reading.usage.cacheWriteTokens) {
     const problem = `cache_creation split (${w5m} + ${w1h}) does not add up to cache_creation_input_tokens (${reading.usage.cacheWriteTokens}); TTL split unknown`;
@@ -180,7 +210,11 @@ function usageOf(value: unknown): { readonly usage: MeasuredUsage | null; readon
   return { usage: { ...reading.usage, cacheWrite5mTokens: w5m, cacheWrite1hTokens: w1h }, problem: reading.problem };
 }
 
-function assistantRecord(line: JsonObject, message: JsonObject | undefined, content: ContentMode): { record: AssistantRecord; problem: string | null } {
+function assistantRecord(
+  line: JsonObject,
+  message: JsonObject | undefined,
+  content: ContentMode,
+): { record: AssistantRecord; problem: string | null } {
   const model = asString(message?.['model']) ?? 'unknown';
   const isError = line['isApiErrorMessage'] === true || model === '<synthetic>';
   let text = '';
@@ -210,13 +244,19 @@ function assistantRecord(line: JsonObject, message: JsonObject | undefined, cont
         break;
       case 'tool_use':
       case 'server_tool_use':
-        toolCalls.push({ callId: asString(object['id']) ?? '', name: asString(object['name']) ?? '', argsJson: JSON.stringify(object['input'] ?? {}) });
+        toolCalls.push({
+          callId: asString(object['id']) ?? '',
+          name: asString(object['name']) ?? '',
+          argsJson: jsonText(object['input'] ?? {}),
+        });
         break;
       default:
         break;
     }
   }
-  const { usage, problem } = isError ? { usage: null, problem: null } : usageOf(message?.['usage']);
+  const { usage, problem, invalid } = isError
+    ? { usage: null, problem: null, invalid: false }
+    : usageOf(message?.['usage']);
   const errorText = asString(line['error']) ?? (isError ? text : null);
   return {
     record: {
@@ -227,6 +267,7 @@ function assistantRecord(line: JsonObject, message: JsonObject | undefined, cont
       model,
       apiError: isError ? (errorText ?? 'API error') : null,
       usage,
+      usageInvalid: invalid === true,
       text: kept(text, content),
       textChars,
       thinkingChars,
@@ -241,7 +282,7 @@ function triggerOf(value: unknown): 'auto' | 'manual' | 'unknown' {
 }
 
 function countOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+  return tokenCountOf(value) ?? null;
 }
 
 function describeJson(value: unknown): string {
@@ -262,7 +303,10 @@ function assistantMessageProblem(raw: unknown): string | null {
     return `assistant record whose "message" is ${describeJson(raw)}, not a message object; not counted`;
   }
   if (!['id', 'model', 'content', 'usage', 'role'].some((key) => key in message)) {
-    const keys = Object.keys(message).slice(0, 3).map((key) => JSON.stringify(key)).join(', ');
+    const keys = Object.keys(message)
+      .slice(0, 3)
+      .map((key) => JSON.stringify(key))
+      .join(', ');
     const listed = keys === '' ? 'none' : keys;
     return `assistant record whose "message" has none of id, model, content, usage, role (keys ${listed}); not counted`;
   }
@@ -284,6 +328,16 @@ function assistantMessageProblem(raw: unknown): string | null {
 
 /** Parses one transcript line; never throws (bad JSON and non-object lines are `invalid`). */
 export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineResult {
+  try {
+    return parseClaudeLineUnguarded(line, content);
+  } catch (error) {
+    const reason = tooDeepReason(error);
+    if (reason === null) throw error;
+    return { kind: 'invalid', reason };
+  }
+}
+
+function parseClaudeLineUnguarded(line: Line, content: ContentMode): ClaudeLineResult {
   const json = parseJsonLine(line);
   if (json.kind !== 'json') return json;
   const object = asObject(json.value);
@@ -328,7 +382,11 @@ export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineRes
       const title = asString(object['summary']);
       return title === undefined
         ? { kind: 'record', record: { kind: 'ignored' }, problem: null }
-        : { kind: 'record', record: { kind: 'title', title, leafUuid: asString(object['leafUuid']) ?? null, fromSummary: true }, problem: null };
+        : {
+            kind: 'record',
+            record: { kind: 'title', title, leafUuid: asString(object['leafUuid']) ?? null, fromSummary: true },
+            problem: null,
+          };
     }
     case 'ai-title':
     case 'custom-title': {

@@ -16,8 +16,8 @@
  * attributed through `agentId` (as Claude Code subagents are); alone, it is its own session that
  * names its parent.
  */
-import type { HarnessEvent, IngestIssue, Item, MeasuredUsage, Request, Session } from '../../session/model.js';
-import { normalizeUsage } from '../usage.js';
+import type { HarnessEvent, IngestIssue, Item, Request, Session } from '../../session/model.js';
+import { normalizeUsage, type UsageReading } from '../usage.js';
 import type { CodexRecord, CodexTokenUsage } from './record.js';
 
 export type CodexRolloutRecords = {
@@ -42,20 +42,33 @@ export const REPLAY_GAP_MS = 1000;
 
 const UNKNOWN_MODEL = 'unknown';
 /** User messages Codex injects as context rather than typed by the user. */
-const CONTEXT_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<permissions instructions>'];
+const CONTEXT_PREFIXES = [
+  '<environment_context>',
+  '<user_instructions>',
+  '# AGENTS.md instructions',
+  '<permissions instructions>',
+];
 
 function count(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+  // Safe integers only: differences of totals above 2^53 would be rounding noise posing as usage.
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
 
 /** The comparable identity of a cumulative total; null when it has no counts. */
 function totalKey(total: CodexTokenUsage): string | null {
-  const values = [total.inputTokens, total.cachedInputTokens, total.cacheWriteTokens, total.outputTokens, total.reasoningTokens, total.totalTokens].map(count);
+  const values = [
+    total.inputTokens,
+    total.cachedInputTokens,
+    total.cacheWriteTokens,
+    total.outputTokens,
+    total.reasoningTokens,
+    total.totalTokens,
+  ].map(count);
   return values.every((v) => v === null) ? null : values.join(',');
 }
 
 function totalTokensOf(total: CodexTokenUsage): number | null {
-  return count(total.totalTokens) ?? ((count(total.inputTokens) ?? 0) + (count(total.outputTokens) ?? 0));
+  return count(total.totalTokens) ?? (count(total.inputTokens) ?? 0) + (count(total.outputTokens) ?? 0);
 }
 
 function difference(current: CodexTokenUsage, previous: CodexTokenUsage | null): CodexTokenUsage {
@@ -74,7 +87,7 @@ function difference(current: CodexTokenUsage, previous: CodexTokenUsage | null):
   };
 }
 
-function usageOf(raw: CodexTokenUsage): { readonly usage: MeasuredUsage | null; readonly problem: string | null } {
+function usageOf(raw: CodexTokenUsage): UsageReading {
   return normalizeUsage({
     inputTokens: raw.inputTokens,
     cacheReadTokens: raw.cachedInputTokens,
@@ -168,7 +181,14 @@ function readRollout(
         parentSessionId = record.parentThreadId ?? record.forkedFromId;
         forkedFrom = record.forkedFromId ?? record.parentThreadId;
         if (record.instructions !== null && record.instructions.chars > 0) {
-          items.push({ kind: 'system', id: `${input.sessionId}:instructions`, timestampMs: null, ...record.instructions, imageParts: 0, imageChars: 0 });
+          items.push({
+            kind: 'system',
+            id: `${input.sessionId}:instructions`,
+            timestampMs: null,
+            ...record.instructions,
+            imageParts: 0,
+            imageChars: 0,
+          });
         }
         break;
       case 'turn_context':
@@ -199,10 +219,18 @@ function readRollout(
           firstUnclaimedOutput = null;
           break;
         }
-        const { usage, problem } = usageOf(raw);
-        if (problem !== null) issues.push({ file: input.file, line, reason: problem, effect: 'repaired' });
-        if (usage === null) break;
-        if (usage.promptTokens === 0 && usage.outputTokens === 0) {
+        const { usage, problem, invalid } = usageOf(raw);
+        // An invalid count is not a repair: the line's usage is not used (a `usage invalid` issue).
+        if (problem !== null)
+          issues.push({
+            file: input.file,
+            line,
+            reason: problem,
+            ...(invalid === true ? {} : { effect: 'repaired' as const }),
+          });
+        // A request whose usage is invalid still happened: it is kept, unpriced, with usage null.
+        if (usage === null && invalid !== true) break;
+        if (usage !== null && usage.promptTokens === 0 && usage.outputTokens === 0) {
           // Every count 0: the event reports no usage; not a request of 0 tokens (a $0 bill).
           const reason = 'token_count whose usage is all zero; counted as a request without usage, not priced';
           issues.push({ file: input.file, line, reason, effect: 'usage-not-reported' });
@@ -210,7 +238,7 @@ function readRollout(
         const itemIndex = firstUnclaimedOutput ?? items.length;
         openRequest = firstUnclaimedOutput === null;
         firstUnclaimedOutput = null;
-        const reported = usage.promptTokens > 0 || usage.outputTokens > 0;
+        const reported = usage !== null && (usage.promptTokens > 0 || usage.outputTokens > 0);
         requests.push({
           index: requests.length,
           itemIndex,
@@ -231,13 +259,25 @@ function readRollout(
           addInput({ ...base, kind: 'system' });
         } else {
           const text = record.content.text;
-          const synthetic = text !== null && CONTEXT_PREFIXES.some((prefix) => text.startsWith(prefix)) ? 'context' : null;
+          const synthetic =
+            text !== null && CONTEXT_PREFIXES.some((prefix) => text.startsWith(prefix)) ? 'context' : null;
           addInput({ ...base, kind: 'user', synthetic });
         }
         break;
       }
       case 'reasoning':
-        addOutput({ kind: 'assistant', id: `${input.sessionId}:${line}`, timestampMs: record.timestampMs, text: '', chars: 0, imageParts: 0, imageChars: 0, responseId: null, toolCalls: [], thinkingChars: record.thinkingChars });
+        addOutput({
+          kind: 'assistant',
+          id: `${input.sessionId}:${line}`,
+          timestampMs: record.timestampMs,
+          text: '',
+          chars: 0,
+          imageParts: 0,
+          imageChars: 0,
+          responseId: null,
+          toolCalls: [],
+          thinkingChars: record.thinkingChars,
+        });
         break;
       case 'tool_call': {
         const callId = record.call.callId === '' ? `${input.sessionId}:${line}` : record.call.callId;
@@ -272,20 +312,54 @@ function readRollout(
       case 'compacted': {
         const id = `${input.sessionId}:${line}`;
         const itemIndex = items.length;
-        addInput({ kind: 'summary', id, timestampMs: record.timestampMs, ...record.summary, imageParts: 0, imageChars: 0 });
-        events.push({ kind: 'compaction', itemIndex, requestIndex: requests.length, timestampMs: record.timestampMs, trigger: 'unknown', tokensBefore: null, tokensAfter: null, tokenUnit: 'provider', summaryItemId: id });
+        addInput({
+          kind: 'summary',
+          id,
+          timestampMs: record.timestampMs,
+          ...record.summary,
+          imageParts: 0,
+          imageChars: 0,
+        });
+        events.push({
+          kind: 'compaction',
+          itemIndex,
+          requestIndex: requests.length,
+          timestampMs: record.timestampMs,
+          trigger: 'unknown',
+          tokensBefore: null,
+          tokensAfter: null,
+          tokenUnit: 'provider',
+          summaryItemId: id,
+        });
         pendingCompaction = true;
         break;
       }
       case 'context_compacted':
         // Usually follows a `compacted` line (§2.5); alone, it is a compaction without its summary.
         if (!pendingCompaction) {
-          events.push({ kind: 'compaction', itemIndex: items.length, requestIndex: requests.length, timestampMs: record.timestampMs, trigger: 'unknown', tokensBefore: null, tokensAfter: null, tokenUnit: 'provider', summaryItemId: null });
+          events.push({
+            kind: 'compaction',
+            itemIndex: items.length,
+            requestIndex: requests.length,
+            timestampMs: record.timestampMs,
+            trigger: 'unknown',
+            tokensBefore: null,
+            tokensAfter: null,
+            tokenUnit: 'provider',
+            summaryItemId: null,
+          });
         }
         pendingCompaction = false;
         break;
       case 'error':
-        events.push({ kind: 'model_error', itemIndex: items.length, requestIndex: requests.length, timestampMs: record.timestampMs, errorKind: 'error', message: record.message });
+        events.push({
+          kind: 'model_error',
+          itemIndex: items.length,
+          requestIndex: requests.length,
+          timestampMs: record.timestampMs,
+          errorKind: 'error',
+          message: record.message,
+        });
         break;
       case 'ignored':
         break;
@@ -300,7 +374,8 @@ function readRollout(
         throw new Error(`unhandled record ${JSON.stringify(unreachable)}`);
       }
     }
-    if (record.kind !== 'compacted' && record.kind !== 'ignored' && record.kind !== 'context_compacted') pendingCompaction = false;
+    if (record.kind !== 'compacted' && record.kind !== 'ignored' && record.kind !== 'context_compacted')
+      pendingCompaction = false;
   }
   for (const [type, seen] of unknownTypes) {
     const reason = `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored`;

@@ -8,6 +8,7 @@ import { type ContentMode, kept } from '../content-mode.js';
 import { parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
 import type { Line } from '../lines.js';
+import { jsonText, tooDeepReason } from '../json-text.js';
 
 /** Token counts as a `token_count` event reports them (OpenAI convention: input includes cached, output includes reasoning). */
 export type CodexTokenUsage = {
@@ -44,10 +45,20 @@ export type CodexRecord =
       readonly last: CodexTokenUsage | null;
       readonly model: string | null;
     }
-  | { readonly kind: 'message'; readonly timestampMs: number | null; readonly role: string; readonly content: CodexText }
+  | {
+      readonly kind: 'message';
+      readonly timestampMs: number | null;
+      readonly role: string;
+      readonly content: CodexText;
+    }
   | { readonly kind: 'reasoning'; readonly timestampMs: number | null; readonly thinkingChars: number }
   | { readonly kind: 'tool_call'; readonly timestampMs: number | null; readonly call: ToolCall }
-  | { readonly kind: 'tool_output'; readonly timestampMs: number | null; readonly callId: string; readonly output: CodexText }
+  | {
+      readonly kind: 'tool_output';
+      readonly timestampMs: number | null;
+      readonly callId: string;
+      readonly output: CodexText;
+    }
   | { readonly kind: 'compacted'; readonly timestampMs: number | null; readonly summary: CodexText }
   | { readonly kind: 'context_compacted'; readonly timestampMs: number | null }
   | { readonly kind: 'error'; readonly timestampMs: number | null; readonly message: string }
@@ -85,7 +96,7 @@ const IGNORED_EVENTS: ReadonlySet<string> = new Set([
 ]);
 
 function textOf(value: unknown, content: ContentMode): CodexText {
-  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : jsonText(value);
   return { text: kept(text, content), chars: text.length };
 }
 
@@ -122,24 +133,66 @@ function responseItem(payload: JsonObject, timestampMs: number | null, content: 
   const type = asString(payload['type']) ?? '';
   switch (type) {
     case 'message':
-      return { kind: 'message', timestampMs, role: asString(payload['role']) ?? 'user', content: messageText(payload, content) };
+      return {
+        kind: 'message',
+        timestampMs,
+        role: asString(payload['role']) ?? 'user',
+        content: messageText(payload, content),
+      };
     case 'reasoning': {
       let chars = 0;
       for (const part of asArray(payload['summary']) ?? []) chars += asString(asObject(part)?.['text'])?.length ?? 0;
       return { kind: 'reasoning', timestampMs, thinkingChars: chars };
     }
     case 'function_call':
-      return { kind: 'tool_call', timestampMs, call: { callId: asString(payload['call_id']) ?? '', name: asString(payload['name']) ?? '', argsJson: textOf(payload['arguments'], 'text').text ?? '' } };
+      return {
+        kind: 'tool_call',
+        timestampMs,
+        call: {
+          callId: asString(payload['call_id']) ?? '',
+          name: asString(payload['name']) ?? '',
+          argsJson: textOf(payload['arguments'], 'text').text ?? '',
+        },
+      };
     case 'custom_tool_call':
-      return { kind: 'tool_call', timestampMs, call: { callId: asString(payload['call_id']) ?? '', name: asString(payload['name']) ?? '', argsJson: textOf(payload['input'], 'text').text ?? '' } };
+      return {
+        kind: 'tool_call',
+        timestampMs,
+        call: {
+          callId: asString(payload['call_id']) ?? '',
+          name: asString(payload['name']) ?? '',
+          argsJson: textOf(payload['input'], 'text').text ?? '',
+        },
+      };
     case 'local_shell_call':
-      return { kind: 'tool_call', timestampMs, call: { callId: asString(payload['call_id']) ?? asString(payload['id']) ?? '', name: 'local_shell', argsJson: JSON.stringify(payload['action'] ?? {}) } };
+      return {
+        kind: 'tool_call',
+        timestampMs,
+        call: {
+          callId: asString(payload['call_id']) ?? asString(payload['id']) ?? '',
+          name: 'local_shell',
+          argsJson: jsonText(payload['action'] ?? {}),
+        },
+      };
     case 'web_search_call':
-      return { kind: 'tool_call', timestampMs, call: { callId: asString(payload['id']) ?? '', name: 'web_search', argsJson: JSON.stringify(payload['action'] ?? {}) } };
+      return {
+        kind: 'tool_call',
+        timestampMs,
+        call: {
+          callId: asString(payload['id']) ?? '',
+          name: 'web_search',
+          argsJson: jsonText(payload['action'] ?? {}),
+        },
+      };
     case 'function_call_output':
     case 'custom_tool_call_output':
     case 'local_shell_call_output':
-      return { kind: 'tool_output', timestampMs, callId: asString(payload['call_id']) ?? '', output: outputOf(payload['output'], content) };
+      return {
+        kind: 'tool_output',
+        timestampMs,
+        callId: asString(payload['call_id']) ?? '',
+        output: outputOf(payload['output'], content),
+      };
     case 'ghost_snapshot':
       return { kind: 'ignored' };
     default:
@@ -149,6 +202,16 @@ function responseItem(payload: JsonObject, timestampMs: number | null, content: 
 
 /** Parses one rollout line; never throws. */
 export function parseCodexLine(line: Line, content: ContentMode): CodexLineResult {
+  try {
+    return parseCodexLineUnguarded(line, content);
+  } catch (error) {
+    const reason = tooDeepReason(error);
+    if (reason === null) throw error;
+    return { kind: 'invalid', reason };
+  }
+}
+
+function parseCodexLineUnguarded(line: Line, content: ContentMode): CodexLineResult {
   const json = parseJsonLine(line);
   if (json.kind !== 'json') return json;
   const object = asObject(json.value);
@@ -185,7 +248,10 @@ export function parseCodexLine(line: Line, content: ContentMode): CodexLineResul
     case 'response_item':
       return { kind: 'record', record: responseItem(payload, timestampMs, content) };
     case 'compacted':
-      return { kind: 'record', record: { kind: 'compacted', timestampMs, summary: textOf(payload['message'] ?? '', content) } };
+      return {
+        kind: 'record',
+        record: { kind: 'compacted', timestampMs, summary: textOf(payload['message'] ?? '', content) },
+      };
     case 'event_msg': {
       const event = asString(payload['type']) ?? '';
       if (event === 'token_count') {
@@ -202,7 +268,11 @@ export function parseCodexLine(line: Line, content: ContentMode): CodexLineResul
         };
       }
       if (event === 'context_compacted') return { kind: 'record', record: { kind: 'context_compacted', timestampMs } };
-      if (event === 'error') return { kind: 'record', record: { kind: 'error', timestampMs, message: asString(payload['message']) ?? 'error' } };
+      if (event === 'error')
+        return {
+          kind: 'record',
+          record: { kind: 'error', timestampMs, message: asString(payload['message']) ?? 'error' },
+        };
       if (IGNORED_EVENTS.has(event)) return { kind: 'record', record: { kind: 'ignored' } };
       return { kind: 'record', record: { kind: 'unknown', type: `event_msg/${event}` } };
     }

@@ -19,7 +19,9 @@ export type Alignment = {
   readonly unmatched: readonly StoreMessage[];
 };
 
-type Slot = { readonly response: RolloutResponse; readonly first: boolean } & ({ readonly kind: 'text' } | { readonly kind: 'call'; readonly callIndex: number; readonly name: string });
+type Slot = { readonly response: RolloutResponse; readonly first: boolean } & (
+  { readonly kind: 'text' } | { readonly kind: 'call'; readonly callIndex: number; readonly name: string }
+);
 
 /** Tool call names of a response in call order: the response's own list, else the recorded calls. */
 export function toolCallNamesOf(response: RolloutResponse): readonly string[] {

@@ -5,15 +5,37 @@
  * compaction summaries and the prompt text the store lost. Either the rollout or the store alone
  * still yields a session. Pure: no I/O; every problem becomes an ingest issue.
  */
-import type { HarnessEvent, IngestIssue, Item, MeasuredUsage, Request, Session, SummaryItem, UserItem } from '../../session/model.js';
+import type {
+  HarnessEvent,
+  IngestIssue,
+  Item,
+  MeasuredUsage,
+  Request,
+  Session,
+  SummaryItem,
+  UserItem,
+} from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
 import { alignStore, hasTextLine, type ResponseMatch, toolCallNamesOf } from './align.js';
-import { itemsFromRolloutCall, itemsFromStoreLine, promptCharsOf, textItemFromRollout, userItem, userItemFromStore } from './items.js';
+import {
+  itemsFromRolloutCall,
+  itemsFromStoreLine,
+  promptCharsOf,
+  textItemFromRollout,
+  userItem,
+  userItemFromStore,
+} from './items.js';
 import type { MemoryFile, MemorySummary } from './memory.js';
 import { projectPathFromDirName } from './project-dir.js';
 import type { RolloutRecord } from './rollout.js';
 import { activePath, EMPTY_META, type StoreMessage, type StoreMeta } from './store.js';
-import { buildTimeline, type EventDraft, type RolloutCall, type RolloutResponse, type UserPlaceholder } from './timeline.js';
+import {
+  buildTimeline,
+  type EventDraft,
+  type RolloutCall,
+  type RolloutResponse,
+  type UserPlaceholder,
+} from './timeline.js';
 
 export type RolloutSource = { readonly file: string; readonly records: readonly RolloutRecord[] };
 
@@ -49,8 +71,19 @@ type RequestDraft = Omit<Request, 'index' | 'itemIndex'>;
 type Step =
   | { readonly kind: 'user'; readonly timestampMs: number; readonly item: UserItem }
   | { readonly kind: 'placeholder'; readonly timestampMs: number; readonly placeholder: UserPlaceholder }
-  | { readonly kind: 'response'; readonly timestampMs: number; readonly request: RequestDraft; readonly items: readonly Item[]; readonly promptChars: number | null }
-  | { readonly kind: 'event'; readonly timestampMs: number; readonly event: EventDraft; readonly summary: SummaryItem | null }
+  | {
+      readonly kind: 'response';
+      readonly timestampMs: number;
+      readonly request: RequestDraft;
+      readonly items: readonly Item[];
+      readonly promptChars: number | null;
+    }
+  | {
+      readonly kind: 'event';
+      readonly timestampMs: number;
+      readonly event: EventDraft;
+      readonly summary: SummaryItem | null;
+    }
   | { readonly kind: 'side'; readonly timestampMs: number; readonly request: RequestDraft };
 
 type Context = {
@@ -65,7 +98,13 @@ type Context = {
 /** Builds the normalized session; see the module comment for which source wins where. */
 export function buildFreecodeSession(input: FreecodeSessionInput, options: BuildOptions): Session {
   const meta = input.store?.meta ?? EMPTY_META;
-  const ctx: Context = { content: options.content, storeItemIds: new Set(), meta, rolloutFile: input.rollout?.file ?? null, issues: [...input.issues] };
+  const ctx: Context = {
+    content: options.content,
+    storeItemIds: new Set(),
+    meta,
+    rolloutFile: input.rollout?.file ?? null,
+    issues: [...input.issues],
+  };
 
   const storeMessages = input.store === null ? [] : storePath(input.store, ctx);
   const timeline = input.rollout === null ? null : buildTimeline(input.rollout.file, input.rollout.records);
@@ -79,7 +118,8 @@ export function buildFreecodeSession(input: FreecodeSessionInput, options: Build
     steps = stepsFromStore(storeMessages, ctx);
     // A rollout without responses still has events (failed sends, blocks) worth placing.
     const extra = (timeline?.steps ?? []).flatMap((step): Step[] => {
-      if (step.kind === 'event') return [{ kind: 'event', timestampMs: step.event.timestampMs ?? 0, event: step.event, summary: null }];
+      if (step.kind === 'event')
+        return [{ kind: 'event', timestampMs: step.event.timestampMs ?? 0, event: step.event, summary: null }];
       if (step.kind === 'side_request') return [sideStep(step, ctx)];
       return [];
     });
@@ -124,7 +164,16 @@ function storePath(store: StoreSource, ctx: Context): readonly StoreMessage[] {
   return activePath(store.messages, leafId);
 }
 
-function sideStep(step: { timestampMs: number; agentId: string; model: string | null; provider: string | null; usage: MeasuredUsage }, ctx: Context): Step {
+function sideStep(
+  step: {
+    timestampMs: number;
+    agentId: string;
+    model: string | null;
+    provider: string | null;
+    usage: MeasuredUsage | null;
+  },
+  ctx: Context,
+): Step {
   return {
     kind: 'side',
     timestampMs: step.timestampMs,
@@ -178,7 +227,9 @@ function stepsFromRollout(
       }
     }
   });
-  const storeUsers = storeMessages.filter((message) => message.role === 'user').map((message) => fromStore(ctx, userItemFromStore(message, ctx.content)));
+  const storeUsers = storeMessages
+    .filter((message) => message.role === 'user')
+    .map((message) => fromStore(ctx, userItemFromStore(message, ctx.content)));
   return placeStoreUsers(steps, storeUsers);
 }
 
@@ -196,9 +247,26 @@ function responseStep(response: RolloutResponse, match: ResponseMatch | undefine
   if (hasTextLine(response)) {
     const stored = match?.text ?? null;
     if (stored !== null) {
-      items.push(...fromStore(ctx, itemsFromStoreLine(stored, responseId, takeThinking(), (part) => ({ callId: `tool-${stored.id}-${part.partIndex}`, failed: false }), ctx.content)));
+      items.push(
+        ...fromStore(
+          ctx,
+          itemsFromStoreLine(
+            stored,
+            responseId,
+            takeThinking(),
+            (part) => ({ callId: `tool-${stored.id}-${part.partIndex}`, failed: false }),
+            ctx.content,
+          ),
+        ),
+      );
     } else {
-      const text = textItemFromRollout(response.eventId, response.respondedAtMs, response.textChars, responseId, takeThinking());
+      const text = textItemFromRollout(
+        response.eventId,
+        response.respondedAtMs,
+        response.textChars,
+        responseId,
+        takeThinking(),
+      );
       items.push(ctx.content === 'text' ? text : { ...text, text: null });
     }
   }
@@ -220,7 +288,10 @@ function responseStep(response: RolloutResponse, match: ResponseMatch | undefine
             stored,
             responseId,
             takeThinking(),
-            (part) => ({ callId: call?.callId ?? `tool-${stored.id}-${part.partIndex}`, failed: call?.output?.failed ?? false }),
+            (part) => ({
+              callId: call?.callId ?? `tool-${stored.id}-${part.partIndex}`,
+              failed: call?.output?.failed ?? false,
+            }),
             ctx.content,
           ),
         ),
@@ -339,17 +410,37 @@ function stepsFromStore(messages: readonly StoreMessage[], ctx: Context): Step[]
   }
 
   return groups.map((group): Step => {
-    if (!Array.isArray(group)) return { kind: 'user', timestampMs: group.timestampMs, item: fromStore(ctx, userItemFromStore(group, ctx.content)) };
+    if (!Array.isArray(group))
+      return {
+        kind: 'user',
+        timestampMs: group.timestampMs,
+        item: fromStore(ctx, userItemFromStore(group, ctx.content)),
+      };
     const first = group[0];
     const responseId = first?.id ?? '';
     const items = group.flatMap((message) =>
-      fromStore(ctx, itemsFromStoreLine(message, responseId, 0, (part) => ({ callId: `tool-${message.id}-${part.partIndex}`, failed: false }), ctx.content)),
+      fromStore(
+        ctx,
+        itemsFromStoreLine(
+          message,
+          responseId,
+          0,
+          (part) => ({ callId: `tool-${message.id}-${part.partIndex}`, failed: false }),
+          ctx.content,
+        ),
+      ),
     );
     const timestampMs = first?.timestampMs ?? 0;
     return {
       kind: 'response',
       timestampMs,
-      request: { model: ctx.meta.model ?? UNKNOWN_MODEL, provider: ctx.meta.provider, timestampMs, usage: first?.usage ?? null, agentId: null },
+      request: {
+        model: ctx.meta.model ?? UNKNOWN_MODEL,
+        provider: ctx.meta.provider,
+        timestampMs,
+        usage: first?.usage ?? null,
+        agentId: null,
+      },
       items,
       promptChars: null,
     };
@@ -401,14 +492,20 @@ function summaryItem(summary: MemorySummary, content: ContentMode): SummaryItem 
  * made by a compaction that writes no rollout event, i.e. the manual `/compact` (§5.3), so they
  * become compactions of trigger `manual`; without a rollout the trigger is `unknown`.
  */
-function attachSummaries(steps: readonly Step[], summaries: readonly MemorySummary[], hasRollout: boolean, ctx: Context): Step[] {
+function attachSummaries(
+  steps: readonly Step[],
+  summaries: readonly MemorySummary[],
+  hasRollout: boolean,
+  ctx: Context,
+): Step[] {
   const sorted = [...summaries].sort((a, b) => a.createdAtMs - b.createdAtMs);
   const orphans: MemorySummary[] = [];
   let next = 0;
   const out = steps.map((step): Step => {
     if (step.kind !== 'event' || step.event.kind !== 'compaction') return step;
     let claimed = -1;
-    for (let i = next; i < sorted.length && (sorted[i]?.createdAtMs ?? Infinity) <= step.timestampMs; i += 1) claimed = i;
+    for (let i = next; i < sorted.length && (sorted[i]?.createdAtMs ?? Infinity) <= step.timestampMs; i += 1)
+      claimed = i;
     if (claimed === -1) return step;
     orphans.push(...sorted.slice(next, claimed));
     const summary = sorted[claimed];
@@ -459,14 +556,23 @@ function fillFromMemory(steps: readonly Step[], memory: MemoryFile, ctx: Context
     if (entry === undefined || entry.timestampMs > untilMs) return step;
     next += 1;
     const { placeholder } = step;
-    const item = userItem(placeholderItemId(placeholder), entry.timestampMs, entry.content, entry.content.length, syntheticOf(placeholder), ctx.content);
+    const item = userItem(
+      placeholderItemId(placeholder),
+      entry.timestampMs,
+      entry.content,
+      entry.content.length,
+      syntheticOf(placeholder),
+      ctx.content,
+    );
     return { kind: 'user', timestampMs: entry.timestampMs, item };
   });
 }
 
 function placeholderItemId(placeholder: UserPlaceholder): string {
   // A steer's event carries the store id of its message; prompts and pokes have none on disk.
-  return placeholder.origin === 'steer' ? placeholder.eventId : `${placeholder.origin === 'poke' ? 'poke' : 'user'}-${placeholder.eventId}`;
+  return placeholder.origin === 'steer'
+    ? placeholder.eventId
+    : `${placeholder.origin === 'poke' ? 'poke' : 'user'}-${placeholder.eventId}`;
 }
 
 function syntheticOf(placeholder: UserPlaceholder): string | null {
@@ -503,7 +609,16 @@ function emit(steps: readonly Step[], ctx: Context): { items: Item[]; requests: 
       case 'placeholder': {
         const { placeholder } = step;
         pending.push({ itemIndex: items.length, placeholder });
-        items.push(userItem(placeholderItemId(placeholder), placeholder.timestampMs, null, 0, syntheticOf(placeholder), ctx.content));
+        items.push(
+          userItem(
+            placeholderItemId(placeholder),
+            placeholder.timestampMs,
+            null,
+            0,
+            syntheticOf(placeholder),
+            ctx.content,
+          ),
+        );
         break;
       }
       case 'response':
@@ -566,7 +681,11 @@ function sizeUnknownPrompts(
   for (const { previous, members } of groups.values()) {
     let baseline: Baseline | null;
     if (previous !== undefined) {
-      baseline = { promptChars: promptChars.get(previous.index) ?? null, fromItemIndex: previous.itemIndex, afterRequestIndex: previous.index };
+      baseline = {
+        promptChars: promptChars.get(previous.index) ?? null,
+        fromItemIndex: previous.itemIndex,
+        afterRequestIndex: previous.index,
+      };
     } else {
       systemChars ??= estimateSystemChars(items, requests, events, promptChars, ctx.storeItemIds);
       baseline = systemChars === null ? null : { promptChars: systemChars, fromItemIndex: 0, afterRequestIndex: -1 };
@@ -605,7 +724,11 @@ function describeOrigin(placeholder: UserPlaceholder): string {
 }
 
 /** What the prompt held before the unknown messages: a request's promptChars and the items after it, or the system part alone. */
-type Baseline = { readonly promptChars: number | null; readonly fromItemIndex: number; readonly afterRequestIndex: number };
+type Baseline = {
+  readonly promptChars: number | null;
+  readonly fromItemIndex: number;
+  readonly afterRequestIndex: number;
+};
 
 function growthResidue(
   items: readonly Item[],
@@ -619,7 +742,10 @@ function growthResidue(
   const after = last?.placeholder.nextRequest?.promptChars;
   if (last === undefined || before === null || after === null || after === undefined) return null;
   const compacted = events.some(
-    (event) => event.kind === 'compaction' && event.requestIndex > baseline.afterRequestIndex && event.itemIndex <= last.itemIndex,
+    (event) =>
+      event.kind === 'compaction' &&
+      event.requestIndex > baseline.afterRequestIndex &&
+      event.itemIndex <= last.itemIndex,
   );
   if (compacted) return null;
   let known = 0;
@@ -651,7 +777,12 @@ function estimateSystemChars(
   const compaction = events.findLast((event) => event.kind === 'compaction');
   if (compaction === undefined || compaction.kind !== 'compaction' || compaction.summaryItemId === null) return null;
   const summary = items.find((item) => item.id === compaction.summaryItemId);
-  const q = requests.find((request) => request.agentId === null && request.index >= compaction.requestIndex && (promptChars.get(request.index) ?? null) !== null);
+  const q = requests.find(
+    (request) =>
+      request.agentId === null &&
+      request.index >= compaction.requestIndex &&
+      (promptChars.get(request.index) ?? null) !== null,
+  );
   const qChars = q === undefined ? null : (promptChars.get(q.index) ?? null);
   if (summary === undefined || q === undefined || qChars === null) return null;
   let visible = 0;

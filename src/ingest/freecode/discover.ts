@@ -6,10 +6,11 @@
  * other files are looked up in that home, so pointing at a store directory still reads its rollout.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { IngestIssue } from '../../session/model.js';
 import { CachecostError, errorMessage } from '../../session/errors.js';
+import { entryKind } from '../dir-entry.js';
 
 /** The files of one FreeCode session; any of them may be missing. */
 export type FreecodeSessionFiles = {
@@ -44,7 +45,12 @@ const MAX_DEPTH = 8;
 type MutableFiles = { -readonly [K in keyof FreecodeSessionFiles]: FreecodeSessionFiles[K] };
 
 function isMissing(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    (error.code === 'ENOENT' || error.code === 'ENOTDIR')
+  );
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -58,6 +64,8 @@ async function exists(path: string): Promise<boolean> {
 class Collector {
   readonly sessions = new Map<string, MutableFiles>();
   readonly issues: IngestIssue[] = [];
+  /** Real paths of the directories walked: a symbolic link back to one of them is not followed again. */
+  readonly visitedDirs = new Set<string>();
   private readonly seenFiles = new Set<string>();
 
   add(kind: FileKind, path: string): void {
@@ -75,10 +83,21 @@ class Collector {
       memoryFile: null,
     };
     this.sessions.set(sessionId, files);
-    const field = kind === 'rollout' ? 'rolloutFile' : kind === 'messages' ? 'messagesFile' : kind === 'meta' ? 'metaFile' : 'memoryFile';
+    const field =
+      kind === 'rollout'
+        ? 'rolloutFile'
+        : kind === 'messages'
+          ? 'messagesFile'
+          : kind === 'meta'
+            ? 'metaFile'
+            : 'memoryFile';
     const previous = files[field];
     if (previous !== null) {
-      this.issues.push({ file: path, line: 0, reason: `another ${basename(path)} for session ${sessionId} was already found (${previous}); this one is not read` });
+      this.issues.push({
+        file: path,
+        line: 0,
+        reason: `another ${basename(path)} for session ${sessionId} was already found (${previous}); this one is not read`,
+      });
       return;
     }
     files[field] = path;
@@ -98,10 +117,19 @@ async function walk(dir: string, depth: number, collector: Collector): Promise<v
   for (const entry of entries) {
     const path = join(dir, entry.name);
     const kind = FILE_KINDS.get(entry.name);
-    if (kind !== undefined && (entry.isFile() || (entry.isSymbolicLink() && (await exists(path))))) {
-      collector.add(kind, path);
-    } else if (entry.isDirectory() && depth < MAX_DEPTH && !entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) {
-      await walk(path, depth + 1, collector);
+    const enterable = depth < MAX_DEPTH && !entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name);
+    if (kind === undefined && !(enterable && (entry.isDirectory() || entry.isSymbolicLink()))) continue;
+    // Symbolic links are followed (a linked session folder is read); a directory is entered once by its real path.
+    const found = await entryKind(path, entry);
+    if (found.kind === 'file') {
+      if (kind !== undefined) collector.add(kind, path);
+    } else if (found.kind === 'directory') {
+      if (enterable && !collector.visitedDirs.has(found.realPath)) {
+        collector.visitedDirs.add(found.realPath);
+        await walk(path, depth + 1, collector);
+      }
+    } else if (kind !== undefined) {
+      collector.issues.push({ file: path, line: 0, reason: found.reason });
     }
   }
 }
@@ -112,7 +140,9 @@ function homeOf(kind: FileKind, path: string): string | null {
   const parent = dirname(sessionDir);
   switch (kind) {
     case 'rollout':
-      return basename(parent) === 'sessions' && basename(dirname(parent)) === 'rollout' ? dirname(dirname(parent)) : null;
+      return basename(parent) === 'sessions' && basename(dirname(parent)) === 'rollout'
+        ? dirname(dirname(parent))
+        : null;
     case 'messages':
     case 'meta':
       return basename(dirname(parent)) === 'sessions' ? dirname(dirname(parent)) : null;
@@ -125,7 +155,11 @@ function homeOf(kind: FileKind, path: string): string | null {
   }
 }
 
-async function addCompanions(files: MutableFiles, collector: Collector, projectDirsByHome: Map<string, string[]>): Promise<void> {
+async function addCompanions(
+  files: MutableFiles,
+  collector: Collector,
+  projectDirsByHome: Map<string, string[]>,
+): Promise<void> {
   // The two store files live side by side wherever the store directory is.
   if (files.messagesFile !== null && files.metaFile === null) {
     const meta = join(dirname(files.messagesFile), 'meta.json');
@@ -152,7 +186,10 @@ async function addCompanions(files: MutableFiles, collector: Collector, projectD
     if (projects === undefined) {
       try {
         const entries = await readdir(join(home, 'sessions'), { withFileTypes: true });
-        projects = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+        projects = entries
+          .filter((e) => e.isDirectory())
+          .map((e) => e.name)
+          .sort();
       } catch {
         projects = [];
       }
@@ -179,15 +216,20 @@ export async function discoverFreecode(paths: readonly string[]): Promise<Discov
     try {
       isDirectory = (await stat(path)).isDirectory();
     } catch (error) {
-      if (isMissing(error)) throw new CachecostError('PATH_NOT_FOUND', `no such file or directory: ${path}`, { cause: error });
+      if (isMissing(error))
+        throw new CachecostError('PATH_NOT_FOUND', `no such file or directory: ${path}`, { cause: error });
       throw new CachecostError('IO_ERROR', `cannot read ${path}: ${errorMessage(error)}`, { cause: error });
     }
     if (isDirectory) {
+      collector.visitedDirs.add(await realpath(path));
       await walk(path, 0, collector);
     } else {
       const kind = FILE_KINDS.get(basename(path));
       if (kind === undefined) {
-        throw new CachecostError('BAD_ARGUMENT', `not a FreeCode log file: ${path} (expected events.jsonl, messages.jsonl, meta.json or memory.json)`);
+        throw new CachecostError(
+          'BAD_ARGUMENT',
+          `not a FreeCode log file: ${path} (expected events.jsonl, messages.jsonl, meta.json or memory.json)`,
+        );
       }
       collector.add(kind, path);
     }
@@ -196,10 +238,16 @@ export async function discoverFreecode(paths: readonly string[]): Promise<Discov
   for (const files of collector.sessions.values()) await addCompanions(files, collector, projectDirsByHome);
 
   const sessions: FreecodeSessionFiles[] = [];
-  for (const files of [...collector.sessions.values()].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0))) {
+  for (const files of [...collector.sessions.values()].sort((a, b) =>
+    a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0,
+  )) {
     if (files.rolloutFile === null && files.messagesFile === null && files.metaFile === null) {
       // Compaction memory alone has no requests to count: say so rather than drop it silently.
-      collector.issues.push({ file: files.memoryFile ?? files.sessionId, line: 0, reason: `memory.json without a rollout log or session store for session ${files.sessionId}; skipped` });
+      collector.issues.push({
+        file: files.memoryFile ?? files.sessionId,
+        line: 0,
+        reason: `memory.json without a rollout log or session store for session ${files.sessionId}; skipped`,
+      });
       continue;
     }
     sessions.push({ ...files });

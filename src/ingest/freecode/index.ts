@@ -28,7 +28,8 @@ async function readRollout(file: string, content: ContentMode, issues: IngestIss
       const result = parseRolloutLine(line, content);
       if (result.kind === 'record') {
         records.push(result.record);
-        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem, effect: 'repaired' });
+        if (result.problem !== null)
+          issues.push({ file, line: line.number, reason: result.problem, effect: 'repaired' });
       } else if (result.kind === 'invalid') {
         issues.push({ file, line: line.number, reason: result.reason });
       }
@@ -46,7 +47,8 @@ async function readMessages(file: string, content: ContentMode, issues: IngestIs
       const result = parseStoreLine(line, content);
       if (result.kind === 'message') {
         messages.push(result.message);
-        if (result.problem !== null) issues.push({ file, line: line.number, reason: result.problem, effect: 'repaired' });
+        if (result.problem !== null)
+          issues.push({ file, line: line.number, reason: result.problem, effect: 'repaired' });
       } else if (result.kind === 'invalid') {
         issues.push({ file, line: line.number, reason: result.reason });
       }
@@ -84,7 +86,10 @@ async function readMemory(file: string, issues: IngestIssue[]): Promise<MemorySo
 }
 
 /** Reads and joins one session's files; `content: 'sizes'` keeps only character counts (less memory). */
-export async function loadFreecodeSession(files: FreecodeSessionFiles, options: { readonly content: ContentMode }): Promise<Session> {
+export async function loadFreecodeSession(
+  files: FreecodeSessionFiles,
+  options: { readonly content: ContentMode },
+): Promise<Session> {
   const issues: IngestIssue[] = [];
   const read: string[] = [];
   const rollout = files.rolloutFile === null ? null : await readRollout(files.rolloutFile, options.content, issues);
@@ -95,7 +100,13 @@ export async function loadFreecodeSession(files: FreecodeSessionFiles, options: 
     const messages = files.messagesFile === null ? [] : await readMessages(files.messagesFile, options.content, issues);
     if (files.metaFile !== null) read.push(files.metaFile);
     if (files.messagesFile !== null) read.push(files.messagesFile);
-    store = { messagesFile: files.messagesFile, metaFile: files.metaFile, projectDir: files.projectDir, messages, meta };
+    store = {
+      messagesFile: files.messagesFile,
+      metaFile: files.metaFile,
+      projectDir: files.projectDir,
+      messages,
+      meta,
+    };
   }
   const memory = files.memoryFile === null ? null : await readMemory(files.memoryFile, issues);
   if (files.memoryFile !== null) read.push(files.memoryFile);

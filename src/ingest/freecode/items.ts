@@ -8,7 +8,6 @@ import { type ContentMode, kept } from '../content-mode.js';
 import type { StoreMessage, StorePart } from './store.js';
 import type { RolloutCall } from './timeline.js';
 
-
 type ImageCounts = { readonly imageParts: number; readonly imageChars: number };
 
 function images(parts: readonly StorePart[]): ImageCounts {
@@ -23,7 +22,10 @@ function images(parts: readonly StorePart[]): ImageCounts {
 }
 
 /** The text parts joined (null when their text was not kept) and their total length. */
-function joinedText(parts: readonly StorePart[], content: ContentMode): { readonly text: string | null; readonly chars: number } {
+function joinedText(
+  parts: readonly StorePart[],
+  content: ContentMode,
+): { readonly text: string | null; readonly chars: number } {
   let text = '';
   let chars = 0;
   for (const part of parts) {
@@ -55,8 +57,24 @@ export function userItemFromStore(message: StoreMessage, content: ContentMode): 
 }
 
 /** A user item whose content is known from elsewhere (memory.json) or not at all (`text` null, chars to be sized). */
-export function userItem(id: string, timestampMs: number, text: string | null, chars: number, synthetic: string | null, content: ContentMode): UserItem {
-  return { kind: 'user', id, timestampMs, text: text === null ? null : kept(text, content), chars, imageParts: 0, imageChars: 0, synthetic };
+export function userItem(
+  id: string,
+  timestampMs: number,
+  text: string | null,
+  chars: number,
+  synthetic: string | null,
+  content: ContentMode,
+): UserItem {
+  return {
+    kind: 'user',
+    id,
+    timestampMs,
+    text: text === null ? null : kept(text, content),
+    chars,
+    imageParts: 0,
+    imageChars: 0,
+    synthetic,
+  };
 }
 
 export type StoreCallInfo = { readonly callId: string; readonly failed: boolean };
@@ -75,7 +93,11 @@ export function itemsFromStoreLine(
   const { text, chars } = joinedText(message.parts, content);
   const tools = message.parts.filter((part): part is Extract<StorePart, { kind: 'tool' }> => part.kind === 'tool');
   const infos = tools.map(callInfo);
-  const toolCalls: ToolCall[] = tools.map((part, i) => ({ callId: infos[i]?.callId ?? '', name: part.name, argsJson: part.argsJson }));
+  const toolCalls: ToolCall[] = tools.map((part, i) => ({
+    callId: infos[i]?.callId ?? '',
+    name: part.name,
+    argsJson: part.argsJson,
+  }));
   const assistant: AssistantItem = {
     kind: 'assistant',
     id: message.id,
@@ -103,7 +125,13 @@ export function itemsFromStoreLine(
 }
 
 /** The text line of a response known only from the rollout: its size (`textChars`), not its content. */
-export function textItemFromRollout(id: string, timestampMs: number, textChars: number, responseId: string, thinkingChars: number): AssistantItem {
+export function textItemFromRollout(
+  id: string,
+  timestampMs: number,
+  textChars: number,
+  responseId: string,
+  thinkingChars: number,
+): AssistantItem {
   return {
     kind: 'assistant',
     id,
@@ -120,7 +148,12 @@ export function textItemFromRollout(id: string, timestampMs: number, textChars: 
 }
 
 /** A tool call known only from the rollout (full args and output, §6.3) and its result, when recorded. */
-export function itemsFromRolloutCall(call: RolloutCall, responseId: string, thinkingChars: number, content: ContentMode): Item[] {
+export function itemsFromRolloutCall(
+  call: RolloutCall,
+  responseId: string,
+  thinkingChars: number,
+  content: ContentMode,
+): Item[] {
   // No provider id (Aug logs): derive one from the event, in the spirit of FreeCode's tool-<messageId>-<i> (§7.3).
   const callId = call.callId ?? `tool-${call.eventId}`;
   const toolCall: ToolCall = { callId, name: call.tool, argsJson: call.argsJson };

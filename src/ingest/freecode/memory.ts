@@ -6,6 +6,7 @@
 import { errorMessage } from '../../session/errors.js';
 import { z } from 'zod';
 import { describeSchemaError } from '../json-line.js';
+import { MAX_TIMESTAMP_MS } from '../json-value.js';
 
 export type MemorySummary = {
   readonly id: string;
@@ -28,12 +29,16 @@ export type MemoryResult =
 
 const SummarySchema = z.looseObject({
   id: z.string(),
-  createdAt: z.number(),
+  createdAt: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc),
   content: z.string(),
   summaryTokenCount: z.number().int().nonnegative().nullish(),
 });
 
-const MessageSchema = z.looseObject({ role: z.string(), content: z.string(), timestamp: z.number() });
+const MessageSchema = z.looseObject({
+  role: z.string(),
+  content: z.string(),
+  timestamp: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc),
+});
 
 const FileSchema = z.looseObject({
   summaries: z.array(z.unknown()).nullish(),
@@ -59,7 +64,12 @@ export function parseMemory(content: string): MemoryResult {
       return;
     }
     const s = parsed.data;
-    summaries.push({ id: s.id, createdAtMs: s.createdAt, content: s.content, summaryTokenCount: s.summaryTokenCount ?? null });
+    summaries.push({
+      id: s.id,
+      createdAtMs: s.createdAt,
+      content: s.content,
+      summaryTokenCount: s.summaryTokenCount ?? null,
+    });
   });
   const userMessages: MemoryUserMessage[] = [];
   (file.data.messages ?? []).forEach((raw, index) => {
@@ -68,7 +78,8 @@ export function parseMemory(content: string): MemoryResult {
       problems.push(describeSchemaError(`memory.json messages[${index}]`, parsed.error));
       return;
     }
-    if (parsed.data.role === 'user') userMessages.push({ content: parsed.data.content, timestampMs: parsed.data.timestamp });
+    if (parsed.data.role === 'user')
+      userMessages.push({ content: parsed.data.content, timestampMs: parsed.data.timestamp });
   });
   return { kind: 'memory', memory: { summaries, userMessages }, problems };
 }

@@ -11,13 +11,21 @@ import { describeSchemaError, parseJsonLine } from '../json-line.js';
 import type { Line } from '../lines.js';
 import { isSkippableWholeLine, peekLeadingString } from '../peek-type.js';
 import { normalizeUsage } from '../usage.js';
+import { jsonText, tooDeepReason } from '../json-text.js';
+import { MAX_TIMESTAMP_MS } from '../json-value.js';
 
 type RecordBase = { readonly line: number; readonly eventId: string; readonly timestampMs: number };
 
 /** The rollout events that matter to a session, in the adapter's own vocabulary. */
 export type RolloutRecord = RecordBase &
   (
-    | { readonly kind: 'model_request'; readonly turnId: string; readonly provider: string | null; readonly model: string | null; readonly promptChars: number | null }
+    | {
+        readonly kind: 'model_request';
+        readonly turnId: string;
+        readonly provider: string | null;
+        readonly model: string | null;
+        readonly promptChars: number | null;
+      }
     | {
         readonly kind: 'model_response';
         readonly turnId: string | null;
@@ -30,7 +38,14 @@ export type RolloutRecord = RecordBase &
         readonly textChars: number;
         readonly thinkingChars: number;
       }
-    | { readonly kind: 'model_error'; readonly turnId: string | null; readonly provider: string | null; readonly model: string | null; readonly errorKind: string; readonly message: string }
+    | {
+        readonly kind: 'model_error';
+        readonly turnId: string | null;
+        readonly provider: string | null;
+        readonly model: string | null;
+        readonly errorKind: string;
+        readonly message: string;
+      }
     | {
         readonly kind: 'function_call';
         readonly tool: string;
@@ -48,7 +63,13 @@ export type RolloutRecord = RecordBase &
         readonly failed: boolean | null;
         readonly callId: string | null;
       }
-    | { readonly kind: 'function_denied'; readonly tool: string; readonly argsJson: string; readonly reason: string; readonly callId: string | null }
+    | {
+        readonly kind: 'function_denied';
+        readonly tool: string;
+        readonly argsJson: string;
+        readonly reason: string;
+        readonly callId: string | null;
+      }
     | { readonly kind: 'compact_occurred'; readonly beforeTokens: number | null; readonly afterTokens: number | null }
     | { readonly kind: 'context_overflow'; readonly beforeTokens: number | null }
     | { readonly kind: 'hook_blocked'; readonly hookName: string; readonly reason: string }
@@ -61,7 +82,8 @@ export type RolloutRecord = RecordBase &
         readonly agentId: string;
         readonly provider: string | null;
         readonly model: string | null;
-        readonly usage: MeasuredUsage;
+        /** Null when the line's usage is invalid (the request happened; it is not priced). */
+        readonly usage: MeasuredUsage | null;
       }
   );
 
@@ -115,7 +137,10 @@ const optionalText = z.string().nullish();
 const optionalCount = z.number().int().nonnegative().nullish();
 
 const TypeSchema = z.looseObject({ type: z.string() });
-const BaseSchema = z.looseObject({ id: z.string(), timestamp: z.number() });
+const BaseSchema = z.looseObject({
+  id: z.string(),
+  timestamp: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc),
+});
 
 const TokenFields = {
   inputTokens: z.unknown().optional(),
@@ -126,7 +151,12 @@ const TokenFields = {
 };
 
 const Schemas = {
-  'model.request': z.looseObject({ turnId: text, provider: optionalText, model: optionalText, promptChars: optionalCount }),
+  'model.request': z.looseObject({
+    turnId: text,
+    provider: optionalText,
+    model: optionalText,
+    promptChars: optionalCount,
+  }),
   'model.response': z.looseObject({
     turnId: optionalText,
     provider: optionalText,
@@ -137,10 +167,31 @@ const Schemas = {
     textChars: z.number().int().nonnegative(),
     thinkingChars: optionalCount,
   }),
-  'model.error': z.looseObject({ turnId: optionalText, provider: optionalText, model: optionalText, kind: optionalText, error: optionalText }),
-  'function.call': z.looseObject({ tool: text, args: z.unknown().optional(), callId: optionalText, parentCallId: optionalText }),
-  'function.output': z.looseObject({ tool: text, output: optionalText, failed: z.boolean().nullish(), callId: optionalText }),
-  'function.denied': z.looseObject({ tool: text, args: z.unknown().optional(), reason: optionalText, callId: optionalText }),
+  'model.error': z.looseObject({
+    turnId: optionalText,
+    provider: optionalText,
+    model: optionalText,
+    kind: optionalText,
+    error: optionalText,
+  }),
+  'function.call': z.looseObject({
+    tool: text,
+    args: z.unknown().optional(),
+    callId: optionalText,
+    parentCallId: optionalText,
+  }),
+  'function.output': z.looseObject({
+    tool: text,
+    output: optionalText,
+    failed: z.boolean().nullish(),
+    callId: optionalText,
+  }),
+  'function.denied': z.looseObject({
+    tool: text,
+    args: z.unknown().optional(),
+    reason: optionalText,
+    callId: optionalText,
+  }),
   'compact.occurred': z.looseObject({ beforeTokens: optionalCount, afterTokens: optionalCount }),
   'context.overflow': z.looseObject({ beforeTokens: optionalCount }),
   'hook.blocked': z.looseObject({ hookName: text, reason: optionalText }),
@@ -157,7 +208,7 @@ type Parsed<K extends keyof typeof Schemas> = z.infer<(typeof Schemas)[K]>;
 
 function argsJson(args: unknown): string {
   // JSON.stringify(undefined) is undefined: a call recorded without args sent `{}`.
-  return JSON.stringify(args ?? {}) ?? '{}';
+  return jsonText(args ?? {}) ?? '{}';
 }
 
 function parseWith<K extends keyof typeof Schemas>(
@@ -167,11 +218,23 @@ function parseWith<K extends keyof typeof Schemas>(
 ): { readonly ok: true; readonly data: Parsed<K> } | { readonly ok: false; readonly reason: string } {
   const result = Schemas[key].safeParse(value);
   // The schema is the boundary: after it, the fields it names are trusted.
-  return result.success ? { ok: true, data: result.data as Parsed<K> } : { ok: false, reason: describeSchemaError(type, result.error) };
+  return result.success
+    ? { ok: true, data: result.data as Parsed<K> }
+    : { ok: false, reason: describeSchemaError(type, result.error) };
 }
 
 /** Parses one rollout line; see the module comment. Never throws for bad content. */
 export function parseRolloutLine(line: Line, content: ContentMode = 'text'): RolloutLineResult {
+  try {
+    return parseRolloutLineUnguarded(line, content);
+  } catch (error) {
+    const reason = tooDeepReason(error);
+    if (reason === null) throw error;
+    return { kind: 'invalid', reason };
+  }
+}
+
+function parseRolloutLineUnguarded(line: Line, content: ContentMode): RolloutLineResult {
   const peeked = peekLeadingString(line.text, 'type');
   if (peeked !== null && IGNORED_EVENT_TYPES.has(peeked) && isSkippableWholeLine(line.text, 'type')) {
     return { kind: 'ignored' };
@@ -200,14 +263,22 @@ function parseHandled(type: string, value: unknown, common: RecordBase, content:
       const p = parseWith('model.request', type, value);
       if (!p.ok) return { kind: 'invalid', reason: p.reason };
       const { turnId, provider, model, promptChars } = p.data;
-      return record({ ...common, kind: 'model_request', turnId, provider: provider ?? null, model: model ?? null, promptChars: promptChars ?? null });
+      return record({
+        ...common,
+        kind: 'model_request',
+        turnId,
+        provider: provider ?? null,
+        model: model ?? null,
+        promptChars: promptChars ?? null,
+      });
     }
     case 'model.response': {
       const p = parseWith('model.response', type, value);
       if (!p.ok) return { kind: 'invalid', reason: p.reason };
       const d = p.data;
       const reading = normalizeUsage(d);
-      const model = d.model === PROVIDER_DEFAULT_MODEL && d.echoedModel ? d.echoedModel : (d.model ?? d.echoedModel ?? null);
+      const model =
+        d.model === PROVIDER_DEFAULT_MODEL && d.echoedModel ? d.echoedModel : (d.model ?? d.echoedModel ?? null);
       return record(
         {
           ...common,
@@ -241,25 +312,52 @@ function parseHandled(type: string, value: unknown, common: RecordBase, content:
       const p = parseWith('function.call', type, value);
       if (!p.ok) return { kind: 'invalid', reason: p.reason };
       const d = p.data;
-      return record({ ...common, kind: 'function_call', tool: d.tool, argsJson: argsJson(d.args), callId: d.callId ?? null, nested: Boolean(d.parentCallId) });
+      return record({
+        ...common,
+        kind: 'function_call',
+        tool: d.tool,
+        argsJson: argsJson(d.args),
+        callId: d.callId ?? null,
+        nested: Boolean(d.parentCallId),
+      });
     }
     case 'function.output': {
       const p = parseWith('function.output', type, value);
       if (!p.ok) return { kind: 'invalid', reason: p.reason };
       const d = p.data;
       const output = d.output ?? '';
-      return record({ ...common, kind: 'function_output', tool: d.tool, output: kept(output, content), outputChars: output.length, failed: d.failed ?? null, callId: d.callId ?? null });
+      return record({
+        ...common,
+        kind: 'function_output',
+        tool: d.tool,
+        output: kept(output, content),
+        outputChars: output.length,
+        failed: d.failed ?? null,
+        callId: d.callId ?? null,
+      });
     }
     case 'function.denied': {
       const p = parseWith('function.denied', type, value);
       if (!p.ok) return { kind: 'invalid', reason: p.reason };
       const d = p.data;
-      return record({ ...common, kind: 'function_denied', tool: d.tool, argsJson: argsJson(d.args), reason: d.reason ?? '', callId: d.callId ?? null });
+      return record({
+        ...common,
+        kind: 'function_denied',
+        tool: d.tool,
+        argsJson: argsJson(d.args),
+        reason: d.reason ?? '',
+        callId: d.callId ?? null,
+      });
     }
     case 'compact.occurred': {
       const p = parseWith('compact.occurred', type, value);
       if (!p.ok) return { kind: 'invalid', reason: p.reason };
-      return record({ ...common, kind: 'compact_occurred', beforeTokens: p.data.beforeTokens ?? null, afterTokens: p.data.afterTokens ?? null });
+      return record({
+        ...common,
+        kind: 'compact_occurred',
+        beforeTokens: p.data.beforeTokens ?? null,
+        afterTokens: p.data.afterTokens ?? null,
+      });
     }
     case 'context.overflow': {
       const p = parseWith('context.overflow', type, value);
@@ -275,7 +373,12 @@ function parseHandled(type: string, value: unknown, common: RecordBase, content:
     case 'subagent.stop': {
       const p = parseWith('subagent', type, value);
       if (!p.ok) return { kind: 'invalid', reason: p.reason };
-      return record({ ...common, kind: 'subagent', phase: type === 'subagent.start' ? 'start' : 'stop', subagentId: p.data.subagentId });
+      return record({
+        ...common,
+        kind: 'subagent',
+        phase: type === 'subagent.start' ? 'start' : 'stop',
+        subagentId: p.data.subagentId,
+      });
     }
     case 'poke.triggered':
       return record({ ...common, kind: 'poke_triggered' });
@@ -293,7 +396,13 @@ function parseHandled(type: string, value: unknown, common: RecordBase, content:
       const p = parseWith('redirect.triggered', type, value);
       if (!p.ok) return { kind: 'invalid', reason: p.reason };
       const d = p.data;
-      const usage = { inputTokens: d.inputTokens, outputTokens: d.outputTokens, cacheReadTokens: undefined, cacheWriteTokens: undefined, reasoningTokens: undefined };
+      const usage = {
+        inputTokens: d.inputTokens,
+        outputTokens: d.outputTokens,
+        cacheReadTokens: undefined,
+        cacheWriteTokens: undefined,
+        reasoningTokens: undefined,
+      };
       return sideRequest(common, 'redirect', null, null, usage);
     }
     case 'cache.warm': {
@@ -316,6 +425,8 @@ function sideRequest(
 ): RolloutLineResult {
   const reading = normalizeUsage(tokens);
   // A side call that reports no tokens (a failed memory job, a redirect without usage) bills nothing we can see.
-  if (reading.usage === null) return reading.problem === null ? { kind: 'ignored' } : { kind: 'invalid', reason: reading.problem };
+  if (reading.usage === null && reading.invalid !== true) {
+    return reading.problem === null ? { kind: 'ignored' } : { kind: 'invalid', reason: reading.problem };
+  }
   return record({ ...common, kind: 'side_request', agentId, provider, model, usage: reading.usage }, reading.problem);
 }

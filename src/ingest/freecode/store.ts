@@ -10,6 +10,8 @@ import { type ContentMode, kept } from '../content-mode.js';
 import { describeSchemaError, parseJsonLine } from '../json-line.js';
 import type { Line } from '../lines.js';
 import { normalizeUsage } from '../usage.js';
+import { jsonText, tooDeepReason } from '../json-text.js';
+import { MAX_TIMESTAMP_MS } from '../json-value.js';
 
 /** A part of a stored message; text and code parts are both text the model saw. Texts are null in `sizes` mode. */
 export type StorePart =
@@ -64,7 +66,7 @@ const MessageSchema = z.looseObject({
   id: z.string().min(1),
   role: z.string(),
   parts: z.array(z.unknown().optional()),
-  timestamp: z.number(),
+  timestamp: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc),
   usage: UsageSchema.nullish(),
   interrupted: z.boolean().nullish(),
   parentId: z.string().nullish(),
@@ -97,7 +99,8 @@ function parsePart(raw: unknown, partIndex: number, content: ContentMode): PartR
     case 'image':
       return { part: { kind: 'image', dataChars: (p.data ?? '').length }, problem: null };
     case 'tool': {
-      if (p.tool === null || p.tool === undefined) return { part: null, problem: `part ${partIndex}: tool part without "tool"` };
+      if (p.tool === null || p.tool === undefined)
+        return { part: null, problem: `part ${partIndex}: tool part without "tool"` };
       const result = p.result ?? '';
       return {
         part: {
@@ -105,7 +108,7 @@ function parsePart(raw: unknown, partIndex: number, content: ContentMode): PartR
           partIndex,
           name: p.tool.name,
           // FreeCode replaces args that are not a plain object by {} when it loads history (§7.3).
-          argsJson: isPlainObject(p.tool.args) ? JSON.stringify(p.tool.args) : '{}',
+          argsJson: isPlainObject(p.tool.args) ? jsonText(p.tool.args) : '{}',
           result: kept(result, content),
           resultChars: result.length,
         },
@@ -119,13 +122,24 @@ function parsePart(raw: unknown, partIndex: number, content: ContentMode): PartR
 
 /** Parses one `messages.jsonl` line; bad parts are dropped from the message and reported as its problem. */
 export function parseStoreLine(line: Line, content: ContentMode = 'text'): StoreLineResult {
+  try {
+    return parseStoreLineUnguarded(line, content);
+  } catch (error) {
+    const reason = tooDeepReason(error);
+    if (reason === null) throw error;
+    return { kind: 'invalid', reason };
+  }
+}
+
+function parseStoreLineUnguarded(line: Line, content: ContentMode): StoreLineResult {
   const json = parseJsonLine(line);
   if (json.kind === 'blank') return { kind: 'ignored' };
   if (json.kind === 'invalid') return { kind: 'invalid', reason: json.reason };
   const parsed = MessageSchema.safeParse(json.value);
   if (!parsed.success) return { kind: 'invalid', reason: describeSchemaError('message', parsed.error) };
   const m = parsed.data;
-  if (m.role !== 'user' && m.role !== 'assistant') return { kind: 'invalid', reason: `message: unexpected role "${m.role}"` };
+  if (m.role !== 'user' && m.role !== 'assistant')
+    return { kind: 'invalid', reason: `message: unexpected role "${m.role}"` };
 
   const problems: string[] = [];
   const parts: StorePart[] = [];
@@ -178,7 +192,15 @@ export type StoreMeta = {
   readonly leafId: string | null;
 };
 
-export const EMPTY_META: StoreMeta = { id: null, title: null, projectPath: null, provider: null, model: null, parentId: null, leafId: null };
+export const EMPTY_META: StoreMeta = {
+  id: null,
+  title: null,
+  projectPath: null,
+  provider: null,
+  model: null,
+  parentId: null,
+  leafId: null,
+};
 
 const MetaSchema = z.looseObject({
   id: z.string().nullish(),
@@ -190,7 +212,8 @@ const MetaSchema = z.looseObject({
   leafId: z.string().nullish(),
 });
 
-export type MetaResult = { readonly kind: 'meta'; readonly meta: StoreMeta } | { readonly kind: 'invalid'; readonly reason: string };
+export type MetaResult =
+  { readonly kind: 'meta'; readonly meta: StoreMeta } | { readonly kind: 'invalid'; readonly reason: string };
 
 /** Parses the text of a `meta.json` (a small file, read whole). */
 export function parseMeta(content: string): MetaResult {

@@ -14,7 +14,13 @@ export type RolloutCall = {
   readonly tool: string;
   readonly argsJson: string;
   readonly callId: string | null;
-  output: { readonly eventId: string; readonly timestampMs: number; readonly text: string | null; readonly chars: number; readonly failed: boolean } | null;
+  output: {
+    readonly eventId: string;
+    readonly timestampMs: number;
+    readonly text: string | null;
+    readonly chars: number;
+    readonly failed: boolean;
+  } | null;
 };
 
 /** One provider response and the request that produced it. */
@@ -37,7 +43,11 @@ export type RolloutResponse = {
 };
 
 /** A harness event before its position in the session is known. */
-export type EventDraft = HarnessEvent extends infer E ? (E extends HarnessEvent ? Omit<E, 'itemIndex' | 'requestIndex'> : never) : never;
+export type EventDraft = HarnessEvent extends infer E
+  ? E extends HarnessEvent
+    ? Omit<E, 'itemIndex' | 'requestIndex'>
+    : never
+  : never;
 
 /** Where the rollout implies a user message: a run start (turn-0), an auto-poke, or a steer. */
 export type UserPlaceholder = {
@@ -60,7 +70,7 @@ export type TimelineStep =
       readonly agentId: string;
       readonly model: string | null;
       readonly provider: string | null;
-      readonly usage: MeasuredUsage;
+      readonly usage: MeasuredUsage | null;
     };
 
 export type Timeline = { readonly steps: readonly TimelineStep[]; readonly issues: readonly IngestIssue[] };
@@ -73,13 +83,23 @@ const FIRST_TURN_ID = 'turn-0';
  * (`compactAndRetry` is the only compaction that runs after a `model.error`; `maybeCompact` runs
  * after a response, §5.3 — this also covers Aug logs, which never wrote `context.overflow`).
  */
-function isOverflowCompaction(records: readonly RolloutRecord[], index: number, lastModelKind: ModelKind | null): boolean {
+function isOverflowCompaction(
+  records: readonly RolloutRecord[],
+  index: number,
+  lastModelKind: ModelKind | null,
+): boolean {
   if (lastModelKind === 'error') return true;
   for (let i = index + 1; i < records.length; i += 1) {
     const next = records[i];
     if (next === undefined) break;
     if (next.kind === 'context_overflow') return true;
-    if (next.kind === 'model_request' || next.kind === 'model_response' || next.kind === 'model_error' || next.kind === 'compact_occurred') break;
+    if (
+      next.kind === 'model_request' ||
+      next.kind === 'model_response' ||
+      next.kind === 'model_error' ||
+      next.kind === 'compact_occurred'
+    )
+      break;
   }
   return false;
 }
@@ -116,7 +136,13 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
         if (!sawRequest || (rec.turnId === FIRST_TURN_ID && !isRetry)) {
           steps.push({
             kind: 'user_placeholder',
-            placeholder: { origin: 'run_start', line: rec.line, timestampMs: rec.timestampMs, eventId: rec.eventId, nextRequest },
+            placeholder: {
+              origin: 'run_start',
+              line: rec.line,
+              timestampMs: rec.timestampMs,
+              eventId: rec.eventId,
+              nextRequest,
+            },
           });
         }
         sawRequest = true;
@@ -130,7 +156,13 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
           // No model.request before the first response (a lost line): the session still began with a prompt.
           steps.push({
             kind: 'user_placeholder',
-            placeholder: { origin: 'run_start', line: rec.line, timestampMs: rec.timestampMs, eventId: rec.eventId, nextRequest: null },
+            placeholder: {
+              origin: 'run_start',
+              line: rec.line,
+              timestampMs: rec.timestampMs,
+              eventId: rec.eventId,
+              nextRequest: null,
+            },
           });
           sawRequest = true;
         }
@@ -172,7 +204,11 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
           break;
         }
         if (current === null) {
-          issues.push({ file, line: rec.line, reason: `${rec.kind === 'function_call' ? 'function.call' : 'function.denied'} outside a model response` });
+          issues.push({
+            file,
+            line: rec.line,
+            reason: `${rec.kind === 'function_call' ? 'function.call' : 'function.denied'} outside a model response`,
+          });
           break;
         }
         current.calls.push({
@@ -183,7 +219,16 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
           argsJson: rec.argsJson,
           callId: rec.callId,
           // A denied call is answered with the denial text (§6.3: "text returned to the model").
-          output: rec.kind === 'function_denied' ? { eventId: rec.eventId, timestampMs: rec.timestampMs, text: rec.reason, chars: rec.reason.length, failed: true } : null,
+          output:
+            rec.kind === 'function_denied'
+              ? {
+                  eventId: rec.eventId,
+                  timestampMs: rec.timestampMs,
+                  text: rec.reason,
+                  chars: rec.reason.length,
+                  failed: true,
+                }
+              : null,
         });
         break;
       }
@@ -193,10 +238,20 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
           rec.callId !== null && c.callId !== null ? c.callId === rec.callId : c.output === null && c.tool === rec.tool,
         );
         if (call === undefined) {
-          issues.push({ file, line: rec.line, reason: `function.output for "${rec.tool}" without a matching function.call` });
+          issues.push({
+            file,
+            line: rec.line,
+            reason: `function.output for "${rec.tool}" without a matching function.call`,
+          });
           break;
         }
-        call.output = { eventId: rec.eventId, timestampMs: rec.timestampMs, text: rec.output, chars: rec.outputChars, failed: rec.failed ?? false };
+        call.output = {
+          eventId: rec.eventId,
+          timestampMs: rec.timestampMs,
+          text: rec.output,
+          chars: rec.outputChars,
+          failed: rec.failed ?? false,
+        };
         break;
       }
       case 'compact_occurred':
@@ -217,13 +272,30 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
         compactedSinceError = true;
         break;
       case 'context_overflow':
-        steps.push({ kind: 'event', line: rec.line, event: { kind: 'overflow', timestampMs: rec.timestampMs, tokensBefore: rec.beforeTokens, tokenUnit: 'estimate' } });
+        steps.push({
+          kind: 'event',
+          line: rec.line,
+          event: {
+            kind: 'overflow',
+            timestampMs: rec.timestampMs,
+            tokensBefore: rec.beforeTokens,
+            tokenUnit: 'estimate',
+          },
+        });
         break;
       case 'hook_blocked':
-        steps.push({ kind: 'event', line: rec.line, event: { kind: 'hook_block', timestampMs: rec.timestampMs, hookName: rec.hookName, reason: rec.reason } });
+        steps.push({
+          kind: 'event',
+          line: rec.line,
+          event: { kind: 'hook_block', timestampMs: rec.timestampMs, hookName: rec.hookName, reason: rec.reason },
+        });
         break;
       case 'subagent':
-        steps.push({ kind: 'event', line: rec.line, event: { kind: 'subagent', timestampMs: rec.timestampMs, phase: rec.phase, subagentId: rec.subagentId } });
+        steps.push({
+          kind: 'event',
+          line: rec.line,
+          event: { kind: 'subagent', timestampMs: rec.timestampMs, phase: rec.phase, subagentId: rec.subagentId },
+        });
         break;
       case 'poke_triggered':
       case 'message_steered': {
@@ -240,7 +312,14 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
         break;
       }
       case 'side_request':
-        steps.push({ kind: 'side_request', timestampMs: rec.timestampMs, agentId: rec.agentId, model: rec.model, provider: rec.provider, usage: rec.usage });
+        steps.push({
+          kind: 'side_request',
+          timestampMs: rec.timestampMs,
+          agentId: rec.agentId,
+          model: rec.model,
+          provider: rec.provider,
+          usage: rec.usage,
+        });
         break;
       default: {
         const unreachable: never = rec;

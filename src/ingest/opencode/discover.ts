@@ -6,11 +6,19 @@
 import { basename, dirname } from 'node:path';
 import type { FoundLog } from '../walk-logs.js';
 
-export type OpencodeSessionFiles = { readonly sessionId: string; readonly sessionFile: string; readonly storageDir: string };
+export type OpencodeSessionFiles = {
+  readonly sessionId: string;
+  readonly sessionFile: string;
+  readonly storageDir: string;
+};
 
 /** One session per session file, sorted by id (opencode ids sort by creation time). */
 export function groupOpencodeFiles(found: readonly FoundLog[]): OpencodeSessionFiles[] {
   return found
-    .map((log) => ({ sessionId: basename(log.path, '.json'), sessionFile: log.path, storageDir: dirname(dirname(dirname(log.path))) }))
+    .map((log) => ({
+      sessionId: basename(log.path, '.json'),
+      sessionFile: log.path,
+      storageDir: dirname(dirname(dirname(log.path))),
+    }))
     .sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
 }

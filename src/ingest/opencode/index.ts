@@ -8,6 +8,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
+import { parseJsonDocument } from '../json-line.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-text.js';
 import { asObject, type JsonObject } from '../json-value.js';
 import { buildOpencodeSession, type OpencodeMessageInput } from './build.js';
 import type { OpencodeSessionFiles } from './discover.js';
@@ -18,11 +20,18 @@ export { groupOpencodeFiles, type OpencodeSessionFiles } from './discover.js';
 
 async function readObject(file: string, issues: IngestIssue[]): Promise<JsonObject | null> {
   try {
-    const object = asObject(JSON.parse(await readFile(file, 'utf8')));
+    const value = parseJsonDocument(await readFile(file, 'utf8'));
+    // The builder stringifies tool inputs: a file nested past the bound is reported, not stringified.
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+      issues.push({ file, line: 0, reason: `value nested deeper than ${MAX_JSON_DEPTH} levels` });
+      return null;
+    }
+    const object = asObject(value);
     if (object === undefined) issues.push({ file, line: 0, reason: 'not a JSON object' });
     return object ?? null;
   } catch (error) {
-    const reason = error instanceof SyntaxError ? `malformed JSON (${error.message})` : `cannot read: ${errorMessage(error)}`;
+    const reason =
+      error instanceof SyntaxError ? `malformed JSON (${error.message})` : `cannot read: ${errorMessage(error)}`;
     issues.push({ file, line: 0, reason });
     return null;
   }
@@ -31,14 +40,20 @@ async function readObject(file: string, issues: IngestIssue[]): Promise<JsonObje
 /** The `.json` files of a directory in name order (ids sort by time); none when it does not exist. */
 async function jsonFiles(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir)).filter((name) => name.endsWith('.json')).sort().map((name) => join(dir, name));
+    return (await readdir(dir))
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => join(dir, name));
   } catch {
     return [];
   }
 }
 
 /** Reads one opencode session with its messages and parts. */
-export async function loadOpencodeSession(files: OpencodeSessionFiles, options: { readonly content: ContentMode }): Promise<Session> {
+export async function loadOpencodeSession(
+  files: OpencodeSessionFiles,
+  options: { readonly content: ContentMode },
+): Promise<Session> {
   const issues: IngestIssue[] = [];
   const read: string[] = [files.sessionFile];
   const session = await readObject(files.sessionFile, issues);
@@ -61,7 +76,13 @@ export async function loadOpencodeSession(files: OpencodeSessionFiles, options: 
   }
   messages.sort((a, b) => (a.message.id < b.message.id ? -1 : a.message.id > b.message.id ? 1 : 0));
   return buildOpencodeSession(
-    { sessionId: files.sessionId, files: read, info: session === null ? { title: null, parentId: null, directory: null } : sessionInfo(session), messages, issues },
+    {
+      sessionId: files.sessionId,
+      files: read,
+      info: session === null ? { title: null, parentId: null, directory: null } : sessionInfo(session),
+      messages,
+      issues,
+    },
     options,
   );
 }

@@ -9,6 +9,7 @@
 import type { IngestIssue, Item, MeasuredUsage, Request } from '../../session/model.js';
 import { type ContentMode, kept } from '../content-mode.js';
 import { asArray, asNumber, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
+import { jsonText, tooDeepReason } from '../json-text.js';
 import { normalizeUsage } from '../usage.js';
 
 export type OpenhandsInstance = {
@@ -42,7 +43,14 @@ function usageOf(usage: JsonObject): { usage: MeasuredUsage | null; problem: str
   });
 }
 
-function textItem(kind: 'user' | 'system', id: string, timestampMs: number | null, text: string, content: ContentMode, synthetic: string | null): Item {
+function textItem(
+  kind: 'user' | 'system',
+  id: string,
+  timestampMs: number | null,
+  text: string,
+  content: ContentMode,
+  synthetic: string | null,
+): Item {
   const base = { id, timestampMs, text: kept(text, content), chars: text.length, imageParts: 0, imageChars: 0 };
   return kind === 'user' ? { ...base, kind: 'user', synthetic } : { ...base, kind: 'system' };
 }
@@ -57,7 +65,7 @@ function argsJsonOf(response: JsonObject | undefined, toolCallId: string, event:
       if (typeof args === 'string') return args;
     }
   }
-  return JSON.stringify(event['args'] ?? {});
+  return jsonText(event['args'] ?? {});
 }
 
 /** Builds the items and requests of one instance or trajectory; never throws. */
@@ -72,10 +80,24 @@ export function openhandsParts(instance: OpenhandsInstance, content: ContentMode
     if (object !== undefined && id !== undefined && !perCall.has(id)) perCall.set(id, object);
   }
   const seenResponses = new Set<string>();
-  const addRequest = (id: string, model: string | null, timestampMs: number | null, raw: JsonObject | undefined): void => {
+  const addRequest = (
+    id: string,
+    model: string | null,
+    timestampMs: number | null,
+    raw: JsonObject | undefined,
+  ): void => {
     const reading = raw === undefined ? { usage: null, problem: `response ${id} has no usage` } : usageOf(raw);
-    if (reading.problem !== null) issues.push({ file: instance.file, line: instance.line, reason: reading.problem, effect: 'repaired' });
-    requests.push({ index: requests.length, itemIndex: items.length, model: model ?? instance.defaultModel ?? 'unknown', provider: null, timestampMs, usage: reading.usage, agentId: null });
+    if (reading.problem !== null)
+      issues.push({ file: instance.file, line: instance.line, reason: reading.problem, effect: 'repaired' });
+    requests.push({
+      index: requests.length,
+      itemIndex: items.length,
+      model: model ?? instance.defaultModel ?? 'unknown',
+      provider: null,
+      timestampMs,
+      usage: reading.usage,
+      agentId: null,
+    });
   };
   for (const [position, value] of instance.events.entries()) {
     const event = asObject(value);
@@ -95,31 +117,84 @@ export function openhandsParts(instance: OpenhandsInstance, content: ContentMode
       seenResponses.add(responseId);
       newResponse = true;
       const perCallUsage = perCall.get(responseId);
-      addRequest(responseId, asString(perCallUsage?.['model']) ?? asString(response?.['model']) ?? null, timestampMs, perCallUsage ?? asObject(response?.['usage']));
+      addRequest(
+        responseId,
+        asString(perCallUsage?.['model']) ?? asString(response?.['model']) ?? null,
+        timestampMs,
+        perCallUsage ?? asObject(response?.['usage']),
+      );
     }
     if (SILENT.has(action ?? observation ?? '')) continue;
     const source = asString(event['source']);
     const message = asString(event['message']) ?? '';
     if (action !== undefined) {
       if (action === 'system') {
-        items.push(textItem('system', id, timestampMs, asString(asObject(event['args'])?.['content']) ?? message, content, null));
+        items.push(
+          textItem('system', id, timestampMs, asString(asObject(event['args'])?.['content']) ?? message, content, null),
+        );
       } else if (source === 'user' || source === 'environment') {
-        items.push(textItem('user', id, timestampMs, asString(asObject(event['args'])?.['content']) ?? message, content, source === 'user' ? null : 'environment'));
+        items.push(
+          textItem(
+            'user',
+            id,
+            timestampMs,
+            asString(asObject(event['args'])?.['content']) ?? message,
+            content,
+            source === 'user' ? null : 'environment',
+          ),
+        );
       } else {
         const choice = asObject(asObject(asArray(response?.['choices'])?.[0])?.['message']);
-        const text = newResponse ? (asString(choice?.['content']) ?? '') : action === 'message' ? (asString(asObject(event['args'])?.['content']) ?? message) : '';
+        const text = newResponse
+          ? (asString(choice?.['content']) ?? '')
+          : action === 'message'
+            ? (asString(asObject(event['args'])?.['content']) ?? message)
+            : '';
         const callId = asString(metadata?.['tool_call_id']);
-        const toolCalls = callId === undefined ? [] : [{ callId, name: asString(metadata?.['function_name']) ?? action, argsJson: argsJsonOf(response, callId, event) }];
+        let argsJson = '';
+        try {
+          if (callId !== undefined) argsJson = argsJsonOf(response, callId, event);
+        } catch (error) {
+          const reason = tooDeepReason(error);
+          if (reason === null) throw error;
+          issues.push({ file: instance.file, line: instance.line, reason: `event ${position}: ${reason}; ignored` });
+          continue;
+        }
+        const toolCalls =
+          callId === undefined ? [] : [{ callId, name: asString(metadata?.['function_name']) ?? action, argsJson }];
         let chars = text.length;
         for (const call of toolCalls) chars += call.name.length + call.argsJson.length;
-        items.push({ kind: 'assistant', id, timestampMs, text: kept(text, content), chars, imageParts: 0, imageChars: 0, responseId: responseId ?? null, toolCalls, thinkingChars: 0 });
+        items.push({
+          kind: 'assistant',
+          id,
+          timestampMs,
+          text: kept(text, content),
+          chars,
+          imageParts: 0,
+          imageChars: 0,
+          responseId: responseId ?? null,
+          toolCalls,
+          thinkingChars: 0,
+        });
       }
     } else if (observation !== undefined) {
       const text = asString(event['content']) ?? message;
       const callId = asString(metadata?.['tool_call_id']);
-      if (callId === undefined) items.push(textItem('user', id, timestampMs, text, content, `observation:${observation}`));
+      if (callId === undefined)
+        items.push(textItem('user', id, timestampMs, text, content, `observation:${observation}`));
       else {
-        items.push({ kind: 'tool_result', id, timestampMs, text: kept(text, content), chars: text.length, imageParts: 0, imageChars: 0, callId, toolName: asString(metadata?.['function_name']) ?? observation, failed: observation === 'error' });
+        items.push({
+          kind: 'tool_result',
+          id,
+          timestampMs,
+          text: kept(text, content),
+          chars: text.length,
+          imageParts: 0,
+          imageChars: 0,
+          callId,
+          toolName: asString(metadata?.['function_name']) ?? observation,
+          failed: observation === 'error',
+        });
       }
     }
   }

@@ -6,7 +6,7 @@ import { errorMessage } from '../../session/errors.js';
 import { readFile } from 'node:fs/promises';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
-import { parseJsonLine } from '../json-line.js';
+import { parseJsonDocument, parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString } from '../json-value.js';
 import { readLines } from '../lines.js';
 import type { OpenhandsSessionFiles } from './discover.js';
@@ -19,7 +19,9 @@ async function lineValue(file: string, number: number): Promise<{ value: unknown
   for await (const line of readLines(file)) {
     if (line.number !== number) continue;
     const json = parseJsonLine(line);
-    return json.kind === 'json' ? { value: json.value } : { reason: json.kind === 'blank' ? 'blank line' : json.reason };
+    return json.kind === 'json'
+      ? { value: json.value }
+      : { reason: json.kind === 'blank' ? 'blank line' : json.reason };
   }
   return { reason: 'line not found (the file changed since discovery)' };
 }
@@ -27,7 +29,8 @@ async function lineValue(file: string, number: number): Promise<{ value: unknown
 /** An instance object (`output.jsonl` line or single-instance JSON) or an event array → the instance to build. */
 function instanceOf(value: unknown, files: OpenhandsSessionFiles, line: number): OpenhandsInstance | null {
   const events = asArray(value);
-  if (events !== undefined) return { sessionId: files.sessionId, file: files.file, line, events, tokenUsages: [], defaultModel: null };
+  if (events !== undefined)
+    return { sessionId: files.sessionId, file: files.file, line, events, tokenUsages: [], defaultModel: null };
   const object = asObject(value);
   const history = asArray(object?.['history']);
   if (object === undefined || history === undefined) return null;
@@ -44,7 +47,10 @@ function instanceOf(value: unknown, files: OpenhandsSessionFiles, line: number):
 }
 
 /** Reads one OpenHands session. */
-export async function loadOpenhandsSession(files: OpenhandsSessionFiles, options: { readonly content: ContentMode }): Promise<Session> {
+export async function loadOpenhandsSession(
+  files: OpenhandsSessionFiles,
+  options: { readonly content: ContentMode },
+): Promise<Session> {
   const issues: IngestIssue[] = [];
   const line = files.kind === 'output-line' ? files.line : 0;
   let value: unknown = null;
@@ -55,7 +61,7 @@ export async function loadOpenhandsSession(files: OpenhandsSessionFiles, options
       else value = read.value;
     } else {
       try {
-        value = JSON.parse(await readFile(files.file, 'utf8'));
+        value = parseJsonDocument(await readFile(files.file, 'utf8'));
       } catch (error) {
         issues.push({ file: files.file, line: 0, reason: `malformed JSON (${errorMessage(error)})` });
       }
@@ -64,7 +70,8 @@ export async function loadOpenhandsSession(files: OpenhandsSessionFiles, options
     issues.push({ file: files.file, line, reason: `cannot read: ${errorMessage(error)}` });
   }
   const instance = value === null ? null : instanceOf(value, files, line);
-  if (value !== null && instance === null) issues.push({ file: files.file, line, reason: 'neither an event array nor an instance with "history"' });
+  if (value !== null && instance === null)
+    issues.push({ file: files.file, line, reason: 'neither an event array nor an instance with "history"' });
   const parts = instance === null ? { items: [], requests: [], issues: [] } : openhandsParts(instance, options.content);
   return {
     id: instance?.sessionId ?? files.sessionId,

@@ -13,7 +13,10 @@ export { groupSweAgentFiles, type SweAgentSessionFiles } from './discover.js';
 export { parseTrajectory, type TrajectoryReading } from './trajectory.js';
 
 /** Reads one trajectory's totals into a session without requests. */
-export async function loadSweAgentSession(files: SweAgentSessionFiles, _options: { readonly content: ContentMode }): Promise<Session> {
+export async function loadSweAgentSession(
+  files: SweAgentSessionFiles,
+  _options: { readonly content: ContentMode },
+): Promise<Session> {
   const issues: IngestIssue[] = [];
   let totalsOnly: Session['totalsOnly'] = null;
   try {

@@ -34,7 +34,8 @@ export const OPENCODE_COMPACTION_BUFFER = 20_000;
  * The price table knows no separate input limit, so the `limit.input` branch does not arise.
  */
 export function opencodeUsableWindow(windowTokens: number, maxOutputTokens: number | null): number {
-  const maxOutput = Math.min(maxOutputTokens ?? OPENCODE_OUTPUT_TOKEN_MAX, OPENCODE_OUTPUT_TOKEN_MAX) || OPENCODE_OUTPUT_TOKEN_MAX;
+  const maxOutput =
+    Math.min(maxOutputTokens ?? OPENCODE_OUTPUT_TOKEN_MAX, OPENCODE_OUTPUT_TOKEN_MAX) || OPENCODE_OUTPUT_TOKEN_MAX;
   const usable = windowTokens - maxOutput - Math.min(OPENCODE_COMPACTION_BUFFER, maxOutput);
   return usable > 0 ? usable : windowTokens;
 }

@@ -27,7 +27,8 @@ export function toolParts(history: readonly ReplayMessage[]): ToolPartRef[] {
   const out: ToolPartRef[] = [];
   history.forEach((message, messageIndex) => {
     if (message.role !== 'assistant') return;
-    for (const part of message.parts) if (isToolResultPart(part)) out.push({ messageIndex, part: part as ReplayToolPart });
+    for (const part of message.parts)
+      if (isToolResultPart(part)) out.push({ messageIndex, part: part as ReplayToolPart });
   });
   return out;
 }

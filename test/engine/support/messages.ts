@@ -23,20 +23,32 @@ export function ids(messages: readonly { readonly id: string }[]): string[] {
 
 /** Sizes: any value, or round ones that make sums hit the caps exactly (boundary cases). */
 export function tokenCountArb(max: number): fc.Arbitrary<number> {
-  return fc.oneof(fc.nat({ max }), fc.constantFrom(0, 100, 1_000, 2_000, 4_000).filter((n) => n <= max));
+  return fc.oneof(
+    fc.nat({ max }),
+    fc.constantFrom(0, 100, 1_000, 2_000, 4_000).filter((n) => n <= max),
+  );
 }
 
 /** Caps: any value, or the round ones (FreeCode's 8,000 and 2,000 among them). */
 export function capArb(max: number): fc.Arbitrary<number> {
-  return fc.oneof(fc.integer({ min: 0, max }), fc.constantFrom(0, 100, 1_000, 2_000, 8_000).filter((n) => n <= max));
+  return fc.oneof(
+    fc.integer({ min: 0, max }),
+    fc.constantFrom(0, 100, 1_000, 2_000, 8_000).filter((n) => n <= max),
+  );
 }
 
 /** Arbitrary transcripts for properties: roles and token sizes, ids are positions. */
 export function transcriptArb(options: { maxLength?: number; maxTokens?: number } = {}): fc.Arbitrary<Msg[]> {
   return fc
-    .array(fc.record({ role: fc.constantFrom<'user' | 'assistant'>('user', 'assistant'), tokenCount: tokenCountArb(options.maxTokens ?? 6_000) }), {
-      maxLength: options.maxLength ?? 14,
-    })
+    .array(
+      fc.record({
+        role: fc.constantFrom<'user' | 'assistant'>('user', 'assistant'),
+        tokenCount: tokenCountArb(options.maxTokens ?? 6_000),
+      }),
+      {
+        maxLength: options.maxLength ?? 14,
+      },
+    )
     .map((rows) => rows.map((row, i) => ({ id: `m${i}`, ...row })));
 }
 

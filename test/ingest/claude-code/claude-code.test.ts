@@ -66,18 +66,43 @@ describe('Claude Code session S1 (2.1.x)', () => {
   it('records the compact boundary with its summary, and the API error as an event', async () => {
     const session = await load('S1');
     const compaction = session.events.find((e) => e.kind === 'compaction');
-    expect(compaction).toMatchObject({ trigger: 'auto', tokensBefore: 167000, tokensAfter: 9000, tokenUnit: 'provider', summaryItemId: 's1', requestIndex: 2 });
+    expect(compaction).toMatchObject({
+      trigger: 'auto',
+      tokensBefore: 167000,
+      tokensAfter: 9000,
+      tokenUnit: 'provider',
+      summaryItemId: 's1',
+      requestIndex: 2,
+    });
     expect(session.items[compaction?.itemIndex ?? -1]?.kind).toBe('summary');
     expect(session.events.filter((e) => e.kind === 'model_error')).toHaveLength(1);
   });
 
   it('keeps text, tool calls and tool results as items with chars per the model contract', async () => {
     const session = await load('S1');
-    expect(session.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'assistant', 'assistant', 'tool_result', 'assistant', 'assistant', 'summary', 'assistant']);
+    expect(session.items.map((i) => i.kind)).toEqual([
+      'user',
+      'assistant',
+      'assistant',
+      'assistant',
+      'tool_result',
+      'assistant',
+      'assistant',
+      'summary',
+      'assistant',
+    ]);
     const call = session.items[3];
-    expect(call?.kind === 'assistant' ? call.toolCalls : null).toEqual([{ callId: 'toolu_1', name: 'Read', argsJson: '{"file_path":"/a.ts"}' }]);
+    expect(call?.kind === 'assistant' ? call.toolCalls : null).toEqual([
+      { callId: 'toolu_1', name: 'Read', argsJson: '{"file_path":"/a.ts"}' },
+    ]);
     expect(call?.chars).toBe('Read'.length + '{"file_path":"/a.ts"}'.length);
-    expect(session.items[4]).toMatchObject({ kind: 'tool_result', callId: 'toolu_1', toolName: 'Read', text: 'line one\nline two', chars: 17 });
+    expect(session.items[4]).toMatchObject({
+      kind: 'tool_result',
+      callId: 'toolu_1',
+      toolName: 'Read',
+      text: 'line one\nline two',
+      chars: 17,
+    });
     expect(session.items[1]).toMatchObject({ thinkingChars: 3, chars: 0 });
     expect(session.requests[0]?.itemIndex).toBe(1);
     expect(session.requests[1]?.itemIndex).toBe(5);
@@ -110,7 +135,17 @@ describe('Claude Code session L1 (1.0.x)', () => {
     ]);
     expect(session.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'summary']);
     expect(session.events).toEqual([
-      { kind: 'compaction', itemIndex: 2, requestIndex: 2, timestampMs: Date.parse('2025-07-01T00:05:00.000Z'), trigger: 'unknown', tokensBefore: null, tokensAfter: null, tokenUnit: 'provider', summaryItemId: 'ls1' },
+      {
+        kind: 'compaction',
+        itemIndex: 2,
+        requestIndex: 2,
+        timestampMs: Date.parse('2025-07-01T00:05:00.000Z'),
+        trigger: 'unknown',
+        tokensBefore: null,
+        tokensAfter: null,
+        tokenUnit: 'provider',
+        summaryItemId: 'ls1',
+      },
     ]);
   });
 });

@@ -11,7 +11,12 @@ function line(r: Response, output: number, n: number): string {
     isSidechain: false,
     timestamp: '2026-01-01T00:00:00.000Z',
     ...(r.requestId === null ? {} : { requestId: r.requestId }),
-    message: { id: r.messageId, model: 'claude-sonnet-4-6', content: [{ type: 'text', text: 'x' }], usage: { input_tokens: 1, cache_read_input_tokens: 2, cache_creation_input_tokens: 3, output_tokens: output } },
+    message: {
+      id: r.messageId,
+      model: 'claude-sonnet-4-6',
+      content: [{ type: 'text', text: 'x' }],
+      usage: { input_tokens: 1, cache_read_input_tokens: 2, cache_creation_input_tokens: 3, output_tokens: output },
+    },
   });
 }
 
@@ -19,7 +24,7 @@ describe('Claude Code response dedupe (property)', () => {
   // Checked against deliberate bugs: keeping the first line of a group (ccusage's TypeScript
   // rule), or the last one in file order, instead of the largest makes this property fail on a
   // response whose lines do not grow.
-  it('one request per (message.id, requestId) group, whose output is the group\'s largest, however lines interleave', () => {
+  it("one request per (message.id, requestId) group, whose output is the group's largest, however lines interleave", () => {
     const responses = fc.uniqueArray(
       fc.record({
         messageId: fc.constantFrom('msg_a', 'msg_b', 'msg_c', 'msg_d'),
@@ -47,7 +52,16 @@ describe('Claude Code response dedupe (property)', () => {
           if (result.kind !== 'record') throw new Error('unparsed');
           return { line: n + 1, record: result.record };
         });
-        const session = buildClaudeSession({ sessionId: 'S', files: [{ file: 'S.jsonl', agentId: null, records }], issues: [], parentSessionId: null, projectDir: null }, { content: 'sizes' });
+        const session = buildClaudeSession(
+          {
+            sessionId: 'S',
+            files: [{ file: 'S.jsonl', agentId: null, records }],
+            issues: [],
+            parentSessionId: null,
+            projectDir: null,
+          },
+          { content: 'sizes' },
+        );
         // A missing requestId falls back to message.id: (msg_a, null) is its own group.
         expect(session.requests).toHaveLength(rs.length);
         // Every line has a prompt of 6, so a group's usage is reported; its largest output wins (§1.4).

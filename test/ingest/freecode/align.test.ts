@@ -5,10 +5,24 @@ import type { RolloutResponse } from '../../../src/ingest/freecode/timeline.js';
 import type { MeasuredUsage } from '../../../src/session/model.js';
 
 function usage(promptTokens: number): MeasuredUsage {
-  return { promptTokens, uncachedInputTokens: promptTokens, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite5mTokens: null, cacheWrite1hTokens: null, outputTokens: 1, reasoningTokens: null };
+  return {
+    promptTokens,
+    uncachedInputTokens: promptTokens,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    cacheWrite5mTokens: null,
+    cacheWrite1hTokens: null,
+    outputTokens: 1,
+    reasoningTokens: null,
+  };
 }
 
-function response(eventId: string, promptTokens: number | null, textChars: number, tools: string[] = []): RolloutResponse {
+function response(
+  eventId: string,
+  promptTokens: number | null,
+  textChars: number,
+  tools: string[] = [],
+): RolloutResponse {
   return {
     eventId,
     line: 0,
@@ -26,11 +40,31 @@ function response(eventId: string, promptTokens: number | null, textChars: numbe
 }
 
 function textLine(id: string, text: string, promptTokens: number | null): StoreMessage {
-  return { line: 0, id, role: 'assistant', synthetic: null, parts: [{ kind: 'text', text, chars: text.length }], timestampMs: 0, usage: promptTokens === null ? null : usage(promptTokens), interrupted: false, parentId: null };
+  return {
+    line: 0,
+    id,
+    role: 'assistant',
+    synthetic: null,
+    parts: [{ kind: 'text', text, chars: text.length }],
+    timestampMs: 0,
+    usage: promptTokens === null ? null : usage(promptTokens),
+    interrupted: false,
+    parentId: null,
+  };
 }
 
 function toolLine(id: string, name: string, promptTokens: number | null): StoreMessage {
-  return { line: 0, id, role: 'assistant', synthetic: null, parts: [{ kind: 'tool', partIndex: 0, name, argsJson: '{}', result: '', resultChars: 0 }], timestampMs: 0, usage: promptTokens === null ? null : usage(promptTokens), interrupted: false, parentId: null };
+  return {
+    line: 0,
+    id,
+    role: 'assistant',
+    synthetic: null,
+    parts: [{ kind: 'tool', partIndex: 0, name, argsJson: '{}', result: '', resultChars: 0 }],
+    timestampMs: 0,
+    usage: promptTokens === null ? null : usage(promptTokens),
+    interrupted: false,
+    parentId: null,
+  };
 }
 
 describe('alignStore', () => {
@@ -46,7 +80,12 @@ describe('alignStore', () => {
 
   it('matches usage-less stores by shape: text length and tool names, one line per call (§7.4)', () => {
     const [r1, r2] = [response('r1', 100, 5, ['read', 'bash']), response('r2', 200, 3)];
-    const store = [textLine('a', 'hello', null), toolLine('b', 'read', null), toolLine('c', 'bash', null), textLine('d', 'bye', null)];
+    const store = [
+      textLine('a', 'hello', null),
+      toolLine('b', 'read', null),
+      toolLine('c', 'bash', null),
+      textLine('d', 'bye', null),
+    ];
     const alignment = alignStore([r1, r2], store);
     expect(alignment.matches.get(r1)).toMatchObject({ text: { id: 'a' }, calls: [{ id: 'b' }, { id: 'c' }] });
     expect(alignment.matches.get(r2)).toMatchObject({ text: { id: 'd' }, calls: [] });

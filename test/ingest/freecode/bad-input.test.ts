@@ -10,7 +10,10 @@ const MESSAGES = `${HOME}/sessions/home__dev__bad/${BAD}/messages.jsonl`;
 
 async function load(): Promise<{ sessions: Map<string, Session>; issues: IngestIssue[] }> {
   const { sessions, issues } = await loadAll([HOME]);
-  return { sessions: new Map(sessions.map((s) => [s.id, s])), issues: [...issues, ...sessions.flatMap((s) => s.issues)] };
+  return {
+    sessions: new Map(sessions.map((s) => [s.id, s])),
+    issues: [...issues, ...sessions.flatMap((s) => s.issues)],
+  };
 }
 
 describe('bad input becomes ingest issues, each bad line once with its line number', () => {
@@ -27,11 +30,16 @@ describe('bad input becomes ingest issues, each bad line once with its line numb
 
   it('reports every bad store line once: malformed JSON, unknown role, missing id, unknown part type (+ repaired usage)', async () => {
     const { issues } = await load();
-    expect(issues.filter((i) => i.file === MESSAGES).map((i) => [i.line, i.reason.replace(/\(Unexpected.*\)$/, '(…)')])).toEqual([
+    expect(
+      issues.filter((i) => i.file === MESSAGES).map((i) => [i.line, i.reason.replace(/\(Unexpected.*\)$/, '(…)')]),
+    ).toEqual([
       [3, expect.stringMatching(/^malformed JSON/)],
       [4, 'message: unexpected role "system"'],
       [5, 'message: missing field "id"'],
-      [6, 'part 0: unknown part type "hologram"; cache read + write (1800) exceed the inclusive inputTokens (1500); prompt taken as 1800'],
+      [
+        6,
+        'part 0: unknown part type "hologram"; cache read + write (1800) exceed the inclusive inputTokens (1500); prompt taken as 1800',
+      ],
     ]);
   });
 
@@ -52,7 +60,9 @@ describe('bad input becomes ingest issues, each bad line once with its line numb
     const { sessions, issues } = await load();
     const session = sessions.get(BROKEN_META);
     expect(session?.requests.map((r) => [r.model, r.usage?.promptTokens])).toEqual([['(unknown)', 900]]);
-    expect(issues.filter((i) => i.file.includes(BROKEN_META)).map((i) => [i.line, i.reason.replace(/\(.*\)$/, '(…)')])).toEqual([
+    expect(
+      issues.filter((i) => i.file.includes(BROKEN_META)).map((i) => [i.line, i.reason.replace(/\(.*\)$/, '(…)')]),
+    ).toEqual([
       [0, 'meta.json: malformed JSON (…)'],
       [0, 'memory.json summaries[0]: missing field "content"'],
     ]);

@@ -18,13 +18,18 @@ const call: fc.Arbitrary<Call> = fc.record({
   output: fc.string({ maxLength: 40 }),
 });
 
-const toolResponse: fc.Arbitrary<Response> = fc.record({ text: fc.string({ maxLength: 20 }), calls: fc.array(call, { minLength: 1, maxLength: 2 }) });
+const toolResponse: fc.Arbitrary<Response> = fc.record({
+  text: fc.string({ maxLength: 20 }),
+  calls: fc.array(call, { minLength: 1, maxLength: 2 }),
+});
 const finalResponse: fc.Arbitrary<Response> = fc.record({ text: fc.string({ maxLength: 20 }), calls: fc.constant([]) });
 
 export const conversation: fc.Arbitrary<readonly Run[]> = fc.array(
   fc.record({
     prompt: fc.string({ minLength: 1, maxLength: 30 }),
-    responses: fc.tuple(fc.array(toolResponse, { maxLength: 3 }), finalResponse).map(([tools, last]) => [...tools, last]),
+    responses: fc
+      .tuple(fc.array(toolResponse, { maxLength: 3 }), finalResponse)
+      .map(([tools, last]) => [...tools, last]),
   }),
   { minLength: 1, maxLength: 4 },
 );
@@ -71,7 +76,17 @@ export function write(runs: readonly Run[]): Written {
   const tick = (): number => (clock += 10);
   const id = (): string => `E${String((line += 1)).padStart(19, '0')}`;
   const message = (role: 'user' | 'assistant', parts: StorePart[], usage: MeasuredUsage | null): void => {
-    store.push({ line: store.length + 1, id: `m-${store.length + 1}`, role, synthetic: null, parts, timestampMs: tick(), usage, interrupted: false, parentId: null });
+    store.push({
+      line: store.length + 1,
+      id: `m-${store.length + 1}`,
+      role,
+      synthetic: null,
+      parts,
+      timestampMs: tick(),
+      usage,
+      interrupted: false,
+      parentId: null,
+    });
   };
 
   runs.forEach((run, r) => {
@@ -82,7 +97,16 @@ export function write(runs: readonly Run[]): Written {
     run.responses.forEach((response, k) => {
       const usage = usageFor(n);
       usages.push(usage);
-      records.push({ kind: 'model_request', line, eventId: id(), timestampMs: tick(), turnId: `turn-${k}`, provider: 'anthropic', model: 'm', promptChars });
+      records.push({
+        kind: 'model_request',
+        line,
+        eventId: id(),
+        timestampMs: tick(),
+        turnId: `turn-${k}`,
+        provider: 'anthropic',
+        model: 'm',
+        promptChars,
+      });
       records.push({
         kind: 'model_response',
         line,
@@ -103,9 +127,32 @@ export function write(runs: readonly Run[]): Written {
       }
       response.calls.forEach((c, i) => {
         const argsJson = JSON.stringify(c.args);
-        records.push({ kind: 'function_call', line, eventId: id(), timestampMs: tick(), tool: c.name, argsJson, callId: `call-${n}-${i}`, nested: false });
-        records.push({ kind: 'function_output', line, eventId: id(), timestampMs: tick(), tool: c.name, output: c.output, outputChars: c.output.length, failed: false, callId: `call-${n}-${i}` });
-        message('assistant', [{ kind: 'tool', partIndex: 0, name: c.name, argsJson, result: c.output, resultChars: c.output.length }], first ? usage : null);
+        records.push({
+          kind: 'function_call',
+          line,
+          eventId: id(),
+          timestampMs: tick(),
+          tool: c.name,
+          argsJson,
+          callId: `call-${n}-${i}`,
+          nested: false,
+        });
+        records.push({
+          kind: 'function_output',
+          line,
+          eventId: id(),
+          timestampMs: tick(),
+          tool: c.name,
+          output: c.output,
+          outputChars: c.output.length,
+          failed: false,
+          callId: `call-${n}-${i}`,
+        });
+        message(
+          'assistant',
+          [{ kind: 'tool', partIndex: 0, name: c.name, argsJson, result: c.output, resultChars: c.output.length }],
+          first ? usage : null,
+        );
         first = false;
         promptChars += argsJson.length + c.output.length;
       });
@@ -136,14 +183,21 @@ export function inputFor(written: Written, cut: number): FreecodeSessionInput {
 }
 
 /** What the normalized items must say, in order: kind, chars, and text where some source has it. */
-export function expectedItems(runs: readonly Run[], cut: number): { kind: string; chars: number; text: string | null }[] {
+export function expectedItems(
+  runs: readonly Run[],
+  cut: number,
+): { kind: string; chars: number; text: string | null }[] {
   const items: { kind: string; chars: number; text: string | null }[] = [];
   runs.forEach((run, r) => {
     const stored = r >= cut;
     items.push({ kind: 'user', chars: run.prompt.length, text: stored || r === 0 ? run.prompt : null });
     for (const response of run.responses) {
       if (response.text !== '' || response.calls.length === 0) {
-        items.push({ kind: 'assistant', chars: response.text.length, text: stored || response.text === '' ? response.text : null });
+        items.push({
+          kind: 'assistant',
+          chars: response.text.length,
+          text: stored || response.text === '' ? response.text : null,
+        });
       }
       for (const c of response.calls) {
         items.push({ kind: 'assistant', chars: c.name.length + JSON.stringify(c.args).length, text: '' });

@@ -66,7 +66,9 @@ describe('datasets/freecode through the FreeCode ingest', () => {
 
   it('blocked-hook-storm records PreCompact blocks and no compaction', () => {
     const session = get('blocked-hook-storm');
-    expect(session.events.filter((e) => e.kind === 'hook_block' && e.hookName === 'PreCompact').length).toBeGreaterThan(5);
+    expect(session.events.filter((e) => e.kind === 'hook_block' && e.hookName === 'PreCompact').length).toBeGreaterThan(
+      5,
+    );
     expect(session.events.filter((e) => e.kind === 'compaction')).toHaveLength(0);
   });
 
@@ -74,7 +76,9 @@ describe('datasets/freecode through the FreeCode ingest', () => {
     const healthy = get('healthy');
     const compactions = healthy.events.filter((e) => e.kind === 'compaction');
     expect(compactions.length).toBeGreaterThanOrEqual(1);
-    expect(compactions.every((e) => e.kind === 'compaction' && e.summaryItemId !== null && e.tokenUnit === 'estimate')).toBe(true);
+    expect(
+      compactions.every((e) => e.kind === 'compaction' && e.summaryItemId !== null && e.tokenUnit === 'estimate'),
+    ).toBe(true);
     expect(get('cache-bust-pruning').events.filter((e) => e.kind === 'compaction')).toHaveLength(0);
   });
 });

@@ -46,7 +46,10 @@ describe('discoverFreecode', () => {
   });
 
   it('throws PATH_NOT_FOUND for a path that does not exist and BAD_ARGUMENT for a file that is not a log', async () => {
-    await expect(discoverFreecode(['test/fixtures/freecode/nope'])).rejects.toMatchObject({ code: 'PATH_NOT_FOUND', message: 'no such file or directory: test/fixtures/freecode/nope' });
+    await expect(discoverFreecode(['test/fixtures/freecode/nope'])).rejects.toMatchObject({
+      code: 'PATH_NOT_FOUND',
+      message: 'no such file or directory: test/fixtures/freecode/nope',
+    });
     await expect(discoverFreecode(['package.json'])).rejects.toBeInstanceOf(CachecostError);
     await expect(discoverFreecode(['package.json'])).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });

@@ -12,7 +12,11 @@ function lines(path: string): Line[] {
   const parts = text.split('\n');
   const terminated = text.endsWith('\n');
   if (terminated) parts.pop();
-  return parts.map((part, i) => ({ number: i + 1, text: part.replace(/\r$/, ''), terminated: terminated || i < parts.length - 1 }));
+  return parts.map((part, i) => ({
+    number: i + 1,
+    text: part.replace(/\r$/, ''),
+    terminated: terminated || i < parts.length - 1,
+  }));
 }
 
 export type FixtureFiles = {

@@ -15,7 +15,9 @@ describe('joining a rollout with any compacted tail of its store (differential a
           const written = write(runs);
           const session = buildFreecodeSession(inputFor(written, cut), { content: 'text' });
           expect(session.issues).toEqual([]);
-          expect(session.items.map((i) => ({ kind: i.kind, chars: i.chars, text: i.text }))).toEqual(expectedItems(runs, cut));
+          expect(session.items.map((i) => ({ kind: i.kind, chars: i.chars, text: i.text }))).toEqual(
+            expectedItems(runs, cut),
+          );
           expect(session.requests.map((r) => r.usage)).toEqual(written.usages);
           for (const request of session.requests) expect(session.items[request.itemIndex]?.kind).toBe('assistant');
         },
@@ -30,8 +32,12 @@ describe('joining a rollout with any compacted tail of its store (differential a
         const joined = buildFreecodeSession(inputFor(written, 0), { content: 'text' });
         const storeOnly = buildFreecodeSession({ ...inputFor(written, 0), rollout: null }, { content: 'text' });
         expect(storeOnly.issues).toEqual([]);
-        expect(storeOnly.items.map((i) => [i.kind, i.chars, i.text])).toEqual(joined.items.map((i) => [i.kind, i.chars, i.text]));
-        expect(storeOnly.requests.map((r) => [r.itemIndex, r.usage])).toEqual(joined.requests.map((r) => [r.itemIndex, r.usage]));
+        expect(storeOnly.items.map((i) => [i.kind, i.chars, i.text])).toEqual(
+          joined.items.map((i) => [i.kind, i.chars, i.text]),
+        );
+        expect(storeOnly.requests.map((r) => [r.itemIndex, r.usage])).toEqual(
+          joined.requests.map((r) => [r.itemIndex, r.usage]),
+        );
       }),
     );
   });

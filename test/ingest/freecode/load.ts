@@ -2,7 +2,10 @@
 import { type ContentMode, discoverSessions, loadSession } from '../../../src/ingest/index.js';
 import { type IngestIssue, type Session, SessionSchema } from '../../../src/session/model.js';
 
-export async function loadAll(paths: readonly string[], content: ContentMode = 'text'): Promise<{ sessions: Session[]; issues: IngestIssue[] }> {
+export async function loadAll(
+  paths: readonly string[],
+  content: ContentMode = 'text',
+): Promise<{ sessions: Session[]; issues: IngestIssue[] }> {
   const { sources, issues } = await discoverSessions(paths);
   const sessions: Session[] = [];
   for (const source of sources) {
@@ -17,6 +20,7 @@ export async function loadAll(paths: readonly string[], content: ContentMode = '
 export async function loadOne(path: string, content: ContentMode = 'text'): Promise<Session> {
   const { sessions } = await loadAll([path], content);
   const [session] = sessions;
-  if (session === undefined || sessions.length !== 1) throw new Error(`expected one session under ${path}, found ${sessions.length}`);
+  if (session === undefined || sessions.length !== 1)
+    throw new Error(`expected one session under ${path}, found ${sessions.length}`);
   return session;
 }

@@ -42,7 +42,11 @@ describe('a newest-format rollout with no store', () => {
 
   it('reports only the prompt whose size is unknown', async () => {
     expect((await session()).issues).toEqual([
-      { file: FILE, line: 4, reason: expect.stringContaining('the user prompt sent here is in neither the session store nor memory.json') },
+      {
+        file: FILE,
+        line: 4,
+        reason: expect.stringContaining('the user prompt sent here is in neither the session store nor memory.json'),
+      },
     ]);
   });
 
@@ -62,7 +66,13 @@ describe('a newest-format rollout with no store', () => {
 
   it('records hook blocks, the model error, the overflow compaction, the overflow, subagents and the later auto compaction', async () => {
     const s = await session();
-    expect(s.events.map((e) => [e.kind, e.requestIndex, e.kind === 'compaction' ? e.trigger : e.kind === 'hook_block' ? e.hookName : null])).toEqual([
+    expect(
+      s.events.map((e) => [
+        e.kind,
+        e.requestIndex,
+        e.kind === 'compaction' ? e.trigger : e.kind === 'hook_block' ? e.hookName : null,
+      ]),
+    ).toEqual([
       ['hook_block', 4, 'PreCompact'],
       ['hook_block', 6, 'guard-writes'],
       ['model_error', 7, null],
@@ -72,7 +82,11 @@ describe('a newest-format rollout with no store', () => {
       ['subagent', 8, null],
       ['compaction', 8, 'auto'],
     ]);
-    expect(s.events[2]).toMatchObject({ kind: 'model_error', errorKind: 'provider', message: 'prompt is too long: 210000 tokens > 200000 maximum' });
+    expect(s.events[2]).toMatchObject({
+      kind: 'model_error',
+      errorKind: 'provider',
+      message: 'prompt is too long: 210000 tokens > 200000 maximum',
+    });
     expect(s.events[3]).toMatchObject({ tokensBefore: 52000, tokensAfter: 9000, tokenUnit: 'estimate' });
   });
 

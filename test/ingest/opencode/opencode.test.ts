@@ -27,9 +27,21 @@ describe('opencode JSON storage', () => {
       reasoningTokens: 10,
     });
     expect(session.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool_result', 'summary']);
-    expect(session.items[1]).toMatchObject({ toolCalls: [{ callId: 'toolu_9', name: 'read', argsJson: '{"filePath":"/a.ts"}' }], thinkingChars: 4 });
+    expect(session.items[1]).toMatchObject({
+      toolCalls: [{ callId: 'toolu_9', name: 'read', argsJson: '{"filePath":"/a.ts"}' }],
+      thinkingChars: 4,
+    });
     expect(session.items[2]).toMatchObject({ text: 'export {}', chars: 9, toolName: 'read' });
-    expect(session.events).toMatchObject([{ kind: 'compaction', trigger: 'auto', itemIndex: 3, requestIndex: 2, summaryItemId: 'msg_4', tokenUnit: 'provider' }]);
+    expect(session.events).toMatchObject([
+      {
+        kind: 'compaction',
+        trigger: 'auto',
+        itemIndex: 3,
+        requestIndex: 2,
+        summaryItemId: 'msg_4',
+        tokenUnit: 'provider',
+      },
+    ]);
     expect(session.issues.map((i) => i.reason.split(' (')[0])).toEqual(['malformed JSON']);
   });
 });

@@ -28,7 +28,9 @@ export function growingSession(shape: GrowingShape): Session {
       const resultChars = shape.resultChars[n % shape.resultChars.length] ?? 1_000;
       n += 1;
       builder.wait(shape.stepSeconds * 1_000);
-      builder.request(i === requests - 1 ? { textChars: 600 } : { textChars: 120, tool: { argsChars: 80, resultChars } });
+      builder.request(
+        i === requests - 1 ? { textChars: 600 } : { textChars: 120, tool: { argsChars: 80, resultChars } },
+      );
     }
   });
   return builder.build();
