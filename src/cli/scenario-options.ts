@@ -62,6 +62,21 @@ export type ScenarioOptionText = {
   readonly policy?: PolicyArgs | undefined;
 };
 
+/** Whether any engine or scenario option was given on the command line (policy options aside). */
+export function anyScenarioOption(args: ScenarioOptionText): boolean {
+  return [
+    args.target,
+    args.window,
+    args.buffer,
+    args.preserveTurns,
+    args.preserveTokens,
+    args.ttl,
+    args.pruning,
+    args.summarizer,
+    args.selector,
+  ].some((value) => value !== undefined);
+}
+
 /** The options of the context policies of the field (scenario.ts `editing`), as typed. */
 export type PolicyArgs = {
   readonly keepResults: string | undefined;

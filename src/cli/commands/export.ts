@@ -10,7 +10,7 @@ import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
-import { parseFamilies, parseOverrides } from '../scenario-options.js';
+import { anyScenarioOption, parseFamilies, parseOverrides } from '../scenario-options.js';
 
 type ExportArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -37,18 +37,7 @@ type ExportArgs = GlobalArgs & {
 
 /** The scenarios asked for, as `simulate` builds them; none when no scenario option is given. */
 async function askedScenarios(args: ExportArgs): Promise<Scenario[]> {
-  const options = [
-    args.target,
-    args.window,
-    args.buffer,
-    args.preserveTurns,
-    args.preserveTokens,
-    args.ttl,
-    args.pruning,
-    args.summarizer,
-    args.selector,
-  ];
-  if (!options.some((value) => value !== undefined) && !args.scenario.some((entry) => entry.trim() !== '')) return [];
+  if (!anyScenarioOption(args) && !args.scenario.some((entry) => entry.trim() !== '')) return [];
   const { buildScenarios } = await import('../../simulate/scenario.js');
   return buildScenarios(parseFamilies(args.scenario), parseOverrides(args));
 }

@@ -14,7 +14,13 @@ import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scena
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import type { PolicyArgs } from '../scenario-options.js';
-import { NO_POLICY_ARGS, parseFamilies, parseOverrides, parseTokenCount } from '../scenario-options.js';
+import {
+  anyScenarioOption,
+  NO_POLICY_ARGS,
+  parseFamilies,
+  parseOverrides,
+  parseTokenCount,
+} from '../scenario-options.js';
 import { anyPolicyOption, policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 import { terminalOptions } from '../terminal.js';
 
@@ -53,20 +59,7 @@ type FlagsArgs = GlobalArgs & {
  */
 export function examinedFamilies(args: FlagsArgs): ScenarioFamily[] {
   if (args.scenario.some((entry) => entry.trim() !== '')) return parseFamilies(args.scenario);
-  const scenarioOptions = [
-    args.target,
-    args.window,
-    args.buffer,
-    args.preserveTurns,
-    args.preserveTokens,
-    args.ttl,
-    args.pruning,
-    args.summarizer,
-    args.selector,
-  ];
-  return scenarioOptions.some((value) => value !== undefined) || anyPolicyOption(args.policy ?? NO_POLICY_ARGS)
-    ? ['freecode']
-    : [];
+  return anyScenarioOption(args) || anyPolicyOption(args.policy ?? NO_POLICY_ARGS) ? ['freecode'] : [];
 }
 
 /** `name=value` pairs from `--threshold` (repeated or comma-separated); token counts accept `120k`. */
