@@ -11,6 +11,7 @@ import type {
   LlmSummarizer,
   LlmSummaryRequest,
   MicrocompactDecision,
+  PruneMemo,
 } from '../engine/index.js';
 import {
   ArraySessionStore,
@@ -27,7 +28,9 @@ import {
 import type { TokenCalibration } from './calibrate.js';
 import { tokensForChars } from './calibrate.js';
 import type { RenderedPrompt, ReplayMessage, SummaryBlock } from './provider-view.js';
-import { SUMMARY_BLOCK_PREFIX, renderPrompt, withToolResult } from './provider-view.js';
+import type { PromptRenderer } from './provider-view.js';
+import { SUMMARY_BLOCK_PREFIX } from './provider-view.js';
+import type { ReplayMemo } from './replay-memo.js';
 import type { ReplayCompaction, ReplayCompactionTrigger } from './replay-types.js';
 import type { RowContext, RowEmitter } from './row-emitter.js';
 import { toolResultEditor } from './policies/editors.js';
@@ -41,6 +44,10 @@ export class CompactionDriver {
   readonly memory: MemoryService;
   private readonly prune = new PruneState();
   private microcompact: MicrocompactDecision = { kind: 'not-idle' };
+  /** Each message as `microcompact` shows it (one memo per decision; history messages are immutable). */
+  private microcompactShown = new WeakMap<object, ReplayMessage>();
+  /** What the pruning policy can reuse from one render to the next (results unchanged). */
+  private readonly pruneMemo: PruneMemo;
   private summary: SummaryBlock | null = null;
   private summaryCount = 0;
   /** FreeCode's `lastMeasuredContextTokens` (engine.md §1.5): 0 after a compaction until the next response. */
@@ -48,6 +55,7 @@ export class CompactionDriver {
   private readonly compactionList: ReplayCompaction[] = [];
   /** The scenario's tool-result editing, after the pruning (policies/). */
   private readonly editor: ToolResultEditor;
+  private readonly renderer: PromptRenderer;
 
   constructor(
     sessionId: string,
@@ -56,6 +64,7 @@ export class CompactionDriver {
     private readonly calibration: TokenCalibration,
     private readonly rows: RowEmitter,
     preCompactHookBlocks: boolean,
+    private readonly memo: ReplayMemo,
   ) {
     const hooks: CompactionHooks = preCompactHookBlocks
       ? {
@@ -63,8 +72,10 @@ export class CompactionDriver {
           postCompact: () => undefined,
         }
       : NO_COMPACTION_HOOKS;
-    this.memory = new MemoryService(sessionId, { params, hooks });
+    this.memory = new MemoryService(sessionId, { params, hooks, toolLines: memo.toolLines });
     this.editor = toolResultEditor(scenario.params.editing);
+    this.renderer = memo.renderer(calibration);
+    this.pruneMemo = memo.prune;
   }
 
   get compactions(): readonly ReplayCompaction[] {
@@ -90,6 +101,7 @@ export class CompactionDriver {
       const history = this.store.getMessages();
       const last = history[history.length - 1];
       this.microcompact = timeBasedMicrocompact(history, last?.timestampMs ?? null, timestampMs ?? nowMs);
+      this.microcompactShown = new WeakMap();
     }
   }
 
@@ -99,7 +111,7 @@ export class CompactionDriver {
     for (let i = messages.length - 1; i >= 0; i--) {
       const message = messages[i];
       if (message === undefined || message.role !== 'assistant') continue;
-      const updated = withToolResult(message, callId, text, failed);
+      const updated = this.memo.withToolResult(message, callId, text, failed);
       if (updated === null) continue;
       const next = [...messages];
       next[i] = updated;
@@ -114,14 +126,21 @@ export class CompactionDriver {
    */
   render(model: string): RenderedPrompt {
     let messages: readonly ReplayMessage[] = this.store.getMessages();
-    if (this.params.legacyMicrocompact) messages = applyMicrocompact(messages, this.microcompact);
-    const pruned = applyPruningPolicy(messages, this.params.pruning, this.prune, this.params.toolResultBudgetChars);
+    if (this.params.legacyMicrocompact)
+      messages = applyMicrocompact(messages, this.microcompact, this.microcompactShown);
+    const pruned = applyPruningPolicy(
+      messages,
+      this.params.pruning,
+      this.prune,
+      this.params.toolResultBudgetChars,
+      this.pruneMemo,
+    );
     const staticBlockId = `static:${model}`;
     const edited = this.editor.edit(
       pruned.messages,
-      (history) => renderPrompt(staticBlockId, this.summary, history, this.calibration).promptTokens,
+      (history) => this.renderer.render(staticBlockId, this.summary, history).promptTokens,
     );
-    return renderPrompt(staticBlockId, this.summary, edited, this.calibration);
+    return this.renderer.render(staticBlockId, this.summary, edited);
   }
 
   /** A compaction the engine decides (`runCompaction`, engine.md §2.4); a hook may block it. */

@@ -11,6 +11,7 @@ import { isModelledRequest, measureFidelity } from './fidelity.js';
 import { recordedPolicyCandidates } from './recorded-policy.js';
 import type { ModelFacts, RecordedPolicy, ReplayResult } from './replay.js';
 import { replaySession } from './replay.js';
+import { ReplayMemo } from './replay-memo.js';
 import type { Scenario } from './scenario.js';
 import { familyDefaults } from './scenario.js';
 
@@ -89,7 +90,9 @@ export function simulateSession(
     params: familyDefaults('recorded'),
   };
   const hookBlocks = preCompactHookBlocks(session);
-  const fit = fitRecorded(session, recordedScenario, options, hookBlocks);
+  // Every replay of the session turns the same items into the same messages: built once.
+  const memo = new ReplayMemo();
+  const fit = fitRecorded(session, recordedScenario, options, hookBlocks, memo);
   const results = scenarios.map((scenario) => ({
     scenario,
     result:
@@ -104,6 +107,7 @@ export function simulateSession(
             preCompactHookBlocks: hookBlocks,
             warmStaticTokens: fit.warmStaticTokens,
             ...automaticCacheFacts(fit),
+            memo,
           }),
   }));
   return {
@@ -137,7 +141,13 @@ type RecordedFit = {
  * calibrated on it, and replayed again; the candidate whose prompts match best wins (the first,
  * i.e. the date's choice, on a tie or without measurements).
  */
-function fitRecorded(session: Session, scenario: Scenario, options: SimulateOptions, hookBlocks: boolean): RecordedFit {
+function fitRecorded(
+  session: Session,
+  scenario: Scenario,
+  options: SimulateOptions,
+  hookBlocks: boolean,
+  memo: ReplayMemo,
+): RecordedFit {
   let best: RecordedFit | null = null;
   for (const policy of recordedPolicyCandidates(session)) {
     const replay = (calibration: TokenCalibration, warmStatic: number) =>
@@ -149,6 +159,7 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
         modelFacts: options.modelFacts,
         preCompactHookBlocks: hookBlocks,
         warmStaticTokens: warmStatic,
+        memo,
       });
     const probe = replay(calibrateTokens([]), 0);
     const points: CalibrationPoint[] = [];
@@ -198,6 +209,7 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
       warmStaticTokens: fit.warmStaticTokens,
       transientMissRate: rate,
       ...(ttlMs === undefined ? {} : { automaticTtlMs: ttlMs }),
+      memo,
     }),
   );
 }
