@@ -11,6 +11,7 @@ import { isModelledRequest, measureFidelity } from './fidelity.js';
 import { recordedPolicyCandidates } from './recorded-policy.js';
 import type { ModelFacts, RecordedPolicy, ReplayResult } from './replay.js';
 import { replaySession } from './replay.js';
+import { repriceAutomaticCache, ttlChoiceOf } from './row-emitter.js';
 import { ReplayMemo } from './replay-memo.js';
 import type { Scenario } from './scenario.js';
 import { familyDefaults } from './scenario.js';
@@ -198,8 +199,11 @@ function fitRecorded(
   }
   if (best === null) throw new Error('invariant: at least one recorded policy candidate');
   const fit = best;
-  return withAutomaticCacheFacts(session, fit, options, (rate, ttlMs) =>
-    replaySession({
+  // The automatic cache's facts change only how the rows are priced, never the walk: one walk,
+  // kept, is repriced under each (exactly a fresh replay's rows, `repriceAutomaticCache`).
+  let kept: ReplayResult | null = null;
+  return withAutomaticCacheFacts(session, fit, options, (rate, ttlMs) => {
+    kept ??= replaySession({
       session,
       scenario,
       calibration: fit.calibration,
@@ -207,11 +211,17 @@ function fitRecorded(
       modelFacts: options.modelFacts,
       preCompactHookBlocks: hookBlocks,
       warmStaticTokens: fit.warmStaticTokens,
-      transientMissRate: rate,
-      ...(ttlMs === undefined ? {} : { automaticTtlMs: ttlMs }),
+      transientMissRate: 0,
+      keepPrompts: true,
       memo,
-    }),
-  );
+    });
+    return repriceAutomaticCache(
+      kept,
+      { transientMissRate: rate, automaticTtlMs: ttlMs },
+      ttlChoiceOf(scenario),
+      fit.warmStaticTokens,
+    );
+  });
 }
 
 /** The replay input fields for what the fit measured of an automatic cache. */
