@@ -25,6 +25,7 @@ import {
   runCompaction,
   timeBasedMicrocompact,
 } from '../engine/index.js';
+import type { Item } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
 import { tokensForChars } from './calibrate.js';
 import type { RenderedPrompt, ReplayMessage, SummaryBlock } from './provider-view.js';
@@ -105,13 +106,13 @@ export class CompactionDriver {
     }
   }
 
-  /** A tool result joins the newest assistant message that made the call. */
-  attachToolResult(callId: string, text: string, failed: boolean): void {
+  /** A tool result (item `itemIndex`) joins the newest assistant message that made the call. */
+  attachToolResult(item: Item & { readonly kind: 'tool_result' }, itemIndex: number, text: string): void {
     const messages = this.store.getMessages();
     for (let i = messages.length - 1; i >= 0; i--) {
       const message = messages[i];
       if (message === undefined || message.role !== 'assistant') continue;
-      const updated = this.memo.withToolResult(message, callId, text, failed);
+      const updated = this.memo.withToolResult(message, item, itemIndex, text);
       if (updated === null) continue;
       const next = [...messages];
       next[i] = updated;

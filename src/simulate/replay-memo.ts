@@ -15,52 +15,55 @@ import type { TokenCalibration } from './calibrate.js';
 import type { ReplayMessage } from './provider-view.js';
 import { PromptRenderer, messageForItem, toolResultText, withToolResult } from './provider-view.js';
 
-type ResultKey = { readonly text: string; readonly failed: boolean };
-
 export class ReplayMemo {
   /** Rendered tool-transcript lines by activity entry (the memory transcript, engine.md §3.5). */
   readonly toolLines: ToolLineMemo = new WeakMap();
   /** What the pruning policies can reuse (their output depends on the message alone). */
   readonly prune: PruneMemo = newPruneMemo();
-  private readonly messages = new WeakMap<Item, ReplayMessage | null>();
-  private readonly resultTexts = new WeakMap<Item, string>();
-  private readonly withResults = new WeakMap<ReplayMessage, Map<string, ResultKey & { message: ReplayMessage }>>();
+  // By item index (one memo serves one session): plain arrays, lighter than weak maps on a
+  // session of 10^5 items.
+  private readonly messages: (ReplayMessage | null | undefined)[] = [];
+  private readonly placeholders: (string | undefined)[] = [];
+  private readonly attached: ({ readonly to: ReplayMessage; readonly message: ReplayMessage } | undefined)[] = [];
+  private readonly results: ({ readonly to: ToolActivity; readonly entry: ToolActivity } | undefined)[] = [];
   private readonly calls = new WeakMap<ToolCall, ToolActivity>();
-  private readonly results = new WeakMap<ToolActivity, WeakMap<Item, ToolActivity>>();
   private readonly renderers = new WeakMap<TokenCalibration, PromptRenderer>();
 
   /** `messageForItem`, once per item. */
   message(item: Item, itemIndex: number): ReplayMessage | null {
-    let message = this.messages.get(item);
+    let message = this.messages[itemIndex];
     if (message === undefined) {
       message = messageForItem(item, itemIndex);
-      this.messages.set(item, message);
+      this.messages[itemIndex] = message;
     }
     return message;
   }
 
-  /** `toolResultText`, once per item (a placeholder string is built once). */
-  resultText(item: Item & { readonly kind: 'tool_result' }): string {
-    let text = this.resultTexts.get(item);
+  /** `toolResultText`, a placeholder built once per item. */
+  resultText(item: Item & { readonly kind: 'tool_result' }, itemIndex: number): string {
+    if (item.text !== null) return item.text;
+    let text = this.placeholders[itemIndex];
     if (text === undefined) {
       text = toolResultText(item);
-      this.resultTexts.set(item, text);
+      this.placeholders[itemIndex] = text;
     }
     return text;
   }
 
-  /** `withToolResult`, once per message, call and result. */
-  withToolResult(message: ReplayMessage, callId: string, text: string, failed: boolean): ReplayMessage | null {
-    let byCall = this.withResults.get(message);
-    const known = byCall?.get(callId);
-    if (known !== undefined && known.text === text && known.failed === failed) return known.message;
-    const updated = withToolResult(message, callId, text, failed);
-    if (updated === null) return null;
-    if (byCall === undefined) {
-      byCall = new Map();
-      this.withResults.set(message, byCall);
-    }
-    byCall.set(callId, { text, failed, message: updated });
+  /**
+   * `withToolResult` for tool-result item `itemIndex`, once per message it attaches to (the same
+   * message object in every replay that reaches it; history messages are immutable).
+   */
+  withToolResult(
+    message: ReplayMessage,
+    item: Item & { readonly kind: 'tool_result' },
+    itemIndex: number,
+    text: string,
+  ): ReplayMessage | null {
+    const known = this.attached[itemIndex];
+    if (known !== undefined && known.to === message) return known.message;
+    const updated = withToolResult(message, item.callId, text, item.failed);
+    if (updated !== null) this.attached[itemIndex] = { to: message, message: updated };
     return updated;
   }
 
@@ -74,17 +77,17 @@ export class ReplayMemo {
     return entry;
   }
 
-  /** `entry` with the result of tool-result item `item` (its output, or its error when it failed). */
-  activityWithResult(entry: ToolActivity, item: Item & { readonly kind: 'tool_result' }, text: string): ToolActivity {
-    let byItem = this.results.get(entry);
-    const known = byItem?.get(item);
-    if (known !== undefined) return known;
+  /** `entry` with the result of tool-result item `itemIndex` (its output, or its error when it failed). */
+  activityWithResult(
+    entry: ToolActivity,
+    item: Item & { readonly kind: 'tool_result' },
+    itemIndex: number,
+    text: string,
+  ): ToolActivity {
+    const known = this.results[itemIndex];
+    if (known !== undefined && known.to === entry) return known.entry;
     const updated: ToolActivity = item.failed ? { ...entry, error: text } : { ...entry, output: text };
-    if (byItem === undefined) {
-      byItem = new WeakMap();
-      this.results.set(entry, byItem);
-    }
-    byItem.set(item, updated);
+    this.results[itemIndex] = { to: entry, entry: updated };
     return updated;
   }
 

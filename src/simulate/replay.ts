@@ -241,13 +241,13 @@ class LogWalk {
         return;
       }
       case 'tool_result': {
-        const text = this.memo.resultText(item);
-        this.context.attachToolResult(item.callId, text, item.failed);
+        const text = this.memo.resultText(item, index);
+        this.context.attachToolResult(item, index, text);
         const response = this.response;
         const at = response === null ? -1 : response.callIds.indexOf(item.callId);
         const entry = response?.activity[at];
         if (response !== null && entry !== undefined)
-          response.activity[at] = this.memo.activityWithResult(entry, item, text);
+          response.activity[at] = this.memo.activityWithResult(entry, item, index, text);
         return;
       }
       case 'summary':
