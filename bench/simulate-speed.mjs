@@ -3,7 +3,7 @@
 // run (absolute times depend on the machine and its load; ratios of medians of alternating runs
 // much less). No timed unit tests: this is the only place simulate's speed is measured.
 //
-//   node bench/simulate-speed.mjs [--runs 5] [--mb 100] [--big] [--big-mb 1024]
+//   node bench/simulate-speed.mjs [--runs 5] [--mb 100] [--big] [--big-mb 1024] [--baseline <main.js>]
 //
 // 1. Generates the FreeCode benchmark corpus once (the dataset generator's `generateCorpus`,
 //    deterministic for its seed) under bench/out/freecode-<mb>mb/; reused while it is complete.
@@ -12,6 +12,8 @@
 //    time (user + system) and peak RSS (`/usr/bin/time`) of each run.
 // 3. Prints the medians and the ratio simulate / report (goal: ≤ 1.5× wall), and checks that every
 //    simulate run printed the same bytes (the replay is deterministic).
+//    With --baseline: also another build's simulate (e.g. a checkout of main), alternated with the
+//    others, and its ratio to this build's report (before / after figures from one run).
 // 4. With --big: peak RSS of `simulate --scenario freecode --json` on one ≈ 1 GB Claude Code
 //    transcript (bench/corpus.mjs, the file bench/ccusage-speed.mjs uses; goal ≤ 1.2 GB), one run.
 import { Buffer } from 'node:buffer';
@@ -34,6 +36,7 @@ const runs = Number(option('runs', '5'));
 const corpusMb = Number(option('mb', '100'));
 const big = args.includes('--big');
 const bigMb = Number(option('big-mb', '1024'));
+const baseline = option('baseline', null);
 
 if (!existsSync(cachecostMain)) {
   console.error('dist/ is missing: run `npm run build` first');
@@ -57,11 +60,11 @@ async function freecodeCorpus(mb) {
   return dir;
 }
 
-/** Runs cachecost under /usr/bin/time; resolves to { ms, cpuMs, rssMb, stdout }. */
-function measure(argv) {
+/** Runs cachecost (this build's, or `main`) under /usr/bin/time; resolves to { ms, cpuMs, rssMb, stdout }. */
+function measure(argv, main = cachecostMain) {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, cachecostMain, ...argv], {
+    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, main, ...argv], {
       env: { ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -99,11 +102,13 @@ const commands = {
   report: ['report', dir, '--json', '--no-cache'],
   simulate: ['simulate', dir, '--scenario', 'freecode', '--json'],
 };
-const samples = { report: [], simulate: [] };
+if (baseline !== null) commands.baseline = commands.simulate;
+const samples = { report: [], simulate: [], baseline: [] };
 const outputs = new Set();
+const names = Object.keys(commands);
 for (let run = 0; run < runs; run += 1) {
-  for (const name of run % 2 === 0 ? ['report', 'simulate'] : ['simulate', 'report']) {
-    const m = await measure(commands[name]);
+  for (const name of run % 2 === 0 ? names : [...names].reverse()) {
+    const m = await measure(commands[name], name === 'baseline' ? resolve(baseline) : cachecostMain);
     samples[name].push(m);
     if (name === 'simulate') outputs.add(m.stdout);
   }
@@ -114,12 +119,16 @@ const row = (name) => ({
   cpu: fmtS(median(samples[name].map((m) => m.cpuMs))),
   peakRss: `${median(samples[name].map((m) => m.rssMb)).toFixed(0)} MB`,
 });
-console.table([row('report'), row('simulate')]);
-const ratio = (key) => median(samples.simulate.map((m) => m[key])) / median(samples.report.map((m) => m[key]));
+console.table(names.map((name) => ({ build: name === 'baseline' ? baseline : 'this', ...row(name) })));
+const ratio = (name, key) => median(samples[name].map((m) => m[key])) / median(samples.report.map((m) => m[key]));
 console.log(
-  `simulate / report: ${ratio('ms').toFixed(2)}× wall, ${ratio('cpuMs').toFixed(2)}× CPU (goal ≤ 1.5× wall); ` +
+  `simulate / report: ${ratio('simulate', 'ms').toFixed(2)}× wall, ${ratio('simulate', 'cpuMs').toFixed(2)}× CPU (goal ≤ 1.5× wall); ` +
     `simulate output ${outputs.size === 1 ? 'identical in every run' : 'DIFFERS BETWEEN RUNS'}`,
 );
+if (baseline !== null)
+  console.log(
+    `baseline simulate / this report: ${ratio('baseline', 'ms').toFixed(2)}× wall, ${ratio('baseline', 'cpuMs').toFixed(2)}× CPU`,
+  );
 if (outputs.size !== 1) process.exitCode = 1;
 
 if (big) {
