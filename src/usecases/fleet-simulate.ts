@@ -154,6 +154,13 @@ export async function selectExportedScenarios(
     const left = [...new Set(runs.flatMap((run) => run.scenarios.map((s) => s.name)))].filter(
       (name) => !scenarios.some((s) => s.name === name),
     );
+    // Every saving is against `recorded`: without one replayed alike everywhere there is none to show.
+    if (!scenarios.some((scenario) => scenario.family === 'recorded')) {
+      throw new CachecostError(
+        'BAD_ARGUMENT',
+        `--from: the exports replayed the recorded policy with different parameters (${named(runs)}); pass the --ttl they were made with to choose one`,
+      );
+    }
     if (left.length > 0)
       notices.push(
         `scenario(s) ${left.join(', ')} left out: not replayed alike by every export (a saving over part of the sessions would mislead)`,
