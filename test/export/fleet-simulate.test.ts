@@ -6,11 +6,13 @@
  * CSV; and what the exports cannot answer is a one-line error or a notice, never a partial saving.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BillReport } from '../../src/report/bill-report.js';
 import { cli } from '../cli/run.js';
+import { duck } from './parquet.js';
 import type { Summary } from './simulate-support.js';
 import { expectSameSummary, summaryOf } from './simulate-support.js';
 
@@ -118,6 +120,39 @@ describe.skipIf(!existsSync(REAL_LOGS))('simulate --from over two machines', () 
     expect(asked.code).toBe(1);
     expect(asked.stderr.trim()).toMatch(
       /^cachecost: --from: scenario freecode@60000,window=60000 is not in the export of two \(run run-two\); export those logs again with it/,
+    );
+  });
+
+  it('an export written before agent_id and modelled existed: the sub-agent split is unknown, simulate refuses', async () => {
+    const old = join(dir, 'old');
+    await exportTo(old, [OPENHANDS], 'one', ['--target', '30000']);
+    const current = JSON.parse((await cli(['report', '--from', old, '--json'])).stdout) as BillReport;
+    expect(current.total.subagentRequests).toBe(0);
+    // The requests files as the earlier layout wrote them: without the two columns.
+    await duck(null, async (query) => {
+      for (const row of await query(`SELECT file FROM glob('${old}/requests/**/*.parquet')`)) {
+        const file = String(row['file']);
+        await query(
+          `COPY (SELECT * EXCLUDE (agent_id, modelled) FROM read_parquet('${file}', hive_partitioning = false)) TO '${file}.tmp' (FORMAT PARQUET)`,
+        );
+        await rename(`${file}.tmp`, file);
+      }
+    });
+    const report = await cli(['report', '--from', old, '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    const bill = JSON.parse(report.stdout) as BillReport;
+    // Unknown, never 0; the bill itself unchanged.
+    expect([bill.total.subagentRequests, bill.total.subagentCostUsd, bill.total.ownCostUsd]).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(bill.total.costUsd).toBe(current.total.costUsd);
+    const simulate = await cli(['simulate', '--from', old]);
+    expect(simulate.code).toBe(1);
+    expect(simulate.stderr.trim().split('\n')).toHaveLength(1);
+    expect(simulate.stderr).toMatch(
+      /these exports lack what simulate reads \(requests\.modelled\).*export the logs again/,
     );
   });
 
