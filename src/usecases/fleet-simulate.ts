@@ -206,10 +206,12 @@ export async function fillReplays(db: CostDb, selection: FleetSelection): Promis
 export async function exportedSessions(db: CostDb): Promise<{ facts: SessionFacts[]; meta: SessionMeta[] }> {
   const rows = await db.query(`
     SELECT coalesce(k.key, s.session_id) AS session_id, s.project, s.model, s.recorded_policy, s.chars_per_token,
-           s.static_block_tokens, s.fidelity_note,
-           (SELECT min(c.timestamp_ms) FROM request_costs c WHERE c.session_id = coalesce(k.key, s.session_id)) AS started_ms
+           s.static_block_tokens, s.fidelity_note, t.started_ms
     FROM fleet.sessions s
     LEFT JOIN fleet_keys k ON k.host = s.host AND k.session_id = s.session_id
+    -- As over logs: the first request's time (every request has a row under recorded).
+    LEFT JOIN (SELECT host, session_id, epoch_ms(min(timestamp)) AS started_ms FROM fleet.requests GROUP BY ALL) t
+      ON t.host = s.host AND t.session_id = s.session_id
     WHERE s.replayed
     ORDER BY s.host, s.first_timestamp NULLS LAST, s.session_id`);
   const facts: SessionFacts[] = [];
