@@ -26,7 +26,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { finished } from 'node:stream/promises';
-import { type FileLine, readFileLines } from './lines.js';
+import { type FileLine, scanFileLines } from './lines.js';
 
 /** An open cache: its directory, the fingerprint of the code that writes its entries, the run's clock. */
 export type ParseCache = { readonly dir: string; readonly fingerprint: string; readonly nowMs: number };
@@ -137,10 +137,12 @@ async function loadEntry<T>(
   try {
     const hash = createHash('sha256');
     const texts: string[] = [];
-    for await (const line of readFileLines(path)) {
-      if (!line.terminated) return null;
-      texts.push(line.text);
-    }
+    let complete = true;
+    await scanFileLines(path, (line, text) => {
+      if (!line.terminated) complete = false;
+      else texts.push(text);
+    });
+    if (!complete) return null;
     const last = texts.pop();
     if (last === undefined) return null;
     const header = JSON.parse(last) as Header;
@@ -200,11 +202,21 @@ type Progress = { readonly offset: number; readonly lines: number; readonly entr
 /** Parses `file` from `from` on into `entries`; complete lines advance the progress, an unterminated tail does not. */
 async function parseFrom<T>(file: string, parser: LineParser<T>, from: Progress, entries: T[]): Promise<Progress> {
   let progress = from;
-  for await (const line of readFileLines(file, { offset: from.offset, linesBefore: from.lines })) {
-    const entry = parser.parse(line);
-    if (entry !== null) entries.push(entry);
-    if (line.terminated) progress = { offset: line.endOffset, lines: line.number, entries: entries.length };
-  }
+  await scanFileLines(
+    file,
+    (raw, text) => {
+      const line: FileLine = {
+        number: raw.number,
+        text,
+        terminated: raw.terminated,
+        endOffset: raw.endOffset,
+      };
+      const entry = parser.parse(line);
+      if (entry !== null) entries.push(entry);
+      if (line.terminated) progress = { offset: line.endOffset, lines: line.number, entries: entries.length };
+    },
+    { offset: from.offset, linesBefore: from.lines },
+  );
   return progress;
 }
 

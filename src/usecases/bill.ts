@@ -198,9 +198,10 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
   let requestsWithoutUsage = 0;
   let undatedRequestsOutsideWindow = 0;
   const bounded = window.sinceMs !== null || window.untilMs !== null;
+  // `usage`: the bill reads requests, not item sizes (the same requests and issues as `sizes`).
   const issues = await forEachSession(
     options.paths,
-    { content: 'sizes', cache: options.cache ?? null },
+    { content: 'usage', cache: options.cache ?? null },
     (session: Session) => {
       if (!wanted(session)) return;
       if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {

@@ -63,7 +63,7 @@ async function readTranscript(
   const parser = lineParser(content);
   const entries: LineEntry[] = [];
   try {
-    await readLinesCached(file, parser, content === 'sizes' ? cache : null, entries);
+    await readLinesCached(file, parser, content === 'text' ? null : cache, entries);
   } catch (error) {
     issues.push({ file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
