@@ -122,10 +122,11 @@ function plus(sum: bigint | null, value: bigint): bigint {
   return sum === null ? value : sum + value;
 }
 
-/** One priced request's money by the bill's columns (the unknown-TTL share split out of the 5m cost). */
-type RowCost = RequestCost & { readonly write5mOwn: bigint; readonly writeUnknown: bigint };
-
-function addTo(group: Group, row: BillRequest, cost: RowCost | null): void {
+/**
+ * Adds a request to a group; `cost` null = unpriced; `writeUnknown` = the unknown-TTL share of its
+ * 5m cost (split out of that column, as in bill_requests.sql).
+ */
+function addTo(group: Group, row: BillRequest, cost: RequestCost | null, writeUnknown: bigint): void {
   group.requests += 1;
   group.sessions.add(row.sessionId);
   group.models.add(row.model);
@@ -154,9 +155,9 @@ function addTo(group: Group, row: BillRequest, cost: RowCost | null): void {
   if (cost.longContext) group.longContext += 1;
   group.costInput = plus(group.costInput, cost.inputPicoUsd);
   group.costRead = plus(group.costRead, cost.cacheReadPicoUsd);
-  group.costWrite5m = plus(group.costWrite5m, cost.write5mOwn);
+  group.costWrite5m = plus(group.costWrite5m, cost.cacheWrite5mPicoUsd - writeUnknown);
   group.costWrite1h = plus(group.costWrite1h, cost.cacheWrite1hPicoUsd);
-  group.costWriteUnknown = plus(group.costWriteUnknown, cost.writeUnknown);
+  group.costWriteUnknown = plus(group.costWriteUnknown, writeUnknown);
   group.costOutput = plus(group.costOutput, cost.outputPicoUsd);
   group.cost = plus(group.cost, cost.totalPicoUsd);
   if (row.subagent) group.subagentCost = plus(group.subagentCost, cost.totalPicoUsd);
@@ -366,15 +367,12 @@ export class BillAggregator {
       },
       this.priceOf(row.model, row.timestampMs),
     );
-    let cost: RowCost | null = null;
-    if (priced !== null) {
-      // As bill_requests.sql: the 5m cost is tokens × rate, so the unknown share is exact.
-      const writeUnknown =
-        row.unknownTtlTokens === 0
-          ? 0n
-          : (priced.cacheWrite5mPicoUsd * BigInt(row.unknownTtlTokens)) / BigInt(row.cacheWrite5mTokens);
-      cost = { ...priced, writeUnknown, write5mOwn: priced.cacheWrite5mPicoUsd - writeUnknown };
-    } else {
+    // As bill_requests.sql: the 5m cost is tokens × rate, so the unknown share is exact.
+    const writeUnknown =
+      priced === null || row.unknownTtlTokens === 0
+        ? 0n
+        : (priced.cacheWrite5mPicoUsd * BigInt(row.unknownTtlTokens)) / BigInt(row.cacheWrite5mTokens);
+    if (priced === null) {
       const seen = this.unpriced.get(row.model);
       const tokens = row.promptTokens + row.outputTokens;
       if (seen === undefined) this.unpriced.set(row.model, { requests: 1, tokens });
@@ -389,8 +387,8 @@ export class BillAggregator {
       group = newGroup(key);
       this.groups.set(key, group);
     }
-    addTo(group, row, cost);
-    addTo(this.total, row, cost);
+    addTo(group, row, priced, writeUnknown);
+    addTo(this.total, row, priced, writeUnknown);
     if (!this.options.breakdown) return;
     let models = this.perModel.get(key);
     if (models === undefined) {
@@ -402,7 +400,7 @@ export class BillAggregator {
       byModel = newGroup(key);
       models.set(row.model, byModel);
     }
-    addTo(byModel, row, cost);
+    addTo(byModel, row, priced, writeUnknown);
   }
 
   /** The bill grouped as asked, with its total (`billTable` of `cost/bill.ts`, subagents known). */

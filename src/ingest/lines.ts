@@ -3,8 +3,7 @@
  * 1 GB `messages.jsonl` is never one string (only one line at a time is decoded). Splitting on
  * the byte is safe for UTF-8: 0x0A never occurs inside a multi-byte sequence.
  */
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 
 /** One line of a file: 1-based number, text without its `\n` (and without a trailing `\r`). */
 export type Line = {
@@ -100,18 +99,20 @@ export function readFileLines(path: string, from?: LineStart): AsyncGenerator<Fi
   );
 }
 
-/** A line as `scanFileLines` hands it over: its bytes (valid only during the call) and where it ends. */
+/** A line as `scanFileLines` hands it over: where its bytes are (valid only during the call) and where it ends. */
 export type RawLine = {
   readonly number: number;
-  /** The line's bytes without its `\n`; a view into the read buffer, reused after the call returns. */
-  readonly bytes: Buffer;
+  /** The read buffer, reused after the call returns: the line is `buffer[start, end)`, without its `\n`. */
+  readonly buffer: Buffer;
+  readonly start: number;
+  readonly end: number;
   readonly terminated: boolean;
   readonly endOffset: number;
 };
 
 /** The text of a raw line, as `readLines` gives it (no trailing `\r`, no byte order mark on line 1). */
 export function rawLineText(line: RawLine): string {
-  return decode([line.bytes], line.bytes.length, line.number);
+  return decode([line.buffer.subarray(line.start, line.end)], line.end - line.start, line.number);
 }
 
 /** Bytes read at a time by `scanFileLines` (a longer line grows the buffer). */
@@ -119,11 +120,12 @@ const SCAN_CHUNK_BYTES = 4 << 20;
 
 /**
  * Calls `onLine` for every line of a file (from a line start, numbering continuing from there),
- * synchronously within each chunk read: whole chunks are read into one buffer and split with
- * `indexOf`, with no stream and no per-line promise. With `decode`, each line's text is cut from
- * one decoding of the chunk's complete lines (the same text as decoding each line alone: `\n`
- * never occurs inside a UTF-8 sequence, so an invalid sequence ends at a line's end either way).
- * A read error rejects.
+ * chunk by chunk: whole chunks are read into one buffer and split with `indexOf`, with no stream,
+ * no per-line promise and no per-line buffer. With `decode`, each line's text is cut from one
+ * decoding of the chunk's complete lines (the same text as decoding each line alone: `\n` never
+ * occurs inside a UTF-8 sequence, so an invalid sequence ends at a line's end either way).
+ * The reads are synchronous: a command reads its logs one after another, and on a busy machine a
+ * round trip through the thread pool per read cost more than the reads. A read error rejects.
  */
 export async function scanFileLines(
   path: string,
@@ -131,8 +133,18 @@ export async function scanFileLines(
   from: LineStart = { offset: 0, linesBefore: 0 },
   options: { readonly decode?: boolean; readonly chunkBytes?: number } = {},
 ): Promise<void> {
+  await Promise.resolve();
+  scanFileLinesSync(path, onLine, from, options);
+}
+
+function scanFileLinesSync(
+  path: string,
+  onLine: (line: RawLine, text: string) => void,
+  from: LineStart,
+  options: { readonly decode?: boolean; readonly chunkBytes?: number },
+): void {
   const decodeText = options.decode ?? true;
-  const handle = await open(path, 'r');
+  const fd = openSync(path, 'r');
   try {
     let buffer = Buffer.allocUnsafe(options.chunkBytes ?? SCAN_CHUNK_BYTES);
     /** Bytes of an unfinished line kept at the start of the buffer. */
@@ -145,9 +157,10 @@ export async function scanFileLines(
         buffer.copy(bigger, 0, 0, carried);
         buffer = bigger;
       }
-      const { bytesRead } = await handle.read(buffer, carried, buffer.length - carried, bufferOffset + carried);
+      const bytesRead = readSync(fd, buffer, carried, buffer.length - carried, bufferOffset + carried);
       if (bytesRead === 0) break;
-      const view = buffer.subarray(0, carried + bytesRead);
+      const length = carried + bytesRead;
+      const view = buffer.subarray(0, length);
       const last = view.lastIndexOf(NEWLINE);
       let start = 0;
       if (last !== -1) {
@@ -156,32 +169,30 @@ export async function scanFileLines(
         let end = view.indexOf(NEWLINE, carried);
         while (end !== -1) {
           number += 1;
-          const bytes = view.subarray(start, end);
           let lineText = '';
           if (decodeText) {
             const textEnd = text.indexOf('\n', textStart);
             lineText = lineTextOf(text, textStart, textEnd, number);
             textStart = textEnd + 1;
           }
-          onLine({ number, bytes, terminated: true, endOffset: bufferOffset + end + 1 }, lineText);
+          onLine({ number, buffer, start, end, terminated: true, endOffset: bufferOffset + end + 1 }, lineText);
           start = end + 1;
           end = start > last ? -1 : view.indexOf(NEWLINE, start);
         }
       }
-      carried = view.length - start;
-      if (start > 0 && carried > 0) buffer.copy(buffer, 0, start, view.length);
+      carried = length - start;
+      if (start > 0 && carried > 0) buffer.copy(buffer, 0, start, length);
       bufferOffset += start;
     }
     if (carried > 0) {
       number += 1;
-      const line = { number, bytes: buffer.subarray(0, carried), terminated: false, endOffset: bufferOffset + carried };
+      const line = { number, buffer, start: 0, end: carried, terminated: false, endOffset: bufferOffset + carried };
       onLine(line, decodeText ? rawLineText(line) : '');
     }
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
-
 /** `text[start, end)` without a trailing `\r`, and without a byte order mark on line 1 (as `decode`). */
 function lineTextOf(text: string, start: number, end: number, number: number): string {
   let stop = end;
