@@ -75,7 +75,8 @@ async function readTranscript(
     issues.push({ file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
   for (const entry of entries) {
-    if (entry.record !== null) records.push({ line: entry.line, record: entry.record });
+    // The entry itself (it has `line` and `record`): no second object per line of a 1 GB file.
+    if (entry.record !== null) records.push(entry as { line: number; record: ClaudeRecord });
     if (entry.problem === null) continue;
     if (entry.repaired) issues.push({ file, line: entry.line, reason: entry.problem, effect: 'repaired' });
     else issues.push({ file, line: entry.line, reason: entry.problem });

@@ -95,15 +95,31 @@ const IGNORED_TYPES: ReadonlySet<string> = new Set([
   'teleported-from',
 ]);
 
+/**
+ * One copy of each of the strings every line repeats (session id, cwd, agent id, model): a 1 GB
+ * transcript holds hundreds of thousands of records until its session is built, and a fresh copy
+ * of each per record was a large part of them. Bounded: the table starts over when it fills.
+ */
+const shared = new Map<string, string>();
+
+function sharedString(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const known = shared.get(value);
+  if (known !== undefined) return known;
+  if (shared.size >= 10_000) shared.clear();
+  shared.set(value, value);
+  return value;
+}
+
 function envelope(line: JsonObject): Envelope {
   return {
     uuid: asString(line['uuid']) ?? null,
     parentUuid: asString(line['parentUuid']) ?? null,
     sidechain: line['isSidechain'] === true,
-    agentId: asString(line['agentId']) ?? null,
-    sessionId: asString(line['sessionId']) ?? null,
+    agentId: sharedString(line['agentId']),
+    sessionId: sharedString(line['sessionId']),
     timestampMs: timestampMsOf(line['timestamp']),
-    cwd: asString(line['cwd']) ?? null,
+    cwd: sharedString(line['cwd']),
   };
 }
 
@@ -193,7 +209,7 @@ function userRecord(line: JsonObject, message: JsonObject | undefined, content: 
     kind: 'user',
     isMeta: line['isMeta'] === true,
     isCompactSummary: line['isCompactSummary'] === true,
-    content: finishText(acc, content),
+    content: content === 'usage' && acc.chars === 0 && acc.imageParts === 0 ? NO_CONTENT : finishText(acc, content),
     hasText,
     toolResults,
   };
@@ -237,7 +253,7 @@ function assistantRecord(
   message: JsonObject | undefined,
   content: ContentMode,
 ): { record: AssistantRecord; problem: string | null } {
-  const model = asString(message?.['model']) ?? 'unknown';
+  const model = sharedString(message?.['model']) ?? 'unknown';
   const isError = line['isApiErrorMessage'] === true || model === '<synthetic>';
   let text = '';
   let textChars = 0;
