@@ -305,21 +305,28 @@ function stampOf(file: string): FileStamp | null {
 /**
  * A value computed from whole files (a session built from its transcripts), cached under `key`:
  * served only while every file has the identity, size and mtime it had when the value was
- * computed, and was not modified within `RACY_MS` of that (the trust rules above); null otherwise
+ * computed, and was not modified within `RACY_MS` of that (the trust rules above), and the
+ * `derived` files (the line entries it was built through) are as they were; null otherwise
  * (missing, stale, corrupt, from other code). Reads are synchronous: a warm run is a stat per file
  * and one read per value.
  */
-export function readValueCached<T>(cache: ParseCache, key: string, files: readonly string[]): T | null {
+export function readValueCached<T>(
+  cache: ParseCache,
+  key: string,
+  files: readonly string[],
+  derived: readonly string[] = [],
+): T | null {
   try {
     const text = readFileSync(entryPath(cache, key, files.join('\0')), 'utf8');
     const split = text.indexOf('\n');
     if (split === -1 || !text.endsWith('\n')) return null;
     const header = JSON.parse(text.slice(0, split)) as ValueHeader;
     const body = text.slice(split + 1, -1);
-    if (header.fingerprint !== cache.fingerprint || header.key !== key || header.files.length !== files.length)
+    const all = [...files, ...derived];
+    if (header.fingerprint !== cache.fingerprint || header.key !== key || header.files.length !== all.length)
       return null;
     for (const [i, was] of header.files.entries()) {
-      const now = stampOf(files[i] ?? '');
+      const now = stampOf(all[i] ?? '');
       if (
         now === null ||
         now.file !== was.file ||
@@ -327,7 +334,8 @@ export function readValueCached<T>(cache: ParseCache, key: string, files: readon
         now.ino !== was.ino ||
         now.size !== was.size ||
         now.mtimeMs !== was.mtimeMs ||
-        !(was.mtimeMs < header.writtenAtMs - RACY_MS)
+        // Racy only for the logs: the derived entries were written by the run that wrote this one.
+        (i < files.length && !(was.mtimeMs < header.writtenAtMs - RACY_MS))
       )
         return null;
     }
@@ -348,6 +356,7 @@ export async function writeValueCached(
   key: string,
   files: readonly string[],
   stampsBefore: readonly FileStampToken[],
+  derived: readonly string[],
   value: unknown,
 ): Promise<void> {
   const stamps: FileStamp[] = [];
@@ -357,6 +366,12 @@ export async function writeValueCached(
     // A file that changed while it was read: the value may mix its versions; not stored.
     if (stamp === null || before === null || before === undefined || JSON.stringify(stamp) !== JSON.stringify(before))
       return;
+    stamps.push(stamp);
+  }
+  // Cache entries the value was read through: a damaged or rewritten one makes the value stale too.
+  for (const file of derived) {
+    const stamp = stampOf(file);
+    if (stamp === null) return;
     stamps.push(stamp);
   }
   const body = JSON.stringify(value);
@@ -375,6 +390,11 @@ export async function writeValueCached(
   } catch {
     await rm(temp, { force: true }).catch(() => undefined);
   }
+}
+
+/** The entry file of `file`'s lines under `key` (what `readLinesCached` reads and writes). */
+export function lineEntryPath(cache: ParseCache, key: string, file: string): string {
+  return entryPath(cache, key, file);
 }
 
 /** Opaque: the stamps of files taken before they are read (`stampFiles`), for `writeValueCached`. */

@@ -8,6 +8,7 @@ import type { ContentMode } from '../content-mode.js';
 import {
   type LineParser,
   type ParseCache,
+  lineEntryPath,
   readLinesCached,
   readValueCached,
   stampFiles,
@@ -102,8 +103,10 @@ export async function loadClaudeSession(
   // entry per session instead of every line's record and building it again.
   const sessionKey = `claude-code/session/${options.content}/1/${JSON.stringify(files)}`;
   const useSessionCache = cache !== null && options.content !== 'text';
+  const lineKey = lineParser(options.content).key;
+  const derived = cache === null ? [] : paths.map((path) => lineEntryPath(cache, lineKey, path));
   if (useSessionCache) {
-    const hit = readValueCached<CachedSession>(cache, sessionKey, paths);
+    const hit = readValueCached<CachedSession>(cache, sessionKey, paths, derived);
     if (hit !== null && claimAll(hit.claimed, files.sessionId, options.claims)) return hit.session;
   }
   const stamps = useSessionCache ? stampFiles(paths) : [];
@@ -128,7 +131,7 @@ export async function loadClaudeSession(
   // same claims first: one that lost responses to another is rebuilt each time.
   if (useSessionCache && (claims === undefined || !claims.lost)) {
     const entry: CachedSession = { session, claimed: claims?.asked ?? [] };
-    await writeValueCached(cache, sessionKey, paths, stamps, entry);
+    await writeValueCached(cache, sessionKey, paths, stamps, derived, entry);
   }
   return session;
 }
