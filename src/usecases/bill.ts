@@ -1,7 +1,9 @@
 /**
  * The bill use case (`cachecost report`): the recorded cost by day, week, month, session, model,
- * project or host. No simulation: every request's measured usage becomes a `measured` row, priced
- * in DuckDB by the same SQL as `simulate` (`cost/bill.ts`), and grouped there.
+ * project or host. No simulation: every request's measured usage becomes a `measured` row. With
+ * `--db` the rows are priced in DuckDB by the same SQL as `simulate` (`cost/bill.ts`) and grouped
+ * there, and the run is appended to the file; without it the same rows are folded into the
+ * TypeScript bill (`cost/bill-aggregate.ts`, held equal to that SQL by a differential test).
  */
 import type { BillGrouping } from '../cost/bill-groupings.js';
 import type { BillSessionRow, BillWindow, SubagentRow, UnknownTtlRow } from '../cost/bill.js';
