@@ -74,6 +74,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .wrap(100)
     .exitProcess(false);
   for (const command of COMMANDS) parser = command.register(parser, ctx);
+  skipHelpCache(parser);
 
   const parsed = await new Promise<{ readonly error: Error | null; readonly output: string }>((resolve) => {
     // With a callback yargs prints nothing and never exits: help, version and errors come back here.
@@ -105,4 +106,17 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       io.stderr(`${error.stack}\n`);
     return INTERNAL_ERROR_EXIT;
   }
+}
+
+/**
+ * yargs renders a command's whole help text each time the command runs, to have it ready should
+ * the handler fail (`cacheHelpMessage`): 0.1–0.15 s of wrapping and string widths on every run.
+ * Our handlers never let yargs print a failure (they settle into `runCli`'s own error handling),
+ * so the text is never used: the cache is skipped. `--help` renders it as before. If a yargs
+ * version lacks this internal, nothing changes.
+ */
+function skipHelpCache(parser: Argv<GlobalArgs>): void {
+  type Internals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
+  const usage = (parser as unknown as Internals).getInternalMethods?.().getUsageInstance?.();
+  if (usage !== undefined && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
 }

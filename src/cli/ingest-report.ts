@@ -4,7 +4,8 @@
  * on stdout). Notes (`isIngestNote`) say what was counted differently and why; they are listed and
  * counted, never fatal.
  */
-import { type IngestIssue, isIngestNote } from '../session/model.js';
+import { isIngestNote } from '../session/ingest-note.js';
+import type { IngestIssue } from '../session/model.js';
 import { CachecostError } from '../session/errors.js';
 import type { GlobalArgs } from './command.js';
 import type { CliIo } from './io.js';

@@ -4,6 +4,8 @@
  * into `requests` as usual; the facts they have no column for (a session's project, writes whose
  * TTL the log did not give) go into the side tables of `sql/bill_schema.sql`. Every amount is
  * computed in SQL (`sql/bill_requests.sql`, `sql/bill_report.sql`); this module only moves rows.
+ * `report` without `--db` computes the same table in TypeScript (`bill-aggregate.ts`, held equal to
+ * this SQL by test/cost/bill-aggregate.test.ts).
  */
 import type { CacheClassTokens } from '../session/cache-class-tokens.js';
 import type { CostDb } from './db.js';

@@ -14,15 +14,15 @@ import {
   loadClaudeSession,
   type ResponseClaims,
 } from './claude-code/index.js';
-import { type CodexSessionFiles, groupCodexFiles, loadCodexSession } from './codex/index.js';
+import { type CodexSessionFiles, groupCodexFiles } from './codex/discover.js';
 import type { ContentMode } from './content-mode.js';
 import { detectFormat } from './detect-format.js';
 import { notRegularReason } from './dir-entry.js';
 import type { ParseCache } from './parse-cache.js';
-import { discoverFreecode, type FreecodeSessionFiles, loadFreecodeSession } from './freecode/index.js';
-import { loadOpencodeSession, type OpencodeSessionFiles, groupOpencodeFiles } from './opencode/index.js';
-import { loadOpenhandsSession, type OpenhandsSessionFiles, groupOpenhandsFiles } from './openhands/index.js';
-import { loadSweAgentSession, type SweAgentSessionFiles, groupSweAgentFiles } from './swe-agent/index.js';
+import { discoverFreecode, type FreecodeSessionFiles } from './freecode/discover.js';
+import { type OpencodeSessionFiles, groupOpencodeFiles } from './opencode/discover.js';
+import { type OpenhandsSessionFiles, groupOpenhandsFiles } from './openhands/discover.js';
+import { type SweAgentSessionFiles, groupSweAgentFiles } from './swe-agent/discover.js';
 import { type FoundLog, walkLogs } from './walk-logs.js';
 
 export type { ContentMode } from './content-mode.js';
@@ -146,25 +146,39 @@ export async function discoverSessions(
   return { sources, issues };
 }
 
-/** Reads one session; bad content becomes the session's ingest issues, never an exception. */
+/**
+ * Reads one session; bad content becomes the session's ingest issues, never an exception. The
+ * adapters other than Claude Code's are loaded on first use: some load zod and their schemas,
+ * which a run over Claude Code logs alone never needs.
+ */
 export async function loadSession(source: SessionSource, options: IngestOptions): Promise<Session> {
   switch (source.format) {
-    case 'freecode':
+    case 'freecode': {
+      const { loadFreecodeSession } = await import('./freecode/index.js');
       return loadFreecodeSession(source.files, options);
+    }
     case 'claude-code':
       return loadClaudeSession(source.files, {
         content: options.content,
         claims: options.run?.claudeClaims,
         cache: options.cache ?? null,
       });
-    case 'codex':
+    case 'codex': {
+      const { loadCodexSession } = await import('./codex/index.js');
       return loadCodexSession(source.files, options);
-    case 'opencode':
+    }
+    case 'opencode': {
+      const { loadOpencodeSession } = await import('./opencode/index.js');
       return loadOpencodeSession(source.files, options);
-    case 'openhands':
+    }
+    case 'openhands': {
+      const { loadOpenhandsSession } = await import('./openhands/index.js');
       return loadOpenhandsSession(source.files, options);
-    case 'swe-agent':
+    }
+    case 'swe-agent': {
+      const { loadSweAgentSession } = await import('./swe-agent/index.js');
       return loadSweAgentSession(source.files, options);
+    }
     default: {
       const unreachable: never = source;
       throw new Error(`unknown format ${JSON.stringify(unreachable)}`);

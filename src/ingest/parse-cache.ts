@@ -21,12 +21,12 @@
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream, readFileSync, statSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { finished } from 'node:stream/promises';
-import { type FileLine, readFileLines } from './lines.js';
+import { type FileLine, scanFileLines } from './lines.js';
 
 /** An open cache: its directory, the fingerprint of the code that writes its entries, the run's clock. */
 export type ParseCache = { readonly dir: string; readonly fingerprint: string; readonly nowMs: number };
@@ -137,10 +137,12 @@ async function loadEntry<T>(
   try {
     const hash = createHash('sha256');
     const texts: string[] = [];
-    for await (const line of readFileLines(path)) {
-      if (!line.terminated) return null;
-      texts.push(line.text);
-    }
+    let complete = true;
+    await scanFileLines(path, (line, text) => {
+      if (!line.terminated) complete = false;
+      else texts.push(text);
+    });
+    if (!complete) return null;
     const last = texts.pop();
     if (last === undefined) return null;
     const header = JSON.parse(last) as Header;
@@ -200,11 +202,21 @@ type Progress = { readonly offset: number; readonly lines: number; readonly entr
 /** Parses `file` from `from` on into `entries`; complete lines advance the progress, an unterminated tail does not. */
 async function parseFrom<T>(file: string, parser: LineParser<T>, from: Progress, entries: T[]): Promise<Progress> {
   let progress = from;
-  for await (const line of readFileLines(file, { offset: from.offset, linesBefore: from.lines })) {
-    const entry = parser.parse(line);
-    if (entry !== null) entries.push(entry);
-    if (line.terminated) progress = { offset: line.endOffset, lines: line.number, entries: entries.length };
-  }
+  await scanFileLines(
+    file,
+    (raw, text) => {
+      const line: FileLine = {
+        number: raw.number,
+        text,
+        terminated: raw.terminated,
+        endOffset: raw.endOffset,
+      };
+      const entry = parser.parse(line);
+      if (entry !== null) entries.push(entry);
+      if (line.terminated) progress = { offset: line.endOffset, lines: line.number, entries: entries.length };
+    },
+    { offset: from.offset, linesBefore: from.lines },
+  );
   return progress;
 }
 
@@ -261,4 +273,134 @@ export async function readLinesCached<T>(
   };
   await writeEntry(path, header, entries.slice(base, progress.entries));
   return outcome;
+}
+
+/** A file a whole-value entry depends on, as it was when the value was computed. */
+type FileStamp = {
+  readonly file: string;
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+};
+
+type ValueHeader = {
+  readonly fingerprint: string;
+  readonly key: string;
+  readonly files: readonly FileStamp[];
+  readonly writtenAtMs: number;
+  /** sha256 of the value line as written. */
+  readonly checksum: string;
+};
+
+function stampOf(file: string): FileStamp | null {
+  try {
+    const info = statSync(file);
+    return { file, dev: info.dev, ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A value computed from whole files (a session built from its transcripts), cached under `key`:
+ * served only while every file has the identity, size and mtime it had when the value was
+ * computed, and was not modified within `RACY_MS` of that (the trust rules above), and the
+ * `derived` files (the line entries it was built through) are as they were; null otherwise
+ * (missing, stale, corrupt, from other code). Reads are synchronous: a warm run is a stat per file
+ * and one read per value.
+ */
+export function readValueCached<T>(
+  cache: ParseCache,
+  key: string,
+  files: readonly string[],
+  derived: readonly string[] = [],
+): T | null {
+  try {
+    const text = readFileSync(entryPath(cache, key, files.join('\0')), 'utf8');
+    const split = text.indexOf('\n');
+    if (split === -1 || !text.endsWith('\n')) return null;
+    const header = JSON.parse(text.slice(0, split)) as ValueHeader;
+    const body = text.slice(split + 1, -1);
+    const all = [...files, ...derived];
+    if (header.fingerprint !== cache.fingerprint || header.key !== key || header.files.length !== all.length)
+      return null;
+    for (const [i, was] of header.files.entries()) {
+      const now = stampOf(all[i] ?? '');
+      if (
+        now === null ||
+        now.file !== was.file ||
+        now.dev !== was.dev ||
+        now.ino !== was.ino ||
+        now.size !== was.size ||
+        now.mtimeMs !== was.mtimeMs ||
+        // Racy only for the logs: the derived entries were written by the run that wrote this one.
+        (i < files.length && !(was.mtimeMs < header.writtenAtMs - RACY_MS))
+      )
+        return null;
+    }
+    if (createHash('sha256').update(body).digest('hex') !== header.checksum) return null;
+    return JSON.parse(body) as T;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Stores a value computed from `files`, stamped with the files as they are now: call it only with
+ * files that were read whole and not since changed (a later change makes the stamp differ). Atomic
+ * (temp + rename); a cache that cannot be written only costs the next run its speed.
+ */
+export async function writeValueCached(
+  cache: ParseCache,
+  key: string,
+  files: readonly string[],
+  stampsBefore: readonly FileStampToken[],
+  derived: readonly string[],
+  value: unknown,
+): Promise<void> {
+  const stamps: FileStamp[] = [];
+  for (const [i, file] of files.entries()) {
+    const stamp = stampOf(file);
+    const before = stampsBefore[i] as FileStamp | null | undefined;
+    // A file that changed while it was read: the value may mix its versions; not stored.
+    if (stamp === null || before === null || before === undefined || JSON.stringify(stamp) !== JSON.stringify(before))
+      return;
+    stamps.push(stamp);
+  }
+  // Cache entries the value was read through: a damaged or rewritten one makes the value stale too.
+  for (const file of derived) {
+    const stamp = stampOf(file);
+    if (stamp === null) return;
+    stamps.push(stamp);
+  }
+  const body = JSON.stringify(value);
+  const header: ValueHeader = {
+    fingerprint: cache.fingerprint,
+    key,
+    files: stamps,
+    writtenAtMs: cache.nowMs,
+    checksum: createHash('sha256').update(body).digest('hex'),
+  };
+  const path = entryPath(cache, key, files.join('\0'));
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await writeFile(temp, `${JSON.stringify(header)}\n${body}\n`);
+    await rename(temp, path);
+  } catch {
+    await rm(temp, { force: true }).catch(() => undefined);
+  }
+}
+
+/** The entry file of `file`'s lines under `key` (what `readLinesCached` reads and writes). */
+export function lineEntryPath(cache: ParseCache, key: string, file: string): string {
+  return entryPath(cache, key, file);
+}
+
+/** Opaque: the stamps of files taken before they are read (`stampFiles`), for `writeValueCached`. */
+export type FileStampToken = { readonly __stamp: never } | null;
+
+/** The files' stamps now, taken before reading them. */
+export function stampFiles(files: readonly string[]): FileStampToken[] {
+  return files.map((file) => stampOf(file) as unknown as FileStampToken);
 }

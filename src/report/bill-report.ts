@@ -1,6 +1,7 @@
 /**
  * The `report` command's output (replay.md §3, the recorded cost): the bill as one JSON-ready object and as a terminal
- * table. Every amount comes from SQL (`src/cost/bill.ts`); here money is only formatted: exact
+ * table. Every amount comes from the bill (`src/cost/bill.ts` in SQL, `bill-aggregate.ts` its
+ * TypeScript twin); here money is only formatted: exact
  * decimal USD strings in JSON, rounded dollars in the table. Unpriced is never shown as $0.
  */
 import type { BillGrouping, BillLine, BillTable, BillUnpricedModel } from '../cost/bill.js';

@@ -195,12 +195,7 @@ export type HarnessEventKind = HarnessEvent['kind'];
 export const IssueEffectSchema = z.enum(['repaired', 'usage-not-reported', 'counted-elsewhere', 'fork-replay']);
 export type IssueEffect = z.infer<typeof IssueEffectSchema>;
 
-/** Effects that are notes rather than problems with the input. */
-export const NOTE_EFFECTS: ReadonlySet<IssueEffect> = new Set([
-  'usage-not-reported',
-  'counted-elsewhere',
-  'fork-replay',
-]);
+export { NOTE_EFFECTS, isIngestNote } from './ingest-note.js';
 
 /** A skipped or invalid input line, counted in every report (replay.md §2). Line 0 = the whole file. */
 export const IngestIssueSchema = z.object({
@@ -212,10 +207,6 @@ export const IngestIssueSchema = z.object({
   lines: z.number().int().positive().optional(),
 });
 
-/** True for an issue that is a note (see `IssueEffectSchema`), not a problem with the input. */
-export function isIngestNote(issue: IngestIssue): boolean {
-  return issue.effect !== undefined && NOTE_EFFECTS.has(issue.effect);
-}
 export type IngestIssue = z.infer<typeof IngestIssueSchema>;
 
 /** Per-session totals for formats that record nothing finer (SWE-agent); such a session is not replayed. */

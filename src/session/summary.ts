@@ -3,7 +3,8 @@
  * straight from the normalized session, no simulation. Token totals are sums of measured usage;
  * they are null when no request of the session has measured usage (unknown, not zero).
  */
-import { isIngestNote, type Session, type SourceFormat } from './model.js';
+import { isIngestNote } from './ingest-note.js';
+import type { Session, SourceFormat } from './model.js';
 
 export type SessionSummary = {
   readonly sessionId: string;

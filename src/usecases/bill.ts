@@ -1,10 +1,12 @@
 /**
  * The bill use case (`cachecost report`): the recorded cost by day, week, month, session, model,
- * project or host. No simulation: every request's measured usage becomes a `measured` row, priced
- * in DuckDB by the same SQL as `simulate` (`cost/bill.ts`), and grouped there.
+ * project or host. No simulation: every request's measured usage becomes a `measured` row. With
+ * `--db` the rows are priced in DuckDB by the same SQL as `simulate` (`cost/bill.ts`) and grouped
+ * there, and the run is appended to the file; without it the same rows are folded into the
+ * TypeScript bill (`cost/bill-aggregate.ts`, held equal to that SQL by a differential test).
  */
 import type { BillGrouping } from '../cost/bill-groupings.js';
-import type { BillSessionRow, SubagentRow, UnknownTtlRow } from '../cost/bill.js';
+import type { BillSessionRow, BillWindow, SubagentRow, UnknownTtlRow } from '../cost/bill.js';
 import type { RequestRow } from '../cost/rows.js';
 import type { ParseCache } from '../ingest/parse-cache.js';
 import type { BillReport } from '../report/bill-report.js';
@@ -71,6 +73,8 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
   const wanted = (session: Session): boolean =>
     (options.session === undefined || options.session === null || session.id.startsWith(options.session)) &&
     (options.project === undefined || options.project === null || (session.project ?? '').includes(options.project));
+  const record = options.record ?? null;
+  if (record === null) return billInTypeScript(options, { by, timeZone, breakdown, window, since, until, wanted });
   const [{ CostDb }, bill, { measuredRows, unknownTtlWriteTokens }, { buildBillReport }] = await Promise.all([
     import('../cost/db.js'),
     import('../cost/bill.js'),
@@ -79,26 +83,22 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
   ]);
   const prices = await resolvePrices(options.pricingFile);
   const db = await CostDb.open({ prices, path: null });
-  const record = options.record ?? null;
-  const host = record === null ? (options.host ?? null) : record.stamp.host;
-  const fleet = record === null ? null : await import('../cost/fleet/recorder.js');
-  const recorder =
-    fleet === null || record === null
-      ? null
-      : await fleet.FleetRecorder.open(
-          db,
-          fleetRunRow(
-            runInfo(record.stamp, {
-              command: 'report',
-              paths: options.paths,
-              scenarios: [],
-              pricingFile: options.pricingFile ?? null,
-              prices,
-              thresholds: null,
-              withText: false,
-            }),
-          ),
-        );
+  const host = record.stamp.host;
+  const fleet = await import('../cost/fleet/recorder.js');
+  const recorder = await fleet.FleetRecorder.open(
+    db,
+    fleetRunRow(
+      runInfo(record.stamp, {
+        command: 'report',
+        paths: options.paths,
+        scenarios: [],
+        pricingFile: options.pricingFile ?? null,
+        prices,
+        thresholds: null,
+        withText: false,
+      }),
+    ),
+  );
   try {
     await bill.openBill(db);
     const seen = new Set<string>();
@@ -128,7 +128,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       async (session: Session) => {
         if (!wanted(session)) return;
         // A recorded run holds the sessions this report covers: the filtered-out ones are not in it.
-        recorder?.addSession(session, { replay: null });
+        recorder.addSession(session, { replay: null });
         if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
           totalsOnlySessions += 1;
           return;
@@ -161,15 +161,95 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       excluded: { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow },
       issues,
     });
-    if (recorder !== null && record !== null) {
-      await recorder.finish(issues);
-      const { appendFleetDb } = await import('../cost/fleet/append-db.js');
-      await appendFleetDb(db, record.dbPath);
-    }
+    await recorder.finish(issues);
+    const { appendFleetDb } = await import('../cost/fleet/append-db.js');
+    await appendFleetDb(db, record.dbPath);
     return report;
   } finally {
     db.close();
   }
+}
+
+type Resolved = {
+  readonly by: BillGrouping;
+  readonly timeZone: string;
+  readonly breakdown: boolean;
+  readonly window: BillWindow;
+  readonly since: string | undefined;
+  readonly until: string | undefined;
+  readonly wanted: (session: Session) => boolean;
+};
+
+/**
+ * The bill without a database (`report` without `--db`): the same measured rows folded into the
+ * TypeScript bill (`cost/bill-aggregate.ts`, held equal to the SQL by a differential test), so the
+ * common report loads no DuckDB and holds no request rows.
+ */
+async function billInTypeScript(options: BillOptions, resolved: Resolved): Promise<BillReport> {
+  const { by, timeZone, breakdown, window, since, until, wanted } = resolved;
+  const [{ BillAggregator }, { measuredRows, unknownTtlWriteTokens }, { buildBillReport }] = await Promise.all([
+    import('../cost/bill-aggregate.js'),
+    import('../simulate/to-rows.js'),
+    import('../report/bill-report.js'),
+  ]);
+  const aggregator = new BillAggregator(await resolvePrices(options.pricingFile), { by, window, timeZone, breakdown });
+  const host = options.host ?? null;
+  /** Session id → its project as the first session of that id gave it (the SQL keeps one row per id). */
+  const projects = new Map<string, string | null>();
+  let totalsOnlySessions = 0;
+  let requestsWithoutUsage = 0;
+  let undatedRequestsOutsideWindow = 0;
+  const bounded = window.sinceMs !== null || window.untilMs !== null;
+  // `usage`: the bill reads requests, not item sizes (the same requests and issues as `sizes`).
+  const issues = await forEachSession(
+    options.paths,
+    { content: 'usage', cache: options.cache ?? null },
+    (session: Session) => {
+      if (!wanted(session)) return;
+      if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
+        totalsOnlySessions += 1;
+        return;
+      }
+      if (!projects.has(session.id)) projects.set(session.id, session.project);
+      const project = projects.get(session.id) ?? null;
+      const rows = measuredRows(session);
+      // `measuredRows` keeps the requests with usage, in order: row i is the i-th of these.
+      const measured = session.requests.filter((request) => request.usage !== null);
+      requestsWithoutUsage += session.requests.length - measured.length;
+      for (const [i, row] of rows.entries()) {
+        const request = measured[i];
+        const usage = request?.usage ?? null;
+        if (bounded && row.timestamp_ms === null) undatedRequestsOutsideWindow += 1;
+        aggregator.add({
+          sessionId: session.id,
+          project,
+          host,
+          model: row.model,
+          timestampMs: row.timestamp_ms,
+          subagent: (request?.agentId ?? null) !== null,
+          promptTokens: row.prompt_tokens,
+          uncachedInputTokens: row.uncached_input_tokens,
+          cacheReadTokens: row.cache_read_tokens,
+          cacheWrite5mTokens: row.cache_write_5m_tokens,
+          cacheWrite1hTokens: row.cache_write_1h_tokens,
+          outputTokens: row.output_tokens,
+          unknownTtlTokens: usage === null ? 0 : unknownTtlWriteTokens(usage),
+        });
+      }
+    },
+  );
+  return buildBillReport({
+    by,
+    timeZone,
+    breakdown,
+    reverse: reverseOrder(by, options.order),
+    since: isoDate(since, 'since'),
+    until: isoDate(until, 'until'),
+    table: aggregator.table(),
+    unpricedModels: aggregator.unpricedModels(),
+    excluded: { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow },
+    issues,
+  });
 }
 
 /**

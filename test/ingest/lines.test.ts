@@ -101,3 +101,64 @@ describe('linesFromChunks', () => {
     await iterator.return(undefined);
   });
 });
+
+describe('scanFileLines', () => {
+  /** Random bytes biased to line ends, carriage returns, a byte order mark and broken UTF-8. */
+  const bytesArb = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(
+          Buffer.from('\n'),
+          Buffer.from('\r\n'),
+          Buffer.from('\uFEFF'),
+          Buffer.from('é€😀'),
+          Buffer.from([0xe2]),
+          Buffer.from([0xf0, 0x9f]),
+          Buffer.from([0xff]),
+        ),
+        fc.string({ maxLength: 12 }).map((text) => Buffer.from(text)),
+      ),
+      { maxLength: 40 },
+    )
+    .map((parts) => Buffer.concat(parts));
+
+  it('gives the text, number, end offset and termination of readFileLines, whatever the chunk size and start', async () => {
+    const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { readFileLines, scanFileLines } = await import('../../src/ingest/lines.js');
+    const dir = await mkdtemp(join(tmpdir(), 'cachecost-scan-'));
+    try {
+      await fc.assert(
+        fc.asyncProperty(bytesArb, fc.integer({ min: 1, max: 16 }), fc.nat(), async (bytes, chunkBytes, pick) => {
+          const file = join(dir, 'log.jsonl');
+          await writeFile(file, bytes);
+          // Resume at a line start, as an incremental re-read does.
+          const starts = [{ offset: 0, linesBefore: 0 }];
+          for (const line of await fromAsync(readFileLines(file)))
+            if (line.terminated) starts.push({ offset: line.endOffset, linesBefore: line.number });
+          const from = starts[pick % starts.length] ?? { offset: 0, linesBefore: 0 };
+          const expected = await fromAsync(readFileLines(file, from));
+          const seen: unknown[] = [];
+          await scanFileLines(
+            file,
+            (line, text) =>
+              seen.push({ number: line.number, text, terminated: line.terminated, endOffset: line.endOffset }),
+            from,
+            { chunkBytes },
+          );
+          expect(seen).toEqual(expected);
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+async function fromAsync<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

@@ -6,7 +6,8 @@
 import type { Argv } from 'yargs';
 import { CachecostError } from '../../session/errors.js';
 import type { Scenario } from '../../simulate/scenario.js';
-import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
+// The names alone: registering the command must not load zod (`scenario.ts`'s schemas).
+import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scenario-families.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';

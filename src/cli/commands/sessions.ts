@@ -41,8 +41,9 @@ async function run(args: SessionsArgs, io: CliIo): Promise<number> {
   const prices = await resolvePrices(args.pricing ?? null);
   const cache = await openCliParseCache(io, args.cache);
   const rows: SessionRow[] = [];
-  // Only counts are needed: keep character sizes, not text, so large logs stay small in memory.
-  const issues = await forEachSession(paths, { content: 'sizes', cache }, (session) => {
+  // Only counts are needed: requests, usage, prompts and events, no text or item sizes, so large
+  // logs stay small in memory and their content is not read.
+  const issues = await forEachSession(paths, { content: 'usage', cache }, (session) => {
     rows.push({ ...summarizeSession(session), ...sessionCost(session, prices) });
   });
   checkIssues(issues, args, io);

@@ -5,7 +5,15 @@
 import { errorMessage } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
-import { type LineParser, type ParseCache, readLinesCached } from '../parse-cache.js';
+import {
+  type LineParser,
+  type ParseCache,
+  lineEntryPath,
+  readLinesCached,
+  readValueCached,
+  stampFiles,
+  writeValueCached,
+} from '../parse-cache.js';
 import { buildClaudeSession, type ClaudeFileRecords, type ResponseClaims } from './build.js';
 import type { ClaudeSessionFiles } from './discover.js';
 import { type ClaudeRecord, parseClaudeLine } from './record.js';
@@ -63,12 +71,13 @@ async function readTranscript(
   const parser = lineParser(content);
   const entries: LineEntry[] = [];
   try {
-    await readLinesCached(file, parser, content === 'sizes' ? cache : null, entries);
+    await readLinesCached(file, parser, content === 'text' ? null : cache, entries);
   } catch (error) {
     issues.push({ file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
   for (const entry of entries) {
-    if (entry.record !== null) records.push({ line: entry.line, record: entry.record });
+    // The entry itself (it has `line` and `record`): no second object per line of a 1 GB file.
+    if (entry.record !== null) records.push(entry as { line: number; record: ClaudeRecord });
     if (entry.problem === null) continue;
     if (entry.repaired) issues.push({ file, line: entry.line, reason: entry.problem, effect: 'repaired' });
     else issues.push({ file, line: entry.line, reason: entry.problem });
@@ -89,20 +98,87 @@ export async function loadClaudeSession(
   },
 ): Promise<Session> {
   const cache = options.cache ?? null;
+  const paths = [...files.mainFiles, ...files.agentFiles.map((agent) => agent.file)];
+  // The whole session is cached too (not in text mode): a re-run over unchanged logs reads one
+  // entry per session instead of every line's record and building it again.
+  const sessionKey = `claude-code/session/${options.content}/1/${JSON.stringify(files)}`;
+  const useSessionCache = cache !== null && options.content !== 'text';
+  const lineKey = lineParser(options.content).key;
+  const derived = cache === null ? [] : paths.map((path) => lineEntryPath(cache, lineKey, path));
+  if (useSessionCache) {
+    const hit = readValueCached<CachedSession>(cache, sessionKey, paths, derived);
+    if (hit !== null && claimAll(hit.claimed, files.sessionId, options.claims)) return hit.session;
+  }
+  const stamps = useSessionCache ? stampFiles(paths) : [];
   const issues: IngestIssue[] = [];
   const read: ClaudeFileRecords[] = [];
   for (const main of files.mainFiles) read.push(await readTranscript(main, null, options.content, cache, issues));
   for (const agent of files.agentFiles)
     read.push(await readTranscript(agent.file, agent.agentId, options.content, cache, issues));
-  return buildClaudeSession(
+  const claims = options.claims === undefined ? undefined : new RecordingClaims(options.claims, files.sessionId);
+  const session = buildClaudeSession(
     {
       sessionId: files.sessionId,
       files: read,
       issues,
       parentSessionId: files.parentSessionId,
       projectDir: files.projectDir,
-      ...(options.claims === undefined ? {} : { claims: options.claims }),
+      ...(claims === undefined ? {} : { claims }),
     },
     options,
   );
+  // Only a session built without another session's claims is the same in any run that makes the
+  // same claims first: one that lost responses to another is rebuilt each time.
+  if (useSessionCache && (claims === undefined || !claims.lost)) {
+    const entry: CachedSession = { session, claimed: claims?.asked ?? [] };
+    await writeValueCached(cache, sessionKey, paths, stamps, derived, entry);
+  }
+  return session;
+}
+
+/** A built session and the response keys it claimed (in order), as cached. */
+type CachedSession = { readonly session: Session; readonly claimed: readonly string[] };
+
+/**
+ * Claims a cached session's responses for it, as building it would: only when no other session
+ * of the run holds any of them (then the build would be the same); false leaves the claims as
+ * they were, and the session is built from its records.
+ */
+function claimAll(keys: readonly string[], sessionId: string, claims: ResponseClaims | undefined): boolean {
+  if (claims === undefined) return true;
+  for (const key of keys) {
+    const holder = claims.get(key);
+    if (holder !== undefined && holder !== sessionId) return false;
+  }
+  for (const key of keys) if (!claims.has(key)) claims.set(key, sessionId);
+  return true;
+}
+
+/** The run's claims, recording which keys a session asked for and whether another session held one. */
+class RecordingClaims extends Map<string, string> {
+  readonly asked: string[] = [];
+  lost = false;
+
+  constructor(
+    private readonly run: ResponseClaims,
+    private readonly sessionId: string,
+  ) {
+    super();
+  }
+
+  override get(key: string): string | undefined {
+    const holder = this.run.get(key);
+    this.asked.push(key);
+    if (holder !== undefined && holder !== this.sessionId) this.lost = true;
+    return holder;
+  }
+
+  override set(key: string, value: string): this {
+    this.run.set(key, value);
+    return this;
+  }
+
+  override has(key: string): boolean {
+    return this.run.has(key);
+  }
 }

@@ -11,7 +11,7 @@ import { asArray, asObject, asString, type JsonObject, timestampMsOf } from '../
 import type { Line } from '../lines.js';
 import { checkTokenCount, isTokenCountOrAbsent } from '../token-count.js';
 import { normalizeUsage, type UsageReading } from '../usage.js';
-import { jsonText, tooDeepReason } from '../json-text.js';
+import { jsonText, JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeepReason } from '../json-text.js';
 
 function tokenCountOf(value: unknown): number | undefined {
   const checked = checkTokenCount('', value);
@@ -95,15 +95,31 @@ const IGNORED_TYPES: ReadonlySet<string> = new Set([
   'teleported-from',
 ]);
 
+/**
+ * One copy of each of the strings every line repeats (session id, cwd, agent id, model): a 1 GB
+ * transcript holds hundreds of thousands of records until its session is built, and a fresh copy
+ * of each per record was a large part of them. Bounded: the table starts over when it fills.
+ */
+const shared = new Map<string, string>();
+
+function sharedString(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const known = shared.get(value);
+  if (known !== undefined) return known;
+  if (shared.size >= 10_000) shared.clear();
+  shared.set(value, value);
+  return value;
+}
+
 function envelope(line: JsonObject): Envelope {
   return {
     uuid: asString(line['uuid']) ?? null,
     parentUuid: asString(line['parentUuid']) ?? null,
     sidechain: line['isSidechain'] === true,
-    agentId: asString(line['agentId']) ?? null,
-    sessionId: asString(line['sessionId']) ?? null,
+    agentId: sharedString(line['agentId']),
+    sessionId: sharedString(line['sessionId']),
     timestampMs: timestampMsOf(line['timestamp']),
-    cwd: asString(line['cwd']) ?? null,
+    cwd: sharedString(line['cwd']),
   };
 }
 
@@ -140,6 +156,17 @@ function toolResultContent(value: unknown, content: ContentMode): TextContent {
   return finishText(acc, content);
 }
 
+/** A content block's sizes in `usage` mode, which does not read them. */
+const NO_CONTENT: TextContent = { text: null, chars: 0, imageParts: 0, imageChars: 0 };
+
+/**
+ * A tool call in `usage` mode: no arguments text (only the sizes of items need it), but the same
+ * depth check as `jsonText`, so a line too deep to read is the same issue in every mode.
+ */
+function usageModeToolCall(input: unknown): void {
+  if (nestsDeeperThan(input ?? {}, MAX_JSON_DEPTH)) throw new JsonTooDeepError();
+}
+
 function userRecord(line: JsonObject, message: JsonObject | undefined, content: ContentMode): UserRecord {
   const acc: MutableText = { text: '', chars: 0, imageParts: 0, imageChars: 0 };
   const toolResults: ToolResultBlock[] = [];
@@ -155,23 +182,34 @@ function userRecord(line: JsonObject, message: JsonObject | undefined, content: 
     for (const block of blocks) {
       const object = asObject(block);
       if (object?.['type'] === 'tool_result') {
+        const sizes = content === 'usage' ? NO_CONTENT : toolResultContent(object['content'], content);
         toolResults.push({
-          ...toolResultContent(object['content'], content),
+          text: sizes.text,
+          chars: sizes.chars,
+          imageParts: sizes.imageParts,
+          imageChars: sizes.imageChars,
           callId: asString(object['tool_use_id']) ?? '',
           failed: object['is_error'] === true,
         });
       } else {
         hasText = true;
-        addBlockText(acc, block);
+        if (content !== 'usage') addBlockText(acc, block);
       }
     }
   }
+  const env = envelope(line);
   return {
-    ...envelope(line),
+    uuid: env.uuid,
+    parentUuid: env.parentUuid,
+    sidechain: env.sidechain,
+    agentId: env.agentId,
+    sessionId: env.sessionId,
+    timestampMs: env.timestampMs,
+    cwd: env.cwd,
     kind: 'user',
     isMeta: line['isMeta'] === true,
     isCompactSummary: line['isCompactSummary'] === true,
-    content: finishText(acc, content),
+    content: content === 'usage' && acc.chars === 0 && acc.imageParts === 0 ? NO_CONTENT : finishText(acc, content),
     hasText,
     toolResults,
   };
@@ -215,14 +253,21 @@ function assistantRecord(
   message: JsonObject | undefined,
   content: ContentMode,
 ): { record: AssistantRecord; problem: string | null } {
-  const model = asString(message?.['model']) ?? 'unknown';
+  const model = sharedString(message?.['model']) ?? 'unknown';
   const isError = line['isApiErrorMessage'] === true || model === '<synthetic>';
   let text = '';
   let textChars = 0;
   let thinkingChars = 0;
   const toolCalls: ToolCall[] = [];
   const raw = message?.['content'];
+  // `usage` mode reads the content only for the depth check, or for an error's text.
+  const sized = content !== 'usage' || isError;
   for (const block of asArray(raw) ?? (typeof raw === 'string' ? [raw] : [])) {
+    if (!sized) {
+      const type = asObject(block)?.['type'];
+      if (type === 'tool_use' || type === 'server_tool_use') usageModeToolCall(asObject(block)?.['input']);
+      continue;
+    }
     if (typeof block === 'string') {
       text += block;
       textChars += block.length;
@@ -258,9 +303,18 @@ function assistantRecord(
     ? { usage: null, problem: null, invalid: false }
     : usageOf(message?.['usage']);
   const errorText = asString(line['error']) ?? (isError ? text : null);
+  // The envelope's fields are listed, not spread: a spread followed by a dozen more properties is
+  // a slow path in V8 that cost as much as the JSON.parse of the line.
+  const env = envelope(line);
   return {
     record: {
-      ...envelope(line),
+      uuid: env.uuid,
+      parentUuid: env.parentUuid,
+      sidechain: env.sidechain,
+      agentId: env.agentId,
+      sessionId: env.sessionId,
+      timestampMs: env.timestampMs,
+      cwd: env.cwd,
       kind: 'assistant',
       messageId: asString(message?.['id']) ?? null,
       requestId: asString(line['requestId']) ?? null,
