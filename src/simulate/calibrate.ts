@@ -16,6 +16,12 @@ export type CalibrationPoint = {
   readonly visibleChars: number;
   /** Number of visible segments after the static block. */
   readonly visibleSegments: number;
+  /**
+   * How many compactions that restart the log's chain came before the request (0 when none):
+   * after one, the agent re-attaches context the log does not show (Claude Code restores the
+   * files it had read, formats.md §1.7), so each such stretch has its own hidden block.
+   */
+  readonly restartGroup?: number;
 };
 
 export type TokenCalibration = {
@@ -26,6 +32,12 @@ export type TokenCalibration = {
   /** Where the numbers came from: a fit, or defaults when the log has too few measurements. */
   readonly source: 'fitted' | 'ratio-default' | 'defaults';
   readonly points: number;
+  /**
+   * Tokens the agent re-attached after each chain-restarting compaction (in log order) that the
+   * log does not show, measured as what the prompts after it carry beyond the visible content;
+   * absent when the log has no such compaction or the fit could not tell.
+   */
+  readonly restoredTokens?: readonly number[];
 };
 
 /** FreeCode's own estimator's ratio (engine.md §1.1) when nothing better is known. */
@@ -36,6 +48,10 @@ export const DEFAULT_STATIC_BLOCK_TOKENS = 12_000;
 /** Fits S and k; falls back to the default ratio (fitting only S) when the chars do not vary. */
 export function calibrateTokens(points: readonly CalibrationPoint[]): TokenCalibration {
   const usable = points.filter((p) => p.promptTokens > 0);
+  if (usable.some((p) => (p.restartGroup ?? 0) > 0)) {
+    const grouped = calibrateWithRestarts(usable);
+    if (grouped !== null) return grouped;
+  }
   if (usable.length === 0) {
     return {
       tokensPerChar: 1 / DEFAULT_CHARS_PER_TOKEN,
@@ -76,4 +92,53 @@ export function tokensForChars(chars: number, calibration: TokenCalibration): nu
   if (chars <= 0) return 0;
   // The epsilon keeps an exact fit (k = 1/cpt recovered to ~1e-12) on the right side of ceil.
   return Math.ceil(chars * calibration.tokensPerChar - 1e-9);
+}
+
+/**
+ * The fit when compactions restart the chain: prompt − ½·n = S + k·chars + h_g, where h_g is the
+ * hidden block of stretch g (h_0 = 0, before the first restart). k comes from the variation
+ * within each stretch (pooled), S from the first stretch, h_g from each later stretch's mean
+ * (never below 0). Null when a stretch-free fit is the better choice (no first stretch, an
+ * implausible ratio): the caller fits without hidden blocks.
+ */
+function calibrateWithRestarts(usable: readonly CalibrationPoint[]): TokenCalibration | null {
+  const groups = new Map<number, { n: number; sx: number; sy: number; sxx: number; sxy: number }>();
+  for (const p of usable) {
+    const g = p.restartGroup ?? 0;
+    const x = p.visibleChars;
+    const y = p.promptTokens - 0.5 * p.visibleSegments;
+    const acc = groups.get(g) ?? { n: 0, sx: 0, sy: 0, sxx: 0, sxy: 0 };
+    acc.n += 1;
+    acc.sx += x;
+    acc.sy += y;
+    acc.sxx += x * x;
+    acc.sxy += x * y;
+    groups.set(g, acc);
+  }
+  const first = groups.get(0);
+  if (first === undefined) return null;
+  let sxx = 0;
+  let sxy = 0;
+  for (const acc of groups.values()) {
+    sxx += acc.sxx - (acc.sx * acc.sx) / acc.n;
+    sxy += acc.sxy - (acc.sx * acc.sy) / acc.n;
+  }
+  const slope = sxx > 0 ? sxy / sxx : Number.NaN;
+  if (!Number.isFinite(slope) || slope < 1 / 12 || slope > 1) return null;
+  const interceptOf = (acc: { n: number; sx: number; sy: number }) => acc.sy / acc.n - (slope * acc.sx) / acc.n;
+  const intercept = interceptOf(first);
+  if (intercept < 0) return null;
+  const lastGroup = Math.max(...groups.keys());
+  const restoredTokens: number[] = [];
+  for (let g = 1; g <= lastGroup; g++) {
+    const acc = groups.get(g);
+    restoredTokens.push(acc === undefined ? 0 : Math.max(0, Math.round(interceptOf(acc) - intercept)));
+  }
+  return {
+    tokensPerChar: slope,
+    staticBlockTokens: Math.round(intercept),
+    source: 'fitted',
+    points: usable.length,
+    restoredTokens,
+  };
 }

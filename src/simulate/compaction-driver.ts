@@ -43,6 +43,8 @@ export class CompactionDriver {
   private microcompact: MicrocompactDecision = { kind: 'not-idle' };
   private summary: SummaryBlock | null = null;
   private summaryCount = 0;
+  /** Recorded compactions so far that restarted the log's chain (indexes `calibration.restoredTokens`). */
+  private chainRestarts = 0;
   /** FreeCode's `lastMeasuredContextTokens` (engine.md §1.5): 0 after a compaction until the next response. */
   private lastMeasuredTokens = 0;
   private readonly compactionList: ReplayCompaction[] = [];
@@ -164,16 +166,25 @@ export class CompactionDriver {
 
   /**
    * A compaction where the log shows one: the store trimmed as FreeCode trims it
-   * (`keepLastNUserTurns`, engine.md §2.3), the summary of the recorded size when the log kept
+   * (`keepLastNUserTurns`, engine.md §2.3) or, where the log's tree restarts at the summary
+   * (Claude Code, formats.md §1.7), emptied; the summary of the recorded size when the log kept
    * it (`recordedSummaryChars`, from memory.json), else the engine's own summary; the memory
    * transcript follows the engine. It always happens: the log says it did.
    */
-  compactAsRecorded(recordedSummaryChars: number | undefined, at: RowContext, nowMs: number): void {
+  compactAsRecorded(
+    recordedSummaryChars: number | undefined,
+    at: RowContext,
+    nowMs: number,
+    restartsChain = false,
+  ): void {
     const before = this.render(at.model);
     const stored = this.store.getMessages();
     const summarizer = this.modelledSummarizer(at.model);
     const result = this.memory.compact({ nowMs, llm: summarizer.llm });
-    const kept = keepLastNUserTurns(stored, this.params.preserveRecentTurns, this.params.version);
+    // Where the log's tree restarts at the summary (`restartsChain`), nothing before it is kept.
+    const kept = restartsChain ? [] : keepLastNUserTurns(stored, this.params.preserveRecentTurns, this.params.version);
+    if (restartsChain) this.chainRestarts += 1;
+    const restoredTokens = restartsChain ? (this.calibration.restoredTokens?.[this.chainRestarts - 1] ?? 0) : 0;
     if (kept.length < stored.length) this.store.replaceMessages(kept);
     const engineChars =
       result.kind === 'compacted'
@@ -186,6 +197,7 @@ export class CompactionDriver {
       before,
       messagesBefore: stored.length,
       summaryChars: recordedSummaryChars ?? engineChars,
+      restoredTokens,
       llmRequest: summarizer.request(),
       estimateTokensBefore: result.tokenCountBefore,
       estimateTokensAfter: result.tokenCountAfter,
@@ -204,6 +216,7 @@ export class CompactionDriver {
     readonly before: RenderedPrompt;
     readonly messagesBefore: number;
     readonly summaryChars: number | null;
+    readonly restoredTokens?: number;
     readonly llmRequest: LlmSummaryRequest | null;
     readonly estimateTokensBefore: number;
     readonly estimateTokensAfter: number;
@@ -214,7 +227,11 @@ export class CompactionDriver {
     let summaryTokens = 0;
     if (attempt.summaryChars !== null) {
       this.summaryCount += 1;
-      this.summary = { id: `summary#${this.summaryCount}`, chars: SUMMARY_BLOCK_PREFIX.length + attempt.summaryChars };
+      this.summary = {
+        id: `summary#${this.summaryCount}`,
+        chars: SUMMARY_BLOCK_PREFIX.length + attempt.summaryChars,
+        ...(attempt.restoredTokens === undefined ? {} : { restoredTokens: attempt.restoredTokens }),
+      };
       summaryTokens = tokensForChars(this.summary.chars, this.calibration);
       this.lastMeasuredTokens = 0;
       this.rows.markCompaction();

@@ -118,7 +118,12 @@ export function toolResultText(item: Item & { kind: 'tool_result' }): string {
 /** FreeCode's session block around the latest summary (engine.md §5.8). */
 export const SUMMARY_BLOCK_PREFIX = 'Compacted session summary:\n';
 
-export type SummaryBlock = { readonly id: string; readonly chars: number };
+export type SummaryBlock = {
+  readonly id: string;
+  readonly chars: number;
+  /** Context the agent re-attached after the compaction that the log does not show (`TokenCalibration.restoredTokens`). */
+  readonly restoredTokens?: number;
+};
 
 /** A rendered prompt: its segments and what the calibration reads of it. */
 export type RenderedPrompt = {
@@ -154,6 +159,12 @@ export function renderPrompt(
     promptTokens += tokens;
     visibleChars += summary.chars;
     visibleUnits += 1;
+    const restored = summary.restoredTokens ?? 0;
+    if (restored > 0) {
+      segments.push({ id: `${summary.id}:restored`, tokens: restored });
+      promptTokens += restored;
+      fixedTokens += restored;
+    }
   }
   for (const message of visible) {
     const imageTokens = message.imageParts * IMAGE_PART_TOKENS;

@@ -119,6 +119,23 @@ export function simulateSession(
   };
 }
 
+/**
+ * The first request after each recorded compaction whose summary restarts the log's chain (a root
+ * of its tree, formats.md §1.6–§1.7), in log order: the stretches the calibration gives a hidden
+ * re-attached block of their own. The replay restarts the context at the same events.
+ */
+export function chainRestartRequests(session: Session): number[] {
+  const rootSummaries = new Set<string>();
+  for (const item of session.items) if (item.kind === 'summary' && item.parentId === null) rootSummaries.add(item.id);
+  if (rootSummaries.size === 0) return [];
+  const at: number[] = [];
+  for (const event of session.events) {
+    if (event.kind === 'compaction' && event.summaryItemId !== null && rootSummaries.has(event.summaryItemId))
+      at.push(event.requestIndex);
+  }
+  return at;
+}
+
 /** A median per-request prompt error below this is a fit no other policy needs to beat. */
 export const GOOD_FIT_MEDIAN_ERROR_PCT = 0.5;
 
@@ -152,15 +169,18 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
       });
     const probe = replay(calibrateTokens([]), 0);
     const points: CalibrationPoint[] = [];
+    const restarts = chainRestartRequests(session);
     for (const row of probe.rows) {
       if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
       const request = session.requests[row.sourceRequestIndex];
       if (request === undefined || request.agentId !== null || request.usage === null) continue;
       const usage = request.usage;
+      const restartGroup = restarts.filter((at) => at <= request.index).length;
       points.push({
         promptTokens: usage.promptTokens - row.fixedTokens,
         visibleChars: row.visibleChars,
         visibleSegments: row.visibleUnits,
+        ...(restartGroup > 0 ? { restartGroup } : {}),
       });
     }
     const calibration = calibrateTokens(points);
