@@ -25,7 +25,7 @@ import {
   timeBasedMicrocompact,
 } from '../engine/index.js';
 import type { TokenCalibration } from './calibrate.js';
-import { tokensForChars } from './calibrate.js';
+import { calibrationForModel, tokensForChars } from './calibrate.js';
 import type { RenderedPrompt, ReplayMessage, SummaryBlock } from './provider-view.js';
 import { SUMMARY_BLOCK_PREFIX, renderPrompt, withToolResult } from './provider-view.js';
 import type { ReplayCompaction, ReplayCompactionTrigger } from './replay-types.js';
@@ -45,6 +45,7 @@ export class CompactionDriver {
   private summaryCount = 0;
   /** Recorded compactions so far that restarted the log's chain (indexes `calibration.restoredTokens`). */
   private chainRestarts = 0;
+  private readonly byModel = new Map<string, TokenCalibration>();
   /** FreeCode's `lastMeasuredContextTokens` (engine.md §1.5): 0 after a compaction until the next response. */
   private lastMeasuredTokens = 0;
   private readonly compactionList: ReplayCompaction[] = [];
@@ -119,11 +120,23 @@ export class CompactionDriver {
     if (this.params.legacyMicrocompact) messages = applyMicrocompact(messages, this.microcompact);
     const pruned = applyPruningPolicy(messages, this.params.pruning, this.prune, this.params.toolResultBudgetChars);
     const staticBlockId = `static:${model}`;
+    const calibration = this.calibrationFor(model);
     const edited = this.editor.edit(
       pruned.messages,
-      (history) => renderPrompt(staticBlockId, this.summary, history, this.calibration).promptTokens,
+      (history) => renderPrompt(staticBlockId, this.summary, history, calibration).promptTokens,
     );
-    return renderPrompt(staticBlockId, this.summary, edited, this.calibration);
+    return renderPrompt(staticBlockId, this.summary, edited, calibration);
+  }
+
+  /** The calibration with `model`'s own static block (`calibrationForModel`), made once per model. */
+  private calibrationFor(model: string): TokenCalibration {
+    if (this.calibration.staticBlockTokensByModel === undefined) return this.calibration;
+    let own = this.byModel.get(model);
+    if (own === undefined) {
+      own = calibrationForModel(this.calibration, model);
+      this.byModel.set(model, own);
+    }
+    return own;
   }
 
   /** A compaction the engine decides (`runCompaction`, engine.md §2.4); a hook may block it. */

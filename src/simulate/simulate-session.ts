@@ -5,7 +5,7 @@
  */
 import type { Session } from '../session/model.js';
 import type { CalibrationPoint, TokenCalibration } from './calibrate.js';
-import { calibrateTokens } from './calibrate.js';
+import { calibrateSession, calibrateTokens, calibrationForModel } from './calibrate.js';
 import type { Fidelity } from './fidelity.js';
 import { isModelledRequest, measureFidelity } from './fidelity.js';
 import { recordedPolicyCandidates } from './recorded-policy.js';
@@ -74,7 +74,8 @@ export function preCompactHookBlocks(session: Session): boolean {
 export function warmStaticTokens(session: Session, calibration: TokenCalibration): number {
   const first = session.requests.find((request) => request.agentId === null);
   const read = first?.usage?.cacheReadTokens ?? 0;
-  return Math.max(0, Math.min(read, calibration.staticBlockTokens));
+  const staticBlock = first === undefined ? calibration : calibrationForModel(calibration, first.model);
+  return Math.max(0, Math.min(read, staticBlock.staticBlockTokens));
 }
 
 /** Replays a session under every scenario; the `recorded` one is calibrated first. */
@@ -181,9 +182,10 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
         visibleChars: row.visibleChars,
         visibleSegments: row.visibleUnits,
         ...(restartGroup > 0 ? { restartGroup } : {}),
+        model: request.model,
       });
     }
-    const calibration = calibrateTokens(points);
+    const calibration = calibrateSession(points);
     const warmStatic = warmStaticTokens(session, calibration);
     const result = replay(calibration, warmStatic);
     const fidelity = measureFidelity(session, result.rows);
