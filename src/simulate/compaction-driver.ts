@@ -19,6 +19,7 @@ import {
   PruneState,
   applyMicrocompact,
   applyPruningPolicy,
+  isToolResultPart,
   keepLastNUserTurns,
   pruneStateResetsEachUserMessage,
   runCompaction,
@@ -59,6 +60,8 @@ export class CompactionDriver {
     private readonly calibration: TokenCalibration,
     private readonly rows: RowEmitter,
     preCompactHookBlocks: boolean,
+    /** FreeCode's reload serialization (`ReplayInput.reloadBreaks`), already limited to the newest engine. */
+    private readonly reloadBreaks = false,
   ) {
     const hooks: CompactionHooks = preCompactHookBlocks
       ? {
@@ -86,6 +89,7 @@ export class CompactionDriver {
 
   /** A new user message (engine.md §5.1): fresh holds, the Aug prune state reset, legacy microcompact. */
   startUserMessage(timestampMs: number | null, nowMs: number): void {
+    if (this.reloadBreaks) this.reloadFinishedRun();
     this.memory.startUserMessage();
     this.editor.endTurn(this.store.getMessages());
     if (pruneStateResetsEachUserMessage(this.params.version)) this.prune.reset();
@@ -94,6 +98,23 @@ export class CompactionDriver {
       const last = history[history.length - 1];
       this.microcompact = timeBasedMicrocompact(history, last?.timestampMs ?? null, timestampMs ?? nowMs);
     }
+  }
+
+  /**
+   * A new user message reloads the history from the store (engine.md §5.1, §5.6): the finished
+   * run's tool-using responses, sent so far with the provider's ids in one message each, are now
+   * sent with derived ids, one message per call. Their segments change once; reloaded ones stay.
+   */
+  private reloadFinishedRun(): void {
+    const messages = this.store.getMessages();
+    let changed = false;
+    const next = messages.map((message) => {
+      if (message.role !== 'assistant' || message.reloaded === true || !message.parts.some(isToolResultPart))
+        return message;
+      changed = true;
+      return { ...message, reloaded: true };
+    });
+    if (changed) this.store.replaceMessages(next);
   }
 
   /** A tool result joins the newest assistant message that made the call. */

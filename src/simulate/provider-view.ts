@@ -37,6 +37,8 @@ export interface ReplayMessage extends HistoryMessage {
   /** The message text (a placeholder of the right length when the log has only a count). */
   readonly text: string;
   readonly synthetic: string | null;
+  /** Reloaded from the store after its run (engine.md §5.6): serialized anew, so a different segment. */
+  readonly reloaded?: boolean;
 }
 
 /** Tokens charged per image part: the provider counts images, the log counts base64 (engine.md §1.6). */
@@ -169,7 +171,7 @@ export function renderPrompt(
   for (const message of visible) {
     const imageTokens = message.imageParts * IMAGE_PART_TOKENS;
     const ownTokens = tokensForChars(message.ownChars, calibration) + imageTokens;
-    segments.push({ id: message.id, tokens: ownTokens });
+    segments.push({ id: message.reloaded === true ? `${message.id}@reloaded` : message.id, tokens: ownTokens });
     promptTokens += ownTokens;
     visibleChars += message.ownChars;
     visibleUnits += 1;

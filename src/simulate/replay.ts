@@ -159,6 +159,7 @@ class LogWalk {
       input.calibration,
       this.rows,
       input.preCompactHookBlocks,
+      input.reloadBreaks === true && this.params.version === 'newest',
     );
     this.overflowRecovery = this.freshOverflowRecovery();
     this.currentModel = this.session.requests[0]?.model ?? 'unknown';

@@ -27,6 +27,8 @@ export type SessionSimulation = {
   readonly transientMissRate: number | undefined;
   /** The automatic cache's lifetime when the session's log fits the provider's documented one better. */
   readonly automaticTtlMs: number | undefined;
+  /** Whether the log's reads show FreeCode's reload break at each new user message (`ReplayInput.reloadBreaks`). */
+  readonly reloadBreaks: boolean;
   /** One result per scenario, in the order given. */
   readonly results: ReadonlyArray<{ readonly scenario: Scenario; readonly result: ReplayResult }>;
 };
@@ -116,6 +118,7 @@ export function simulateSession(
     warmStaticTokens: fit.warmStaticTokens,
     transientMissRate: fit.transientMissRate,
     automaticTtlMs: fit.automaticTtlMs,
+    reloadBreaks: fit.reloadBreaks,
     results,
   };
 }
@@ -148,6 +151,7 @@ type RecordedFit = {
   readonly warmStaticTokens: number;
   readonly transientMissRate: number | undefined;
   readonly automaticTtlMs: number | undefined;
+  readonly reloadBreaks: boolean;
 };
 
 /**
@@ -197,6 +201,7 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
       warmStaticTokens: warmStatic,
       transientMissRate: undefined,
       automaticTtlMs: undefined,
+      reloadBreaks: false,
     };
     if (best === null || score(candidate.fidelity) < score(best.fidelity)) best = candidate;
     // The date's candidate comes first; when it already reproduces the measured prompts the
@@ -208,7 +213,18 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
       break;
   }
   if (best === null) throw new Error('invariant: at least one recorded policy candidate');
-  const fit = best;
+  const fit = withReloadBreaks(session, best, () =>
+    replaySession({
+      session,
+      scenario,
+      calibration: best.calibration,
+      recordedPolicy: best.policy,
+      modelFacts: options.modelFacts,
+      preCompactHookBlocks: hookBlocks,
+      warmStaticTokens: best.warmStaticTokens,
+      reloadBreaks: true,
+    }),
+  );
   return withAutomaticCacheFacts(session, fit, options, (rate, ttlMs) =>
     replaySession({
       session,
@@ -220,18 +236,35 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
       warmStaticTokens: fit.warmStaticTokens,
       transientMissRate: rate,
       ...(ttlMs === undefined ? {} : { automaticTtlMs: ttlMs }),
+      reloadBreaks: fit.reloadBreaks,
     }),
   );
 }
 
-/** The replay input fields for what the fit measured of an automatic cache. */
+/**
+ * FreeCode's reload break (engine.md §5.6, §13.9) is inferred from its code, not verified, so the
+ * log decides: for a FreeCode log replayed with the newest engine, the replay with the break is
+ * kept when its cache reads match the measured reads better than the replay without it. Prompt
+ * sizes do not change, only what is read.
+ */
+function withReloadBreaks(session: Session, fit: RecordedFit, replayWithBreaks: () => ReplayResult): RecordedFit {
+  if (session.source !== 'freecode' || fit.policy.version !== 'newest' || fit.fidelity.measuredRequests === 0)
+    return fit;
+  const result = replayWithBreaks();
+  if (readError(session, result) >= readError(session, fit.result)) return fit;
+  return { ...fit, result, fidelity: measureFidelity(session, result.rows), reloadBreaks: true };
+}
+
+/** The replay input fields for what the fit measured of the cache (an automatic cache, FreeCode's reload break). */
 export function automaticCacheFacts(fit: {
   readonly transientMissRate: number | undefined;
   readonly automaticTtlMs: number | undefined;
-}): { transientMissRate?: number; automaticTtlMs?: number } {
+  readonly reloadBreaks?: boolean;
+}): { transientMissRate?: number; automaticTtlMs?: number; reloadBreaks?: boolean } {
   return {
     ...(fit.transientMissRate === undefined ? {} : { transientMissRate: fit.transientMissRate }),
     ...(fit.automaticTtlMs === undefined ? {} : { automaticTtlMs: fit.automaticTtlMs }),
+    ...(fit.reloadBreaks === true ? { reloadBreaks: true } : {}),
   };
 }
 
