@@ -217,7 +217,14 @@ class LogWalk {
 
   private appendItem(item: Item, index: number): void {
     if (item.timestampMs !== null) this.nowMs = item.timestampMs;
-    if (item.parentId !== undefined && item.parentId !== null && item.parentId !== this.lastItemId)
+    // A rewind starts a new user prompt; other items off the previous one (parallel tool calls
+    // answered in another order) stay where the file puts them.
+    if (
+      item.kind === 'user' &&
+      item.parentId !== undefined &&
+      item.parentId !== null &&
+      item.parentId !== this.lastItemId
+    )
       this.followChain(item.parentId);
     this.lastItemId = item.id;
     switch (item.kind) {
