@@ -90,6 +90,39 @@ class Transcript {
     return this;
   }
 
+  /** One content block of a response with two tool calls (§1.4: one line per block, same ids). */
+  toolUse(uuid: string, parent: string, callId: string, prompt: number, n: number): this {
+    this.lines.push({
+      ...this.envelope(uuid, parent),
+      type: 'assistant',
+      requestId: `req_${n}`,
+      message: {
+        id: `msg_${n}`,
+        type: 'message',
+        role: 'assistant',
+        model: MODEL,
+        content: [{ type: 'tool_use', id: callId, name: 'Read', input: { file_path: 'f'.repeat(80) } }],
+        stop_reason: 'tool_use',
+        usage: {
+          input_tokens: 3,
+          cache_read_input_tokens: 0,
+          cache_creation_input_tokens: prompt - 3,
+          output_tokens: 9,
+        },
+      },
+    });
+    return this;
+  }
+
+  toolResult(uuid: string, parent: string, callId: string, chars: number): this {
+    this.lines.push({
+      ...this.envelope(uuid, parent),
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: callId, content: 'r'.repeat(chars) }] },
+    });
+    return this;
+  }
+
   text(): string {
     return this.lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
   }
@@ -149,6 +182,20 @@ describe('Claude Code rewinds (formats.md §1.6)', () => {
     const session = await load('rewind-replay', rewound());
     // static 2,000 + u1 400 + a1 100 (+ u2 3,000 + a2 1,000 on the abandoned branch) + u3 300.
     expect(recordedPrompts(session, UNIT)).toEqual([2_400, 5_500, 2_800]);
+  });
+
+  it('tool results answered off an earlier block of their response are no rewind', async () => {
+    // a1 and a2 are the two tool calls of one response; r1 names a1, the block that made its call.
+    const t = new Transcript()
+      .user('u1', null, 400)
+      .toolUse('a1', 'u1', 'call_1', 2_400, 9)
+      .toolUse('a2', 'a1', 'call_2', 2_400, 9)
+      .toolResult('r1', 'a1', 'call_1', 1_000)
+      .toolResult('r2', 'r1', 'call_2', 1_000)
+      .assistant('a3', 'r2', 100, 4_600);
+    const session = await load('parallel-calls', t);
+    // static 2,000 + u1 400 + both calls (name 4 + args 96 each) + both results 1,000 each.
+    expect(recordedPrompts(session, UNIT)).toEqual([2_400, 2_400 + 2 * 100 + 2_000]);
   });
 
   it('a log without the tree (no parentId) is replayed in file order, as before', async () => {
