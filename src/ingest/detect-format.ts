@@ -153,6 +153,17 @@ export function isOpencodeSessionFile(path: string): boolean {
   return n >= 4 && parts[n - 3] === 'session' && parts[n - 4] === 'storage' && (parts[n - 1] ?? '').endsWith('.json');
 }
 
+/**
+ * True for `…/<sessionId>/subagents/agent-<id>.jsonl` (Claude Code 2.1.x, formats.md §1.1): such a file
+ * is a subagent transcript by its place, so when its first lines are damaged it is still read as one
+ * and each broken line is its own ingest issue, as in the main transcript.
+ */
+export function isClaudeSubagentFile(path: string): boolean {
+  const parts = path.split(sep);
+  const n = parts.length;
+  return n >= 3 && parts[n - 2] === 'subagents' && /^agent-.+\.jsonl$/.test(parts[n - 1] ?? '');
+}
+
 /** The format of one file, or null when it is not a session log cachecost reads; a read error rejects. */
 export async function detectFormat(path: string): Promise<Detection | null> {
   const name = basename(path);
@@ -170,7 +181,7 @@ export async function detectFormat(path: string): Promise<Detection | null> {
   }
   if (name.endsWith('.jsonl')) {
     const { head, first } = await readJsonlHead(path);
-    const format = jsonlFormat(head, first);
+    const format = jsonlFormat(head, first) ?? (isClaudeSubagentFile(path) ? 'claude-code' : null);
     return format === null ? null : { format, head: first };
   }
   return null;

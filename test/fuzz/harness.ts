@@ -200,9 +200,11 @@ const usageArb: fc.Arbitrary<UsageMutation> = fc.record({
 function breakUnit(unit: Unit, text: string, mutation: Breaking, seed: FormatSeed): string | Buffer | null {
   switch (mutation.kind) {
     case 'truncate': {
-      if (text.length < 2) return null;
-      const at = 1 + Math.floor(mutation.at * (text.length - 2));
-      return text.slice(0, at);
+      // A document's trailing newline is not content: cutting only it would leave the document whole.
+      const body = text.trimEnd();
+      if (body.length < 2) return null;
+      const at = 1 + Math.floor(mutation.at * (body.length - 2));
+      return body.slice(0, at);
     }
     case 'binary':
       // A NUL byte makes sure the bytes are neither blank nor JSON.

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,5 +83,23 @@ describe('a damaged first line', () => {
   it('claims nothing when no line of the head is a known record', async () => {
     expect(await detectText('not json\n{"hello":1}\n')).toBeNull();
     expect(await detectText('not json at all')).toBeNull();
+  });
+});
+
+describe('a Claude Code subagent transcript', () => {
+  it('is claimed by its place even when no first line is readable, so each broken line is one issue', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cachecost-detect-'));
+    try {
+      const subagents = join(dir, 'S1', 'subagents');
+      mkdirSync(subagents, { recursive: true });
+      const damaged = '[]\n{"type":"assistant","sessionId":\n';
+      writeFileSync(join(subagents, 'agent-a1.jsonl'), damaged);
+      writeFileSync(join(dir, 'agent-a1.jsonl'), damaged);
+      expect((await detectFormat(join(subagents, 'agent-a1.jsonl')))?.format).toBe('claude-code');
+      // The same text anywhere else is not a log.
+      expect(await detectFormat(join(dir, 'agent-a1.jsonl'))).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
