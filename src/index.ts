@@ -40,7 +40,13 @@ export type { Progress } from './usecases/progress.js';
 export { billSessions, billExports, type BillOptions, type BillExportsOptions } from './usecases/bill.js';
 export { exportSessions, type ExportOptions, type ExportOutcome } from './usecases/export.js';
 export type { RunStamp, RecordTo } from './usecases/run-info.js';
-export { simulateSessions, type SimulateSessionsOptions, type SimulateSessionsOutcome } from './usecases/simulate.js';
+export {
+  simulateSessions,
+  simulateExports,
+  type SimulateSessionsOptions,
+  type SimulateSessionsOutcome,
+  type SimulateExportsOptions,
+} from './usecases/simulate.js';
 export {
   flagSessions,
   flagExports,

@@ -2,9 +2,35 @@
  * Parsing of the options that choose scenarios (`--scenario`, `--target`, `--window`, …): text
  * in, the families and `ScenarioOverrides` the use cases take out, or a one-line `BAD_ARGUMENT`.
  */
+import type { Argv } from 'yargs';
 import { CachecostError } from '../session/errors.js';
 import type { ScenarioFamily, ScenarioOverrides } from '../simulate/scenario.js';
 import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../simulate/scenario-families.js';
+
+/** What `--target`, `--scenario` and `--ttl` say in one command's help (the other options read alike everywhere). */
+export type ScenarioOptionHelp = { readonly target: string; readonly scenario: string; readonly ttl: string };
+
+/**
+ * The options that choose and shape scenarios (`--target`, `--buffer`, `--preserve-turns`,
+ * `--scenario`, `--ttl`), declared once for every command that replays; the engine and policy
+ * options beside them are `withEngineOptions` (shared-options.ts).
+ */
+export function withScenarioOptions<T>(y: Argv<T>, help: ScenarioOptionHelp) {
+  return y
+    .option('target', { type: 'string', requiresArg: true, describe: help.target })
+    .option('buffer', {
+      type: 'string',
+      requiresArg: true,
+      describe: 'Tokens below the limit where compaction triggers [13000]',
+    })
+    .option('preserve-turns', {
+      type: 'string',
+      requiresArg: true,
+      describe: 'User turns kept verbatim by a compaction [2]',
+    })
+    .option('scenario', { type: 'string', array: true, default: [] as string[], describe: help.scenario })
+    .option('ttl', { choices: ['5m', '1h'] as const, describe: help.ttl });
+}
 
 /** A token count as typed: `120000`, `120k`, `1m` (K = 1,000, M = 1,000,000). */
 export function parseTokenCount(raw: string, option: string): number {

@@ -38,8 +38,8 @@ export type SubagentRow = { readonly session_id: string; readonly request_index:
 
 /**
  * How the bill is cut: the IANA time zone of its days, whether each group lists its models, and
- * whether `bill_subagent` was filled (false for exports, which do not carry `agentId`: the sub-agent
- * figures are then null, never 0).
+ * whether `bill_subagent` was filled (false for exports written before `requests.agent_id` existed:
+ * the sub-agent figures are then null, never 0).
  */
 export type BillOptions = { readonly timeZone: string; readonly breakdown: boolean; readonly subagentsKnown: boolean };
 

@@ -42,7 +42,7 @@ export function billCsvColumns(by: BillReport['by']): CsvColumn<BillCsvRow>[] {
     { header: 'cost_output_usd', value: line((l) => l.costByClassUsd.output) },
     { header: 'cost_usd', value: line((l) => l.costUsd) },
     { header: 'cost_complete', value: line((l) => l.costComplete) },
-    // Empty when not known (`report --from`: exports do not carry sub-agent attribution).
+    // Empty when not known (`report --from` over exports written before `requests.agent_id` existed).
     { header: 'subagent_requests', value: line((l) => l.subagentRequests) },
     { header: 'subagent_cost_usd', value: line((l) => l.subagentCostUsd) },
     { header: 'subagent_cost_complete', value: line((l) => l.subagentCostComplete) },

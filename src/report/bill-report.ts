@@ -47,7 +47,7 @@ export type BillLineJson = {
   readonly costComplete: boolean;
   /**
    * Requests of sub-agents (Claude Code subagents and sidechains, Codex forked sub-agents) attributed
-   * to the group's sessions; null when not known (`report --from`: exports do not carry it).
+   * to the group's sessions; null when not known (`report --from` over exports older than `requests.agent_id`).
    */
   readonly subagentRequests: number | null;
   /** Exact USD of those requests, priced like `costUsd` ("0" without any; null when none is priced or not known). */

@@ -128,7 +128,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
       async (session: Session) => {
         if (!wanted(session)) return;
         // A recorded run holds the sessions this report covers: the filtered-out ones are not in it.
-        recorder?.addSession(session, { replayed: false, fidelityNote: null });
+        recorder?.addSession(session, { replay: null });
         if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
           totalsOnlySessions += 1;
           return;
@@ -207,8 +207,12 @@ export async function billExports(
       reverse: reverseOrder(by, options.order),
       since: isoDate(since, 'since'),
       until: isoDate(until, 'until'),
-      // Exports carry no `agentId`: the sub-agent split is unknown there (null), never 0.
-      table: await bill.billTable(db, by, window, { timeZone, breakdown, subagentsKnown: false }),
+      // An export written before `requests.agent_id` existed has no sub-agent split: unknown (null), never 0.
+      table: await bill.billTable(db, by, window, {
+        timeZone,
+        breakdown,
+        subagentsKnown: load.columns.has('requests', 'agent_id'),
+      }),
       unpricedModels: await bill.billUnpricedModels(db, window),
       excluded: {
         totalsOnlySessions: load.totalsOnlySessions,

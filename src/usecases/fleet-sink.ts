@@ -17,7 +17,7 @@ import {
   unknownTtlWriteTokens,
 } from '../simulate/to-rows.js';
 import { appendFleetDb } from '../cost/fleet/append-db.js';
-import type { FleetFlagRow } from '../cost/fleet/recorder.js';
+import type { FleetFlagRow, ReplayFacts } from '../cost/fleet/recorder.js';
 import { FleetRecorder } from '../cost/fleet/recorder.js';
 import type { ParquetWriteSummary } from '../cost/fleet/write-parquet.js';
 import { writeFleetParquet } from '../cost/fleet/write-parquet.js';
@@ -41,6 +41,28 @@ export function flagRow(flag: Flag): FleetFlagRow {
     stakePicoUsd: stake.kind === 'priced' ? stake.picoUsd : null,
     stakeAgainst: stake.kind === 'none' ? null : stake.against,
     stakeReason: stake.kind === 'none' ? stake.reason : null,
+  };
+}
+
+/** The kinds of flag each scenario raises, in detection order (the sessions rows' `flags`). */
+export function flagsByScenario(flags: readonly Flag[]): Map<string, string[]> {
+  const byScenario = new Map<string, string[]>();
+  for (const flag of flags) {
+    const list = byScenario.get(flag.scenario) ?? [];
+    list.push(flag.kind);
+    byScenario.set(flag.scenario, list);
+  }
+  return byScenario;
+}
+
+/** What the `simulate` report prints of a replayed session beyond its rows (`fleet.sessions`). */
+export function replayFacts(simulation: SessionSimulation): ReplayFacts {
+  return {
+    model: simulation.model,
+    recordedPolicy: simulation.recordedPolicy.basis,
+    charsPerToken: 1 / simulation.calibration.tokensPerChar,
+    staticBlockTokens: simulation.calibration.staticBlockTokens,
+    fidelityNote: fidelityNote(simulation),
   };
 }
 
@@ -74,10 +96,18 @@ export class FleetSink {
     // As in `report`: a session of totals only has no request to bill.
     const totalsOnly = session.totalsOnly !== null && session.requests.every((r) => r.usage === null);
     if (simulation !== null) {
-      const rows = simulationRows(simulation);
+      const rows = simulationRows(simulation, flagsByScenario(flags));
       await this.db.insertRequests(rows.requests);
       await this.db.insertCompactions(rows.compactions);
       await this.db.insertSessions(rows.sessions);
+      this.recorder.addReplays(
+        rows.sessions.map((row) => ({
+          sessionId: row.session_id,
+          scenario: row.scenario,
+          failedTurns: row.failed_turns,
+          flags: row.flags,
+        })),
+      );
     } else if (!totalsOnly) {
       await this.db.insertRequests(measuredRows(session));
     }
@@ -93,10 +123,7 @@ export class FleetSink {
       await insertUnknownTtl(this.db, unknown);
     }
     this.recorder.addFlags(flags.map(flagRow));
-    this.recorder.addSession(session, {
-      replayed: simulation !== null,
-      fidelityNote: simulation === null ? null : fidelityNote(simulation),
-    });
+    this.recorder.addSession(session, { replay: simulation === null ? null : replayFacts(simulation) });
   }
 
   /** Fills the fleet tables, writes them where asked, and closes the database. */

@@ -19,7 +19,7 @@ import type { Scenario } from '../simulate/scenario.js';
 import type { SessionSimulation } from '../simulate/simulate-session.js';
 import { BASELINE_SCENARIO, detectSessionFlags } from '../detect/detect-session.js';
 import { DEFAULT_THRESHOLDS } from '../detect/thresholds.js';
-import { fidelityNote, scenarioRows, simulationRows } from '../simulate/to-rows.js';
+import { scenarioRows, simulationRows } from '../simulate/to-rows.js';
 import { forEachSession } from './for-each-session.js';
 import { resolvePrices } from './prices.js';
 import type { Progress } from './progress.js';
@@ -27,7 +27,8 @@ import { replayWithPrices } from './replay-session.js';
 import type { Flag } from '../detect/flag.js';
 import { type FlagJson, flagJson, sortFlags } from '../report/flags-report.js';
 import { readSessionDetails, type SessionDetail, type SessionMeta } from '../report/simulate-details.js';
-import { FleetSink } from './fleet-sink.js';
+import { FleetSink, flagsByScenario, replayFacts } from './fleet-sink.js';
+import type { FleetSelection } from './fleet-simulate.js';
 import type { RecordTo } from './run-info.js';
 import { runInfo } from './run-info.js';
 
@@ -66,17 +67,6 @@ function sessionFlags(
 ): Flag[] {
   const examined = simulation.results.filter((r) => r.scenario.family !== 'recorded').map((r) => r.scenario.name);
   return detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined });
-}
-
-/** The kinds of flag each scenario raises, for the sessions table. */
-function flagsByScenario(flags: readonly Flag[]): Map<string, string[]> {
-  const byScenario = new Map<string, string[]>();
-  for (const flag of flags) {
-    const list = byScenario.get(flag.scenario) ?? [];
-    list.push(flag.kind);
-    byScenario.set(flag.scenario, list);
-  }
-  return byScenario;
 }
 
 /** Runs the whole simulation and returns the report (and writes CSV files when asked). */
@@ -145,14 +135,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
           await db.insertRequests(rows.requests);
           await db.insertCompactions(rows.compactions);
           await db.insertSessions(rows.sessions);
-          facts.push({
-            sessionId: session.id,
-            model: simulation.model,
-            recordedPolicy: simulation.recordedPolicy.basis,
-            charsPerToken: 1 / simulation.calibration.tokensPerChar,
-            staticBlockTokens: simulation.calibration.staticBlockTokens,
-            fidelityNote: fidelityNote(simulation),
-          });
+          facts.push({ sessionId: session.id, ...replayFacts(simulation) });
         },
         (total) => request.progress?.start(total),
       )),
@@ -186,6 +169,83 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
   } finally {
     if (completed) db.close();
     else db.abandon();
+  }
+}
+
+/** `simulate --from`: the summary of exports instead of logs. */
+export type SimulateExportsOptions = {
+  /** A glob such as `fleet/**\/*.parquet`, or an export directory. */
+  readonly from: string;
+  /** The scenarios to show, as `simulate` builds them from its options; null = every one all the exports replayed. */
+  readonly scenarios: readonly Scenario[] | null;
+  readonly csvDir?: string | null;
+  readonly details?: boolean;
+};
+
+/**
+ * The savings summary of many machines' exports: their rows are loaded into the same tables
+ * (`loadFleet`) and read by the same SQL views as `simulateSessions`, so the exports of a fleet's
+ * logs give the summary of the logs simulated together. `ingestIssues` = the lines the exporting
+ * runs skipped (the exports hold their count, not the lines).
+ */
+export async function simulateExports(
+  request: SimulateExportsOptions,
+): Promise<SimulateSessionsOutcome & { readonly ingestIssues: number }> {
+  const [{ openBill }, { loadFleet }, fleet, { fleetFlags }] = await Promise.all([
+    import('../cost/bill.js'),
+    import('../cost/fleet/read-fleet.js'),
+    import('./fleet-simulate.js'),
+    import('./fleet-flags.js'),
+  ]);
+  // The exports are priced where they were written; the table here only words unpriced models' reasons.
+  const db = await CostDb.open({ prices: await resolvePrices(null), path: null });
+  try {
+    await openBill(db);
+    const chosen: { selection?: FleetSelection } = {};
+    const load = await loadFleet(db, request.from, undefined, async (columns) => {
+      chosen.selection = await fleet.selectExportedScenarios(db, columns, request.scenarios);
+    });
+    const selection = chosen.selection;
+    if (selection === undefined) throw new Error('loadFleet did not run the scenario selection');
+    await fleet.fillReplays(db, selection);
+    const { facts, meta } = await fleet.exportedSessions(db);
+    const report = buildSimulateReport({
+      scenarios: selection.scenarios,
+      facts,
+      sessionCosts: await db.sessionCosts(),
+      sessionSavings: await db.sessionSavings(),
+      scenarioCosts: await db.scenarioCosts(),
+      scenarioSavings: await db.scenarioSavings(),
+      fidelity: await db.fidelity(),
+      issues: [],
+    });
+    const notices = [...selection.notices];
+    const skipped = await fleet.unreplayedSessions(db);
+    if (skipped.length > 0)
+      notices.push(`${skipped.length} session(s) without per-request data were not replayed: ${skipped.join(', ')}`);
+    for (const unpriced of await db.unpricedModels()) {
+      notices.push(
+        `model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`,
+      );
+    }
+    if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
+    let details: SessionDetail[] = [];
+    if (request.details === true) {
+      const shown = new Set(selection.scenarios.map((scenario) => scenario.name));
+      const flags = new Map<string, FlagJson[]>();
+      if (selection.flags) {
+        for (const flag of (await fleetFlags(db)).flags) {
+          if (!shown.has(flag.scenario)) continue;
+          flags.set(flag.sessionId, [...(flags.get(flag.sessionId) ?? []), flagJson(flag)]);
+        }
+      }
+      const order = selection.scenarios.map((scenario) => scenario.name);
+      const sorted = new Map([...flags].map(([id, list]) => [id, sortFlags(list, order)]));
+      details = await readSessionDetails(db, meta, sorted);
+    }
+    return { report, notices, details, ingestIssues: load.ingestIssues };
+  } finally {
+    db.close();
   }
 }
 

@@ -10,7 +10,7 @@ import { SCENARIO_FAMILIES } from '../../simulate/scenario.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
-import { anyScenarioOption, parseFamilies, parseOverrides } from '../scenario-options.js';
+import { anyScenarioOption, parseFamilies, parseOverrides, withScenarioOptions } from '../scenario-options.js';
 
 type ExportArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -130,7 +130,11 @@ export const exportCommand: CliCommand = {
       'export [paths..]',
       'Write exact, typed Parquet tables (requests, sessions, compactions, flags, items, runs) partitioned by host and date, for fleet-wide SQL',
       (y) =>
-        withRunOptions(withEngineOptions(withPaths(y)))
+        withScenarioOptions(withRunOptions(withEngineOptions(withPaths(y))), {
+          target: 'Also export simulated rows at these compaction targets (comma list)',
+          scenario: `Also export simulated rows of these families (comma list or repeated): ${SCENARIO_FAMILIES.join(', ')}`,
+          ttl: 'Prompt-cache TTL of the simulated scenarios [5m]',
+        })
           .option('out', {
             type: 'string',
             requiresArg: true,
@@ -150,31 +154,6 @@ export const exportCommand: CliCommand = {
             type: 'boolean',
             default: false,
             describe: 'Detect flags (replays the recorded policy and the default target)',
-          })
-          .option('target', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'Also export simulated rows at these compaction targets (comma list)',
-          })
-          .option('buffer', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'Tokens below the limit where compaction triggers [13000]',
-          })
-          .option('preserve-turns', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'User turns kept verbatim by a compaction [2]',
-          })
-          .option('scenario', {
-            type: 'string',
-            array: true,
-            default: [],
-            describe: `Also export simulated rows of these families (comma list or repeated): ${SCENARIO_FAMILIES.join(', ')}`,
-          })
-          .option('ttl', {
-            choices: ['5m', '1h'] as const,
-            describe: 'Prompt-cache TTL of the simulated scenarios [5m]',
           })
           .option('json', { type: 'boolean', default: false, describe: 'Print what was written as one JSON object' })
           .example(

@@ -9,10 +9,12 @@ import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scena
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import type { PolicyArgs } from '../scenario-options.js';
-import { parseFamilies, parseOverrides } from '../scenario-options.js';
-import { policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
+import { anyScenarioOption, parseFamilies, parseOverrides, withScenarioOptions } from '../scenario-options.js';
+import { anyPolicyOption, policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
+import { CachecostError } from '../../session/errors.js';
 import { terminalOptions } from '../terminal.js';
 import { terminalSafe } from '../../format/terminal-safe.js';
+import type { SimulateSessionsOutcome } from '../../usecases/simulate.js';
 
 type SimulateArgs = GlobalArgs & {
   readonly paths: readonly string[] | undefined;
@@ -39,14 +41,55 @@ type SimulateArgs = GlobalArgs & {
   readonly host?: string | undefined;
   readonly runId?: string | undefined;
   readonly startedAt?: string | undefined;
+  /** Read exports (a glob or an export directory) instead of logs. */
+  readonly from?: string | undefined;
 };
 
+/** Whether any option that chooses scenarios was given (else `--from` shows every exported one). */
+function scenariosAsked(args: SimulateArgs): boolean {
+  return (
+    anyScenarioOption(args) ||
+    anyPolicyOption(args.policy ?? policyArgs({})) ||
+    args.scenario.some((entry) => entry.trim() !== '')
+  );
+}
+
+/** `simulate --from`: the options that need logs (or a run over logs) are refused in one line each. */
+function checkFromArgs(args: SimulateArgs): void {
+  const refuse = (why: string): never => {
+    throw new CachecostError('BAD_ARGUMENT', why);
+  };
+  if (args.paths !== undefined && args.paths.length > 0)
+    refuse('--from reads exports instead of logs: give either paths or --from, not both');
+  if (args.db !== undefined) refuse('--db records a run over logs; it cannot be combined with --from');
+  if (args.pricing !== undefined)
+    refuse('--pricing cannot apply over --from: every exported cost was priced by the machine that wrote it');
+}
+
+async function runFrom(args: SimulateArgs & { readonly from: string }, io: CliIo): Promise<number> {
+  checkFromArgs(args);
+  const { buildScenarios } = await import('../../simulate/scenario.js');
+  const asked = scenariosAsked(args) ? buildScenarios(parseFamilies(args.scenario), parseOverrides(args)) : null;
+  const { simulateExports } = await import('../../usecases/simulate.js');
+  const outcome = await simulateExports({
+    from: args.from,
+    scenarios: asked,
+    csvDir: args.csv ?? null,
+    details: args.html !== undefined,
+  });
+  if (outcome.ingestIssues > 0)
+    io.stderr(
+      `cachecost: the runs that wrote these exports skipped ${outcome.ingestIssues} input line(s); their --verbose lists them\n`,
+    );
+  return render(args, io, outcome, [args.from]);
+}
+
 async function run(args: SimulateArgs, io: CliIo): Promise<number> {
+  if (args.from !== undefined) return runFrom({ ...args, from: args.from }, io);
   const { buildScenarios } = await import('../../simulate/scenario.js');
   const scenarios = buildScenarios(parseFamilies(args.scenario), parseOverrides(args));
   const { simulateSessions } = await import('../../usecases/simulate.js');
   const { pathsOrDefault } = await import('../default-paths.js');
-  const { checkIssues, reportIssueSummary } = await import('../ingest-report.js');
   const { progressBar } = await import('../progress.js');
   const progress = await progressBar('simulate', 'sessions');
   let outcome: Awaited<ReturnType<typeof simulateSessions>>;
@@ -75,9 +118,20 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
   } finally {
     progress?.stop();
   }
+  return render(args, io, outcome, pathsOrDefault(args.paths, io));
+}
+
+/** Prints the report (terminal tables or JSON) and writes the files asked for; `paths` = what was read. */
+async function render(
+  args: SimulateArgs,
+  io: CliIo,
+  outcome: SimulateSessionsOutcome,
+  paths: readonly string[],
+): Promise<number> {
+  const { checkIssues, reportIssueSummary } = await import('../ingest-report.js');
   checkIssues(outcome.report.issues, args, io);
   if (outcome.report.sessions.length === 0) {
-    io.stderr(`cachecost: no replayable sessions found in ${pathsOrDefault(args.paths, io).join(', ')}\n`);
+    io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
   } else if (args.json) {
     io.stdout(`${JSON.stringify(outcome.report, null, 2)}\n`);
   } else {
@@ -96,7 +150,7 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
       provenance: provenance({
         argv: args.rawArgv ?? [],
         version: args.version ?? 'unknown',
-        paths: pathsOrDefault(args.paths, io),
+        paths,
         pricing: args.pricing,
         env: io.env,
       }),
@@ -122,29 +176,17 @@ export const simulateCommand: CliCommand = {
       'simulate [paths..]',
       'Replay sessions through the compaction engine under scenarios; price every request by cache class',
       (y) =>
-        withRunOptions(withEngineOptions(withPaths(y)))
-          .option('target', {
+        withScenarioOptions(withRunOptions(withEngineOptions(withPaths(y))), {
+          target: 'Compaction target in tokens; a comma list makes one scenario each (e.g. 80000,120000,200000)',
+          scenario: `Scenario families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; recorded is always added`,
+          ttl: 'Prompt-cache TTL of breakpoint caches [5m]',
+        })
+          .option('from', {
             type: 'string',
             requiresArg: true,
-            describe: 'Compaction target in tokens; a comma list makes one scenario each (e.g. 80000,120000,200000)',
+            describe:
+              "Summarize exports instead of logs: a glob such as 'fleet/**/*.parquet' or an export directory; scenario options choose among the exported scenarios [all of them]",
           })
-          .option('buffer', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'Tokens below the limit where compaction triggers [13000]',
-          })
-          .option('preserve-turns', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'User turns kept verbatim by a compaction [2]',
-          })
-          .option('scenario', {
-            type: 'string',
-            array: true,
-            default: [],
-            describe: `Scenario families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; recorded is always added`,
-          })
-          .option('ttl', { choices: ['5m', '1h'] as const, describe: 'Prompt-cache TTL of breakpoint caches [5m]' })
           .option('db', {
             type: 'string',
             requiresArg: true,
@@ -177,6 +219,10 @@ export const simulateCommand: CliCommand = {
             'Compaction near the window only, and never',
           )
           .example('$0 simulate --ttl 1h --json ~/.freecode', 'One-hour cache writes; JSON report')
+          .example(
+            "$0 simulate --from 'fleet/**/*.parquet'",
+            "The savings of every machine's export (made with cachecost export --target ...)",
+          )
           .example(
             '$0 simulate --scenario observation-masking,clear-tool-uses,opencode --keep-results 6,10',
             'The context policies of the field beside the recorded one',
@@ -213,6 +259,7 @@ export const simulateCommand: CliCommand = {
               host: args.host,
               runId: args['run-id'],
               startedAt: args['started-at'],
+              from: args.from,
             },
             ctx.io,
           ),

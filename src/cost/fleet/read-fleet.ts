@@ -26,7 +26,12 @@ export type FleetLoad = {
   readonly undatedRequests: number;
   /** Ingest issues the exporting runs counted. */
   readonly ingestIssues: number;
+  /** Which columns every file of a table holds (an export written before a column existed lacks it). */
+  readonly columns: FleetColumns;
 };
+
+/** The columns present in every loaded file of each table. */
+export type FleetColumns = { readonly has: (table: FleetTable, column: string) => boolean };
 
 function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
@@ -56,11 +61,28 @@ function patternOf(from: string): string {
 /** Which exported sessions to keep: an id prefix, a text the project path contains (null = any). */
 export type FleetFilter = { readonly session: string | null; readonly project: string | null };
 
-/** Loads the exports matching `from` into `db` (bill tables already created); see the module comment. */
+/** The columns every file of each table holds, from the files' Parquet schemas (metadata only). */
+async function columnsOf(db: CostDb, byTable: ReadonlyMap<FleetTable, readonly string[]>): Promise<FleetColumns> {
+  const complete = new Set<string>();
+  for (const [table, list] of byTable) {
+    const rows = await db.query(
+      `SELECT name, count(DISTINCT file_name) AS files FROM parquet_schema([${list.map(sqlString).join(', ')}]) GROUP BY name`,
+    );
+    for (const row of rows) if (intOf(row, 'files') === list.length) complete.add(`${table}.${stringOf(row, 'name')}`);
+  }
+  return { has: (table, column) => complete.has(`${table}.${column}`) };
+}
+
+/**
+ * Loads the exports matching `from` into `db` (bill tables already created); see the module
+ * comment. `prepare` runs on the loaded `fleet` tables before they are mapped onto the report
+ * views (a command that keeps only some of the rows deletes the others there).
+ */
 export async function loadFleet(
   db: CostDb,
   from: string,
   filter: FleetFilter = { session: null, project: null },
+  prepare?: (columns: FleetColumns) => Promise<void>,
 ): Promise<FleetLoad> {
   const pattern = patternOf(from);
   const globbed = (await db.query(`SELECT file FROM glob(${sqlString(pattern)}) ORDER BY file`)).map((row) =>
@@ -107,6 +129,8 @@ export async function loadFleet(
         await db.query(`DELETE FROM memory.fleet.${table} WHERE NOT (${keep.join(' AND ')})`);
     }
   }
+  const columns = await columnsOf(db, byTable);
+  if (prepare !== undefined) await prepare(columns);
   await db.query(await readSqlFile('fleet_read'));
   const [summary] = await db.query(`
     SELECT
@@ -127,5 +151,6 @@ export async function loadFleet(
     requestsWithoutUsage: intOf(summary, 'without_usage'),
     undatedRequests: intOf(summary, 'undated'),
     ingestIssues: intOf(summary, 'issues'),
+    columns,
   };
 }

@@ -12,11 +12,42 @@ import type { IngestIssue, Session } from '../../session/model.js';
 import { isIngestNote } from '../../session/model.js';
 
 /** The fleet tables, in the order they are filled and written. */
-export const FLEET_TABLES = ['runs', 'requests', 'sessions', 'compactions', 'flags', 'items', 'tune_points'] as const;
+export const FLEET_TABLES = [
+  'runs',
+  'requests',
+  'sessions',
+  'compactions',
+  'replays',
+  'flags',
+  'items',
+  'tune_points',
+] as const;
 export type FleetTable = (typeof FLEET_TABLES)[number];
 
-/** What the run knows about a session besides its log. */
-export type SessionFacts = { readonly replayed: boolean; readonly fidelityNote: string | null };
+/** What the replay found out about a session, as the `simulate` report prints it. */
+export type ReplayFacts = {
+  /** The model of most requests. */
+  readonly model: string;
+  readonly recordedPolicy: string;
+  readonly charsPerToken: number;
+  readonly staticBlockTokens: number;
+  readonly fidelityNote: string | null;
+};
+
+/** What the run knows about a session besides its log: its replay's facts, null when not replayed. */
+export type SessionFacts = { readonly replay: ReplayFacts | null };
+
+/** One replayed scenario of a session: what the report needs beyond request and compaction rows. */
+export type FleetReplayRow = {
+  readonly sessionId: string;
+  readonly scenario: string;
+  readonly failedTurns: number;
+  /** Kinds of the flags raised under the scenario, in detection order. */
+  readonly flags: readonly string[];
+};
+
+/** A measured request that is sub-agent traffic of its session. */
+export type FleetAgentRow = { readonly sessionId: string; readonly requestIndex: number; readonly agentId: string };
 
 /** The `runs` row of a run, as plain values (the use case gathers them; the CLI reads clock and host). */
 export type FleetRunRow = {
@@ -119,6 +150,8 @@ export class FleetRecorder {
     private readonly sessions: DuckDBAppender,
     private readonly items: DuckDBAppender,
     private readonly flags: DuckDBAppender,
+    private readonly replays: DuckDBAppender,
+    private readonly agents: DuckDBAppender,
   ) {}
 
   /** Stages tables on an open cost database (with the bill's side tables already created). */
@@ -131,6 +164,8 @@ export class FleetRecorder {
       await db.appender('x_sessions'),
       await db.appender('x_items'),
       await db.appender('x_flags'),
+      await db.appender('x_replays'),
+      await db.appender('x_agents'),
     );
   }
 
@@ -160,9 +195,23 @@ export class FleetRecorder {
     a.appendBigInt(BigInt(session.items.length));
     a.appendBigInt(BigInt(session.items.reduce((sum, item) => sum + item.chars, 0)));
     a.appendBigInt(BigInt(session.events.filter((event) => event.kind === 'compaction').length));
-    a.appendBoolean(facts.replayed);
-    nullableText(a, facts.fidelityNote);
+    const replay = facts.replay;
+    a.appendBoolean(replay !== null);
+    nullableText(a, replay?.fidelityNote ?? null);
+    nullableText(a, replay?.model ?? null);
+    nullableText(a, replay?.recordedPolicy ?? null);
+    if (replay === null) a.appendNull();
+    else a.appendDouble(replay.charsPerToken);
+    nullableBigint(a, replay === null ? null : BigInt(replay.staticBlockTokens));
     a.endRow();
+
+    for (const request of session.requests) {
+      if (request.agentId === null) continue;
+      this.agents.appendVarchar(session.id);
+      this.agents.appendInteger(request.index);
+      this.agents.appendVarchar(request.agentId);
+      this.agents.endRow();
+    }
 
     const i = this.items;
     session.items.forEach((item, index) => {
@@ -180,6 +229,19 @@ export class FleetRecorder {
       nullableText(i, this.run.withText ? item.text : null);
       i.endRow();
     });
+  }
+
+  /** The replayed scenarios of a session (none when it was not replayed). */
+  addReplays(rows: readonly FleetReplayRow[]): void {
+    const { LIST, VARCHAR } = this.db.duckApi();
+    const p = this.replays;
+    for (const row of rows) {
+      p.appendVarchar(row.sessionId);
+      p.appendVarchar(row.scenario);
+      p.appendInteger(row.failedTurns);
+      p.appendList([...row.flags], LIST(VARCHAR));
+      p.endRow();
+    }
   }
 
   addFlags(flags: readonly FleetFlagRow[]): void {
@@ -250,6 +312,8 @@ export class FleetRecorder {
     this.sessions.closeSync();
     this.items.closeSync();
     this.flags.closeSync();
+    this.replays.closeSync();
+    this.agents.closeSync();
     const { LIST, VARCHAR } = this.db.duckApi();
     const run = this.run;
     const r = await this.db.appender('x_run');

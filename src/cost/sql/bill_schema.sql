@@ -20,7 +20,8 @@ CREATE OR REPLACE TABLE bill_unknown_ttl (
 
 -- Measured requests that are sub-agent traffic attributed to their parent session (`Request.agentId`
 -- non-null: Claude Code subagents and sidechains, Codex forked sub-agents). Only those have a row.
--- Exports (`--from`) do not carry it: that bill leaves the table empty and says the split is unknown.
+-- Exports (`--from`) carry it as `requests.agent_id`; one written before that column existed leaves
+-- the table empty, and that bill says the split is unknown.
 CREATE OR REPLACE TABLE bill_subagent (
   session_id    VARCHAR NOT NULL,
   request_index INTEGER NOT NULL

@@ -27,12 +27,17 @@ SELECT
   pusd_to_usd(c.cost_cache_write_5m_pusd),
   pusd_to_usd(c.cost_cache_write_1h_pusd),
   pusd_to_usd(c.cost_output_pusd),
-  pusd_to_usd(c.cost_pusd)
+  pusd_to_usd(c.cost_pusd),
+  -- A log request's agent: on its own rows (every scenario), not on the summarize or rejected rows made for it.
+  CASE WHEN c.kind = 'request' THEN a.agent_id END,
+  c.modelled
 FROM request_costs c
 CROSS JOIN x_run x
 -- One project per session id, so that a session id read twice cannot duplicate its rows here.
 LEFT JOIN (SELECT session_id, any_value(project) AS project FROM x_sessions GROUP BY session_id) s ON s.session_id = c.session_id
 LEFT JOIN bill_unknown_ttl u ON u.session_id = c.session_id AND u.request_index = c.request_index
+LEFT JOIN (SELECT session_id, request_index, any_value(agent_id) AS agent_id FROM x_agents GROUP BY ALL) a
+  ON a.session_id = c.session_id AND a.request_index = c.request_index
 ORDER BY c.session_id, c.scenario, c.request_index, c.seq;
 
 INSERT INTO fleet.sessions
@@ -40,10 +45,19 @@ SELECT
   x.host, CAST(epoch_ms(s.first_ms) AS DATE), x.run_id,
   s.session_id, s.source, s.project, s.parent_session_id, epoch_ms(s.first_ms), epoch_ms(s.last_ms), s.models,
   s.requests, s.requests_without_usage, s.totals_only, s.items, s.item_chars, s.compactions_logged, s.replayed,
-  s.fidelity_note
+  s.fidelity_note, s.model, s.recorded_policy, s.chars_per_token, s.static_block_tokens
 FROM x_sessions s
 CROSS JOIN x_run x
 ORDER BY s.session_id;
+
+INSERT INTO fleet.replays
+SELECT
+  x.host, CAST(epoch_ms(s.first_ms) AS DATE), x.run_id,
+  p.session_id, p.scenario, p.failed_turns, p.flags
+FROM (SELECT *, rowid AS seq FROM x_replays) p
+CROSS JOIN x_run x
+LEFT JOIN (SELECT session_id, min(first_ms) AS first_ms FROM x_sessions GROUP BY session_id) s ON s.session_id = p.session_id
+ORDER BY p.session_id, p.seq;
 
 -- A compaction's date is that of the request it preceded in the same scenario.
 INSERT INTO fleet.compactions

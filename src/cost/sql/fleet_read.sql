@@ -16,6 +16,7 @@ SELECT
   k.key AS session_id, r.source, r.model, r.scenario, r.request_index, epoch_ms(r.timestamp) AS timestamp_ms, r.kind,
   r.prompt_tokens, r.cache_read_tokens, r.cache_write_5m_tokens, r.cache_write_1h_tokens,
   r.uncached_input_tokens, r.output_tokens, r.context_tokens_after, r.compaction_before, r.overflow_retries,
+  coalesce(r.modelled, false) AS modelled,
   row_number() OVER (ORDER BY r.host, k.key, r.scenario, r.request_index, r.seq) AS seq,
   r.price_id, r.long_context, r.unpriced,
   usd_to_pusd(r.cost_input_usd) AS cost_input_pusd,
@@ -28,7 +29,8 @@ SELECT
 FROM fleet.requests r
 JOIN fleet_keys k ON k.host = r.host AND k.session_id = r.session_id;
 
--- The bill's side tables, from the measured rows.
+-- The bill's side tables, from the measured rows (`agent_id` is NULL throughout in exports written
+-- before it existed: the bill then says the sub-agent split is unknown, see `FleetColumns`).
 INSERT INTO bill_sessions
 SELECT k.key, any_value(r.project), any_value(r.host)
 FROM fleet.requests r
@@ -41,3 +43,9 @@ SELECT k.key, r.request_index, r.cache_write_unknown_ttl_tokens
 FROM fleet.requests r
 JOIN fleet_keys k ON k.host = r.host AND k.session_id = r.session_id
 WHERE r.scenario = 'measured' AND r.kind = 'request' AND r.cache_write_unknown_ttl_tokens > 0;
+
+INSERT INTO bill_subagent
+SELECT DISTINCT k.key, r.request_index
+FROM fleet.requests r
+JOIN fleet_keys k ON k.host = r.host AND k.session_id = r.session_id
+WHERE r.scenario = 'measured' AND r.kind = 'request' AND r.agent_id IS NOT NULL;

@@ -69,8 +69,13 @@ CREATE TABLE IF NOT EXISTS requests (
   cost_cache_write_5m_usd        DECIMAL(38, 12),
   cost_cache_write_1h_usd        DECIMAL(38, 12),
   cost_output_usd                DECIMAL(38, 12),
-  cost_usd                       DECIMAL(38, 12)
+  cost_usd                       DECIMAL(38, 12),
+  agent_id                       VARCHAR,
+  modelled                       BOOLEAN
 );
+-- Columns added after the first layout: a --db file written before them gains them here.
+ALTER TABLE requests ADD COLUMN IF NOT EXISTS agent_id VARCHAR;
+ALTER TABLE requests ADD COLUMN IF NOT EXISTS modelled BOOLEAN;
 COMMENT ON TABLE requests IS 'One row per provider request per scenario: measured (the bill, from the log''s usage) and, when replayed, each simulated scenario. Priced on the machine that wrote it.';
 COMMENT ON COLUMN requests.host IS 'Machine name; Hive partition key.';
 COMMENT ON COLUMN requests.date IS 'UTC date of timestamp; Hive partition key; NULL when the log gave no time.';
@@ -103,6 +108,8 @@ COMMENT ON COLUMN requests.cost_cache_write_5m_usd IS 'USD, exact: 5-minute cach
 COMMENT ON COLUMN requests.cost_cache_write_1h_usd IS 'USD, exact: 1-hour cache writes x rate; NULL when unpriced.';
 COMMENT ON COLUMN requests.cost_output_usd IS 'USD, exact: output tokens x rate; NULL when unpriced.';
 COMMENT ON COLUMN requests.cost_usd IS 'USD, exact: the request''s whole cost (0 for a rejected overflow); NULL when unpriced.';
+COMMENT ON COLUMN requests.agent_id IS 'Sub-agent (or sidechain) id of a request that is sub-agent traffic of its session; NULL for the main agent and for summarize and rejected rows.';
+COMMENT ON COLUMN requests.modelled IS 'Whether the replay models this request, so the recorded replay''s fidelity compares it (replay.md §6); NULL only in exports written before the column existed.';
 
 CREATE TABLE IF NOT EXISTS sessions (
   host                   VARCHAR NOT NULL,
@@ -122,8 +129,16 @@ CREATE TABLE IF NOT EXISTS sessions (
   item_chars             BIGINT NOT NULL,
   compactions_logged     BIGINT NOT NULL,
   replayed               BOOLEAN NOT NULL,
-  fidelity_note          VARCHAR
+  fidelity_note          VARCHAR,
+  model                  VARCHAR,
+  recorded_policy        VARCHAR,
+  chars_per_token        DOUBLE,
+  static_block_tokens    BIGINT
 );
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS model VARCHAR;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS recorded_policy VARCHAR;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS chars_per_token DOUBLE;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS static_block_tokens BIGINT;
 COMMENT ON TABLE sessions IS 'One row per session read.';
 COMMENT ON COLUMN sessions.host IS 'Machine name; Hive partition key.';
 COMMENT ON COLUMN sessions.date IS 'UTC date of first_timestamp; Hive partition key; NULL when the log gave no time.';
@@ -143,6 +158,10 @@ COMMENT ON COLUMN sessions.item_chars IS 'Characters of all items'' content (UTF
 COMMENT ON COLUMN sessions.compactions_logged IS 'Compactions the agent logged (count).';
 COMMENT ON COLUMN sessions.replayed IS 'Whether the run replayed the session (simulated rows exist).';
 COMMENT ON COLUMN sessions.fidelity_note IS 'What the log lacks that limits the replay''s fidelity; NULL when none or not replayed.';
+COMMENT ON COLUMN sessions.model IS 'The model of most requests, whose window and prices the replay used; NULL when not replayed.';
+COMMENT ON COLUMN sessions.recorded_policy IS 'How the recorded policy was reconstructed (replay.md §5); NULL when not replayed.';
+COMMENT ON COLUMN sessions.chars_per_token IS 'Characters per token the replay calibrated on the session (a ratio, not money); NULL when not replayed.';
+COMMENT ON COLUMN sessions.static_block_tokens IS 'Tokens: the calibrated static block (system prompt and tools) of every prompt; NULL when not replayed.';
 
 CREATE TABLE IF NOT EXISTS compactions (
   host                   VARCHAR NOT NULL,
@@ -177,6 +196,24 @@ COMMENT ON COLUMN compactions.messages_before IS 'Messages in context before (co
 COMMENT ON COLUMN compactions.messages_after IS 'Messages in context after (count); NULL when it did not complete.';
 COMMENT ON COLUMN compactions.summary_tokens IS 'Tokens of the summary written; NULL when none.';
 COMMENT ON COLUMN compactions.hook_blocked IS 'Whether a hook blocked the compaction.';
+
+CREATE TABLE IF NOT EXISTS replays (
+  host         VARCHAR NOT NULL,
+  date         DATE,
+  run_id       VARCHAR NOT NULL,
+  session_id   VARCHAR NOT NULL,
+  scenario     VARCHAR NOT NULL,
+  failed_turns INTEGER NOT NULL,
+  flags        VARCHAR[] NOT NULL
+);
+COMMENT ON TABLE replays IS 'One row per replayed session per scenario (recorded included): what the replay knows beyond the request and compaction rows.';
+COMMENT ON COLUMN replays.host IS 'Machine name; Hive partition key.';
+COMMENT ON COLUMN replays.date IS 'UTC date of the session''s first timestamp; Hive partition key; NULL when unknown.';
+COMMENT ON COLUMN replays.run_id IS 'The run that wrote the row (runs.run_id).';
+COMMENT ON COLUMN replays.session_id IS 'Session id.';
+COMMENT ON COLUMN replays.scenario IS 'The replayed scenario (runs.scenarios_json names it with its parameters).';
+COMMENT ON COLUMN replays.failed_turns IS 'Turns that still could not fit the window after overflow recovery (replay.md §4 step 5) (count).';
+COMMENT ON COLUMN replays.flags IS 'Kinds of the flags raised under this scenario, in detection order (the flags table has evidence and dollars).';
 
 CREATE TABLE IF NOT EXISTS flags (
   host                VARCHAR NOT NULL,

@@ -32,7 +32,26 @@ CREATE OR REPLACE TABLE x_sessions (
   item_chars             BIGINT NOT NULL,
   compactions_logged     BIGINT NOT NULL,
   replayed               BOOLEAN NOT NULL,
-  fidelity_note          VARCHAR
+  fidelity_note          VARCHAR,
+  model                  VARCHAR,
+  recorded_policy        VARCHAR,
+  chars_per_token        DOUBLE,
+  static_block_tokens    BIGINT
+);
+
+-- Each replayed scenario's session facts (`simulationRows` sessions rows).
+CREATE OR REPLACE TABLE x_replays (
+  session_id   VARCHAR NOT NULL,
+  scenario     VARCHAR NOT NULL,
+  failed_turns INTEGER NOT NULL,
+  flags        VARCHAR[] NOT NULL
+);
+
+-- Measured requests that are sub-agent traffic, with the sub-agent's id (`Request.agentId`).
+CREATE OR REPLACE TABLE x_agents (
+  session_id    VARCHAR NOT NULL,
+  request_index INTEGER NOT NULL,
+  agent_id      VARCHAR NOT NULL
 );
 
 CREATE OR REPLACE TABLE x_flags (

@@ -68,7 +68,7 @@ describe('report --by session: sub-agents apart', () => {
     expect(parent?.subagentCostComplete).toBe(true);
   });
 
-  it('report --from says the split is unknown (null, never 0): exports do not carry agentId', async () => {
+  it("report --from gives the same split: exports carry each request's agent id", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cachecost-subagents-'));
     try {
       const args = ['export', 'test/fixtures/bill-subagents', '--out', dir, '--host', 'h', '--run-id', 'r1'];
@@ -79,14 +79,14 @@ describe('report --by session: sub-agents apart', () => {
         expect.objectContaining({
           key: S,
           costUsd: '0.02025',
-          subagentRequests: null,
-          subagentCostUsd: null,
-          subagentCostComplete: null,
-          ownCostUsd: null,
+          subagentRequests: 3,
+          subagentCostUsd: '0.0114',
+          subagentCostComplete: true,
+          ownCostUsd: '0.00885',
         }),
       ]);
       const table = await cli(['report', '--from', dir, '--by', 'session', '--wide']);
-      expect(table.stdout).not.toMatch(/Sub-agents/);
+      expect(table.stdout).toMatch(/Sub-agents/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
