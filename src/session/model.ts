@@ -29,6 +29,14 @@ const ItemBase = {
   imageParts: nonNegInt,
   /** Base64 characters of the image parts (what FreeCode's `promptChars` adds for them). */
   imageChars: nonNegInt,
+  /**
+   * Where the log records a conversation tree (Claude Code `parentUuid`, formats.md §1.6): the id
+   * of the item this one follows, null at a root (the session's start, a compaction's summary).
+   * A parent other than the item before it is a rewind: the request after it carried the chain
+   * through that parent, not the abandoned branch. Absent when the log is one linear thread, or
+   * when the parent is not known.
+   */
+  parentId: z.string().nullable().optional(),
 };
 
 export const ToolCallSchema = z.object({

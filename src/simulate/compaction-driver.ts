@@ -20,6 +20,7 @@ import {
   PruneState,
   applyMicrocompact,
   applyPruningPolicy,
+  isToolResultPart,
   keepLastNUserTurns,
   pruneStateResetsEachUserMessage,
   runCompaction,
@@ -27,9 +28,8 @@ import {
 } from '../engine/index.js';
 import type { Item } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
-import { tokensForChars } from './calibrate.js';
+import { calibrationForModel, tokensForChars } from './calibrate.js';
 import type { RenderedPrompt, ReplayMessage, SummaryBlock } from './provider-view.js';
-import type { PromptRenderer } from './provider-view.js';
 import { SUMMARY_BLOCK_PREFIX } from './provider-view.js';
 import type { ReplayMemo } from './replay-memo.js';
 import type { ReplayCompaction, ReplayCompactionTrigger } from './replay-types.js';
@@ -51,12 +51,14 @@ export class CompactionDriver {
   private readonly pruneMemo: PruneMemo;
   private summary: SummaryBlock | null = null;
   private summaryCount = 0;
+  /** Recorded compactions so far that restarted the log's chain (indexes `calibration.restoredTokens`). */
+  private chainRestarts = 0;
+  private readonly byModel = new Map<string, TokenCalibration>();
   /** FreeCode's `lastMeasuredContextTokens` (engine.md §1.5): 0 after a compaction until the next response. */
   private lastMeasuredTokens = 0;
   private readonly compactionList: ReplayCompaction[] = [];
   /** The scenario's tool-result editing, after the pruning (policies/). */
   private readonly editor: ToolResultEditor;
-  private readonly renderer: PromptRenderer;
 
   constructor(
     sessionId: string,
@@ -66,6 +68,8 @@ export class CompactionDriver {
     private readonly rows: RowEmitter,
     preCompactHookBlocks: boolean,
     private readonly memo: ReplayMemo,
+    /** FreeCode's reload serialization (`ReplayInput.reloadBreaks`), already limited to the newest engine. */
+    private readonly reloadBreaks = false,
   ) {
     const hooks: CompactionHooks = preCompactHookBlocks
       ? {
@@ -75,7 +79,6 @@ export class CompactionDriver {
       : NO_COMPACTION_HOOKS;
     this.memory = new MemoryService(sessionId, { params, hooks, toolLines: memo.toolLines });
     this.editor = toolResultEditor(scenario.params.editing);
-    this.renderer = memo.renderer(calibration);
     this.pruneMemo = memo.prune;
   }
 
@@ -95,6 +98,7 @@ export class CompactionDriver {
 
   /** A new user message (engine.md §5.1): fresh holds, the Aug prune state reset, legacy microcompact. */
   startUserMessage(timestampMs: number | null, nowMs: number): void {
+    if (this.reloadBreaks) this.reloadFinishedRun();
     this.memory.startUserMessage();
     this.editor.endTurn(this.store.getMessages());
     if (pruneStateResetsEachUserMessage(this.params.version)) this.prune.reset();
@@ -104,6 +108,23 @@ export class CompactionDriver {
       this.microcompact = timeBasedMicrocompact(history, last?.timestampMs ?? null, timestampMs ?? nowMs);
       this.microcompactShown = new WeakMap();
     }
+  }
+
+  /**
+   * A new user message reloads the history from the store (engine.md §5.1, §5.6): the finished
+   * run's tool-using responses, sent so far with the provider's ids in one message each, are now
+   * sent with derived ids, one message per call. Their segments change once; reloaded ones stay.
+   */
+  private reloadFinishedRun(): void {
+    const messages = this.store.getMessages();
+    let changed = false;
+    const next = messages.map((message) => {
+      if (message.role !== 'assistant' || message.reloaded === true || !message.parts.some(isToolResultPart))
+        return message;
+      changed = true;
+      return { ...message, reloaded: true };
+    });
+    if (changed) this.store.replaceMessages(next);
   }
 
   /** A tool result (item `itemIndex`) joins the newest assistant message that made the call. */
@@ -137,11 +158,23 @@ export class CompactionDriver {
       this.pruneMemo,
     );
     const staticBlockId = `static:${model}`;
+    const renderer = this.memo.renderer(this.calibrationFor(model));
     const edited = this.editor.edit(
       pruned.messages,
-      (history) => this.renderer.render(staticBlockId, this.summary, history).promptTokens,
+      (history) => renderer.render(staticBlockId, this.summary, history).promptTokens,
     );
-    return this.renderer.render(staticBlockId, this.summary, edited);
+    return renderer.render(staticBlockId, this.summary, edited);
+  }
+
+  /** The calibration with `model`'s own static block (`calibrationForModel`), made once per model. */
+  private calibrationFor(model: string): TokenCalibration {
+    if (this.calibration.staticBlockTokensByModel === undefined) return this.calibration;
+    let own = this.byModel.get(model);
+    if (own === undefined) {
+      own = calibrationForModel(this.calibration, model);
+      this.byModel.set(model, own);
+    }
+    return own;
   }
 
   /** A compaction the engine decides (`runCompaction`, engine.md §2.4); a hook may block it. */
@@ -184,16 +217,25 @@ export class CompactionDriver {
 
   /**
    * A compaction where the log shows one: the store trimmed as FreeCode trims it
-   * (`keepLastNUserTurns`, engine.md §2.3), the summary of the recorded size when the log kept
+   * (`keepLastNUserTurns`, engine.md §2.3) or, where the log's tree restarts at the summary
+   * (Claude Code, formats.md §1.7), emptied; the summary of the recorded size when the log kept
    * it (`recordedSummaryChars`, from memory.json), else the engine's own summary; the memory
    * transcript follows the engine. It always happens: the log says it did.
    */
-  compactAsRecorded(recordedSummaryChars: number | undefined, at: RowContext, nowMs: number): void {
+  compactAsRecorded(
+    recordedSummaryChars: number | undefined,
+    at: RowContext,
+    nowMs: number,
+    restartsChain = false,
+  ): void {
     const before = this.render(at.model);
     const stored = this.store.getMessages();
     const summarizer = this.modelledSummarizer(at.model);
     const result = this.memory.compact({ nowMs, llm: summarizer.llm });
-    const kept = keepLastNUserTurns(stored, this.params.preserveRecentTurns, this.params.version);
+    // Where the log's tree restarts at the summary (`restartsChain`), nothing before it is kept.
+    const kept = restartsChain ? [] : keepLastNUserTurns(stored, this.params.preserveRecentTurns, this.params.version);
+    if (restartsChain) this.chainRestarts += 1;
+    const restoredTokens = restartsChain ? (this.calibration.restoredTokens?.[this.chainRestarts - 1] ?? 0) : 0;
     if (kept.length < stored.length) this.store.replaceMessages(kept);
     const engineChars =
       result.kind === 'compacted'
@@ -206,6 +248,7 @@ export class CompactionDriver {
       before,
       messagesBefore: stored.length,
       summaryChars: recordedSummaryChars ?? engineChars,
+      restoredTokens,
       llmRequest: summarizer.request(),
       estimateTokensBefore: result.tokenCountBefore,
       estimateTokensAfter: result.tokenCountAfter,
@@ -224,6 +267,7 @@ export class CompactionDriver {
     readonly before: RenderedPrompt;
     readonly messagesBefore: number;
     readonly summaryChars: number | null;
+    readonly restoredTokens?: number;
     readonly llmRequest: LlmSummaryRequest | null;
     readonly estimateTokensBefore: number;
     readonly estimateTokensAfter: number;
@@ -234,7 +278,11 @@ export class CompactionDriver {
     let summaryTokens = 0;
     if (attempt.summaryChars !== null) {
       this.summaryCount += 1;
-      this.summary = { id: `summary#${this.summaryCount}`, chars: SUMMARY_BLOCK_PREFIX.length + attempt.summaryChars };
+      this.summary = {
+        id: `summary#${this.summaryCount}`,
+        chars: SUMMARY_BLOCK_PREFIX.length + attempt.summaryChars,
+        ...(attempt.restoredTokens === undefined ? {} : { restoredTokens: attempt.restoredTokens }),
+      };
       summaryTokens = tokensForChars(this.summary.chars, this.calibration);
       this.lastMeasuredTokens = 0;
       this.rows.markCompaction();

@@ -37,6 +37,8 @@ export interface ReplayMessage extends HistoryMessage {
   /** The message text (a placeholder of the right length when the log has only a count). */
   readonly text: string;
   readonly synthetic: string | null;
+  /** Reloaded from the store after its run (engine.md §5.6): serialized anew, so a different segment. */
+  readonly reloaded?: boolean;
 }
 
 /** Tokens charged per image part: the provider counts images, the log counts base64 (engine.md §1.6). */
@@ -118,7 +120,12 @@ export function toolResultText(item: Item & { kind: 'tool_result' }): string {
 /** FreeCode's session block around the latest summary (engine.md §5.8). */
 export const SUMMARY_BLOCK_PREFIX = 'Compacted session summary:\n';
 
-export type SummaryBlock = { readonly id: string; readonly chars: number };
+export type SummaryBlock = {
+  readonly id: string;
+  readonly chars: number;
+  /** Context the agent re-attached after the compaction that the log does not show (`TokenCalibration.restoredTokens`). */
+  readonly restoredTokens?: number;
+};
 
 /** A rendered prompt: its segments and what the calibration reads of it. */
 export type RenderedPrompt = {
@@ -144,7 +151,9 @@ type MessageRender = {
 function renderMessage(message: ReplayMessage, calibration: TokenCalibration): MessageRender {
   const imageTokens = message.imageParts * IMAGE_PART_TOKENS;
   const ownTokens = tokensForChars(message.ownChars, calibration) + imageTokens;
-  const segments: Segment[] = [{ id: message.id, tokens: ownTokens }];
+  const segments: Segment[] = [
+    { id: message.reloaded === true ? `${message.id}@reloaded` : message.id, tokens: ownTokens },
+  ];
   let tokens = ownTokens;
   let chars = message.ownChars;
   let units = 1;
@@ -195,6 +204,12 @@ export class PromptRenderer {
       promptTokens += tokens;
       visibleChars += summary.chars;
       visibleUnits += 1;
+      const restored = summary.restoredTokens ?? 0;
+      if (restored > 0) {
+        segments.push({ id: `${summary.id}:restored`, tokens: restored });
+        promptTokens += restored;
+        fixedTokens += restored;
+      }
     }
     for (const message of visible) {
       let part = this.rendered.get(message);

@@ -54,6 +54,13 @@ export type ReplayInput = {
    * it. Optional; default a fresh one. Only ever pass a memo made for this session.
    */
   readonly memo?: ReplayMemo;
+  /**
+   * FreeCode's reload at each new user message (engine.md §5.6, §13.9): the previous run's
+   * tool-using responses come back from the store serialized differently (derived tool ids, one
+   * message per call), so the cached prefix breaks there. Applied where the engine is the newest
+   * generation; set when the log's measured reads show it (`simulate-session.ts`). Default false.
+   */
+  readonly reloadBreaks?: boolean;
 };
 
 /** A prompt the cache model priced, kept so the same replay can be priced under another TTL. */

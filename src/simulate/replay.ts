@@ -139,8 +139,13 @@ class LogWalk {
   private overflows = 0;
   private failedTurns = 0;
   private readonly eventsAtItem = new Map<number, HarnessEvent[]>();
-  private readonly summaryCharsByItemId = new Map<string, number>();
   private readonly memo: ReplayMemo;
+  /** The log's summary items by id: a compaction event may come before its summary item. */
+  private readonly summaries = new Map<string, Item & { kind: 'summary' }>();
+  /** To follow `Item.parentId`: the last item appended, each call's assistant message, each result item's. */
+  private lastItemId: string | null = null;
+  private readonly messageOfCall = new Map<string, string>();
+  private readonly messageOfResult = new Map<string, string>();
 
   constructor(private readonly input: ReplayInput) {
     this.session = input.session;
@@ -157,9 +162,11 @@ class LogWalk {
       this.rows,
       input.preCompactHookBlocks,
       this.memo,
+      input.reloadBreaks === true && this.params.version === 'newest',
     );
     this.overflowRecovery = this.freshOverflowRecovery();
     this.currentModel = this.session.requests[0]?.model ?? 'unknown';
+    for (const item of this.session.items) if (item.kind === 'summary') this.summaries.set(item.id, item);
     for (const event of this.session.events) {
       const list = this.eventsAtItem.get(event.itemIndex);
       if (list === undefined) this.eventsAtItem.set(event.itemIndex, [event]);
@@ -213,6 +220,16 @@ class LogWalk {
 
   private appendItem(item: Item, index: number): void {
     if (item.timestampMs !== null) this.nowMs = item.timestampMs;
+    // A rewind starts a new user prompt; other items off the previous one (parallel tool calls
+    // answered in another order) stay where the file puts them.
+    if (
+      item.kind === 'user' &&
+      item.parentId !== undefined &&
+      item.parentId !== null &&
+      item.parentId !== this.lastItemId
+    )
+      this.followChain(item.parentId);
+    this.lastItemId = item.id;
     switch (item.kind) {
       case 'user': {
         this.finishResponse();
@@ -234,6 +251,7 @@ class LogWalk {
           this.response = { id: responseId, text: '', activity: [], callIds: [], timestampMs: this.time() };
         this.response.text += message.text;
         for (const call of item.toolCalls) {
+          this.messageOfCall.set(call.callId, message.id);
           this.response.activity.push(this.memo.activity(call));
           this.response.callIds.push(call.callId);
         }
@@ -241,6 +259,8 @@ class LogWalk {
         return;
       }
       case 'tool_result': {
+        const holder = this.messageOfCall.get(item.callId);
+        if (holder !== undefined && item.parentId !== undefined) this.messageOfResult.set(item.id, holder);
         const text = this.memo.resultText(item, index);
         this.context.attachToolResult(item, index, text);
         const response = this.response;
@@ -251,7 +271,6 @@ class LogWalk {
         return;
       }
       case 'summary':
-        this.summaryCharsByItemId.set(item.id, item.chars);
         return;
       case 'system':
         return;
@@ -259,6 +278,25 @@ class LogWalk {
         const unreachable: never = item;
         return unreachable;
       }
+    }
+  }
+
+  /**
+   * A rewind (formats.md §1.6): the item follows `parentId`, not the item before it, so the
+   * requests from here on carry the chain through that parent and the abandoned branch leaves the
+   * context. A parent no longer in the context (a compaction dropped it) cuts nothing. Roots are
+   * not followed here: a root after items is a recorded compaction's summary (`compactAsRecorded`).
+   */
+  private followChain(parentId: string): void {
+    const anchor = this.messageOfResult.get(parentId) ?? parentId;
+    const messages = this.context.store.getMessages();
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if (messages[i]?.id !== anchor) continue;
+      if (i < messages.length - 1) {
+        this.finishResponse();
+        this.context.store.replaceMessages(messages.slice(0, i + 1));
+      }
+      return;
     }
   }
 
@@ -305,9 +343,10 @@ class LogWalk {
       switch (event.kind) {
         case 'compaction': {
           this.finishResponse();
-          const recordedChars =
-            event.summaryItemId === null ? undefined : this.summaryCharsByItemId.get(event.summaryItemId);
-          this.context.compactAsRecorded(recordedChars, this.at(), this.time());
+          const summary = event.summaryItemId === null ? undefined : this.summaries.get(event.summaryItemId);
+          // A summary that is a root of the log's tree (formats.md §1.6, §1.7) starts the chain
+          // again: the context after the compaction is the summary and what follows it.
+          this.context.compactAsRecorded(summary?.chars, this.at(), this.time(), summary?.parentId === null);
           break;
         }
         case 'overflow':

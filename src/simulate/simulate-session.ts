@@ -5,7 +5,7 @@
  */
 import type { Session } from '../session/model.js';
 import type { CalibrationPoint, TokenCalibration } from './calibrate.js';
-import { calibrateTokens } from './calibrate.js';
+import { calibrateSession, calibrateTokens, calibrationForModel } from './calibrate.js';
 import type { Fidelity } from './fidelity.js';
 import { isModelledRequest, measureFidelity } from './fidelity.js';
 import { recordedPolicyCandidates } from './recorded-policy.js';
@@ -29,6 +29,8 @@ export type SessionSimulation = {
   readonly transientMissRate: number | undefined;
   /** The automatic cache's lifetime when the session's log fits the provider's documented one better. */
   readonly automaticTtlMs: number | undefined;
+  /** Whether the log's reads show FreeCode's reload break at each new user message (`ReplayInput.reloadBreaks`). */
+  readonly reloadBreaks: boolean;
   /** One result per scenario, in the order given. */
   readonly results: ReadonlyArray<{ readonly scenario: Scenario; readonly result: ReplayResult }>;
 };
@@ -76,7 +78,8 @@ export function preCompactHookBlocks(session: Session): boolean {
 export function warmStaticTokens(session: Session, calibration: TokenCalibration): number {
   const first = session.requests.find((request) => request.agentId === null);
   const read = first?.usage?.cacheReadTokens ?? 0;
-  return Math.max(0, Math.min(read, calibration.staticBlockTokens));
+  const staticBlock = first === undefined ? calibration : calibrationForModel(calibration, first.model);
+  return Math.max(0, Math.min(read, staticBlock.staticBlockTokens));
 }
 
 /** Replays a session under every scenario; the `recorded` one is calibrated first. */
@@ -120,8 +123,26 @@ export function simulateSession(
     warmStaticTokens: fit.warmStaticTokens,
     transientMissRate: fit.transientMissRate,
     automaticTtlMs: fit.automaticTtlMs,
+    reloadBreaks: fit.reloadBreaks,
     results,
   };
+}
+
+/**
+ * The first request after each recorded compaction whose summary restarts the log's chain (a root
+ * of its tree, formats.md §1.6–§1.7), in log order: the stretches the calibration gives a hidden
+ * re-attached block of their own. The replay restarts the context at the same events.
+ */
+export function chainRestartRequests(session: Session): number[] {
+  const rootSummaries = new Set<string>();
+  for (const item of session.items) if (item.kind === 'summary' && item.parentId === null) rootSummaries.add(item.id);
+  if (rootSummaries.size === 0) return [];
+  const at: number[] = [];
+  for (const event of session.events) {
+    if (event.kind === 'compaction' && event.summaryItemId !== null && rootSummaries.has(event.summaryItemId))
+      at.push(event.requestIndex);
+  }
+  return at;
 }
 
 /** A median per-request prompt error below this is a fit no other policy needs to beat. */
@@ -135,6 +156,7 @@ type RecordedFit = {
   readonly warmStaticTokens: number;
   readonly transientMissRate: number | undefined;
   readonly automaticTtlMs: number | undefined;
+  readonly reloadBreaks: boolean;
 };
 
 /**
@@ -164,18 +186,22 @@ function fitRecorded(
       });
     const probe = replay(calibrateTokens([]), 0);
     const points: CalibrationPoint[] = [];
+    const restarts = chainRestartRequests(session);
     for (const row of probe.rows) {
       if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
       const request = session.requests[row.sourceRequestIndex];
       if (request === undefined || request.agentId !== null || request.usage === null) continue;
       const usage = request.usage;
+      const restartGroup = restarts.filter((at) => at <= request.index).length;
       points.push({
         promptTokens: usage.promptTokens - row.fixedTokens,
         visibleChars: row.visibleChars,
         visibleSegments: row.visibleUnits,
+        ...(restartGroup > 0 ? { restartGroup } : {}),
+        model: request.model,
       });
     }
-    const calibration = calibrateTokens(points);
+    const calibration = calibrateSession(points);
     const warmStatic = warmStaticTokens(session, calibration);
     const result = replay(calibration, warmStatic);
     const fidelity = measureFidelity(session, result.rows);
@@ -187,6 +213,7 @@ function fitRecorded(
       warmStaticTokens: warmStatic,
       transientMissRate: undefined,
       automaticTtlMs: undefined,
+      reloadBreaks: false,
     };
     if (best === null || score(candidate.fidelity) < score(best.fidelity)) best = candidate;
     // The date's candidate comes first; when it already reproduces the measured prompts the
@@ -198,7 +225,19 @@ function fitRecorded(
       break;
   }
   if (best === null) throw new Error('invariant: at least one recorded policy candidate');
-  const fit = best;
+  const fit = withReloadBreaks(session, best, () =>
+    replaySession({
+      session,
+      scenario,
+      calibration: best.calibration,
+      recordedPolicy: best.policy,
+      modelFacts: options.modelFacts,
+      preCompactHookBlocks: hookBlocks,
+      warmStaticTokens: best.warmStaticTokens,
+      reloadBreaks: true,
+      memo,
+    }),
+  );
   // The automatic cache's facts change only how the rows are priced, never the walk: one walk,
   // kept, is repriced under each (exactly a fresh replay's rows, `repriceAutomaticCache`).
   let kept: ReplayResult | null = null;
@@ -213,6 +252,7 @@ function fitRecorded(
       warmStaticTokens: fit.warmStaticTokens,
       transientMissRate: 0,
       keepPrompts: true,
+      reloadBreaks: fit.reloadBreaks,
       memo,
     });
     return repriceAutomaticCache(
@@ -224,14 +264,30 @@ function fitRecorded(
   });
 }
 
-/** The replay input fields for what the fit measured of an automatic cache. */
+/**
+ * FreeCode's reload break (engine.md §5.6, §13.9) is inferred from its code, not verified, so the
+ * log decides: for a FreeCode log replayed with the newest engine, the replay with the break is
+ * kept when its cache reads match the measured reads better than the replay without it. Prompt
+ * sizes do not change, only what is read.
+ */
+function withReloadBreaks(session: Session, fit: RecordedFit, replayWithBreaks: () => ReplayResult): RecordedFit {
+  if (session.source !== 'freecode' || fit.policy.version !== 'newest' || fit.fidelity.measuredRequests === 0)
+    return fit;
+  const result = replayWithBreaks();
+  if (readError(session, result) >= readError(session, fit.result)) return fit;
+  return { ...fit, result, fidelity: measureFidelity(session, result.rows), reloadBreaks: true };
+}
+
+/** The replay input fields for what the fit measured of the cache (an automatic cache, FreeCode's reload break). */
 export function automaticCacheFacts(fit: {
   readonly transientMissRate: number | undefined;
   readonly automaticTtlMs: number | undefined;
-}): { transientMissRate?: number; automaticTtlMs?: number } {
+  readonly reloadBreaks?: boolean;
+}): { transientMissRate?: number; automaticTtlMs?: number; reloadBreaks?: boolean } {
   return {
     ...(fit.transientMissRate === undefined ? {} : { transientMissRate: fit.transientMissRate }),
     ...(fit.automaticTtlMs === undefined ? {} : { automaticTtlMs: fit.automaticTtlMs }),
+    ...(fit.reloadBreaks === true ? { reloadBreaks: true } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import type { ModelFacts, ReplayInput } from '../../src/simulate/replay.js';
 import { repriceReplay, replaySession } from '../../src/simulate/replay.js';
 import type { Scenario, ScenarioFamily } from '../../src/simulate/scenario.js';
 import { buildScenarios, familyDefaults } from '../../src/simulate/scenario.js';
+import { simulateSession } from '../../src/simulate/simulate-session.js';
 import { SessionBuilder } from './session-builder.js';
 
 /** One token per character and a 2,000-token static block: sizes are computable by hand. */
@@ -246,5 +247,50 @@ describe('recorded cache-write TTLs', () => {
       .build();
     const { rows } = replaySession(input(split, scenario('recorded')));
     expect(rows[0]).toMatchObject({ cacheWrite5mTokens: 2_000, cacheWrite1hTokens: 500 });
+  });
+});
+
+describe('FreeCode reload break (engine.md §5.6, §13.9)', () => {
+  /** Run 1: a tool-using response, then a text one; run 2 starts with a new user message. */
+  const session = (reads: readonly [number, number, number] | null) => {
+    const usage = (prompt: number, read: number) => ({
+      promptTokens: prompt,
+      uncachedInputTokens: 0,
+      cacheReadTokens: read,
+      cacheWriteTokens: prompt - read,
+      cacheWrite5mTokens: prompt - read,
+      cacheWrite1hTokens: 0,
+      outputTokens: 10,
+      reasoningTokens: null,
+    });
+    const u = (i: number, prompt: number) => (reads === null ? {} : { usage: usage(prompt, reads[i] ?? 0) });
+    return new SessionBuilder()
+      .user(100)
+      .request({ textChars: 50, tool: { argsChars: 20, resultChars: 300 }, ...u(0, 2_100) })
+      .request({ textChars: 40, ...u(1, 2_470) })
+      .user(100)
+      .request({ textChars: 30, ...u(2, 2_610) })
+      .build();
+  };
+  const reads = (result: ReturnType<typeof replaySession>) =>
+    result.rows.filter((row) => row.kind === 'request').map((row) => row.cacheReadTokens);
+
+  it('the first request of a new user message reads only up to the previous run’s first tool-using response', () => {
+    const base = { ...input(session(null), scenario('recorded')), recordedPolicy: PREFIX_STABLE_NEWEST_POLICY };
+    // static 2,000 + u1 100 = 2,100 (the tool-using response a0 is serialized anew); without the break 2,470.
+    expect(reads(replaySession({ ...base, reloadBreaks: true }))).toEqual([0, 2_100, 2_100]);
+    expect(reads(replaySession(base))).toEqual([0, 2_100, 2_470]);
+  });
+
+  it('the Aug engine does not reload that way: no break', () => {
+    const base = { ...input(session(null), scenario('recorded')), recordedPolicy: PREFIX_STABLE_AUG_POLICY };
+    expect(reads(replaySession({ ...base, reloadBreaks: true }))).toEqual([0, 2_100, 2_470]);
+  });
+
+  it('the fit keeps the break when the log’s reads show it, and not when they do not', () => {
+    const options = { modelFacts: () => FACTS };
+    const scenarios = [scenario('recorded')];
+    expect(simulateSession(session([0, 2_100, 2_100]), scenarios, options).reloadBreaks).toBe(true);
+    expect(simulateSession(session([0, 2_100, 2_470]), scenarios, options).reloadBreaks).toBe(false);
   });
 });

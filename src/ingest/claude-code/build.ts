@@ -101,6 +101,14 @@ class Builder {
   private readonly toolNames = new Map<string, string>();
   /** Inline sidechain uuid → the uuid of its sidechain's root (the agent's identity in 1.0.x). */
   private readonly sidechainRoot = new Map<string, string>();
+  /**
+   * The `parentUuid` tree of the main transcript (§1.6): record uuid → the id of the newest item at
+   * or above it, null for a root above any item. Items carry their parent's id (`Item.parentId`) so
+   * the replay follows the chain each request sent, not the file order (rewinds, compactions).
+   */
+  private readonly chainTip = new Map<string, string | null>();
+  /** The parent of the next item of the record being read; undefined when not known. */
+  private nextParent: string | null | undefined = undefined;
   /** A `compact_boundary` waiting for its summary record. */
   private pendingBoundary: number | null = null;
   title: string | null = null;
@@ -118,6 +126,23 @@ class Builder {
     private readonly invalidUsage: ReadonlySet<string> = new Set(),
   ) {
     this.issues = [...issues];
+  }
+
+  /** Starts reading a main-chain record: its first item follows the item its `parentUuid` leads to. */
+  private enterChain(parentUuid: string | null): void {
+    this.nextParent = parentUuid === null ? null : this.chainTip.get(parentUuid);
+  }
+
+  /** Ends a main-chain record: records naming it as parent follow its last item (or its own parent). */
+  private leaveChain(uuid: string | null): void {
+    if (uuid !== null && this.nextParent !== undefined) this.chainTip.set(uuid, this.nextParent);
+    this.nextParent = undefined;
+  }
+
+  /** Appends a main-transcript item with its place in the chain; the record's next item follows it. */
+  private pushItem(item: Item): void {
+    this.items.push(this.nextParent === undefined ? item : { ...item, parentId: this.nextParent });
+    this.nextParent = item.id;
   }
 
   agentOf(record: AssistantRecord | UserRecord, fileAgentId: string | null): string | null {
@@ -200,7 +225,7 @@ class Builder {
     let chars = record.textChars;
     for (const call of record.toolCalls) chars += call.name.length + call.argsJson.length;
     if (chars === 0 && record.thinkingChars === 0) return;
-    this.items.push({
+    this.pushItem({
       kind: 'assistant',
       id: record.uuid ?? `${file}:${line}`,
       timestampMs: record.timestampMs,
@@ -218,7 +243,7 @@ class Builder {
     const id = record.uuid ?? `${file}:${line}`;
     if (record.isCompactSummary) {
       const itemIndex = this.items.length;
-      this.items.push({
+      this.pushItem({
         kind: 'summary',
         id,
         timestampMs: record.timestampMs,
@@ -249,7 +274,7 @@ class Builder {
     }
     this.pendingBoundary = null;
     for (const [i, result] of record.toolResults.entries()) {
-      this.items.push({
+      this.pushItem({
         kind: 'tool_result',
         id: `${id}:${i}`,
         timestampMs: record.timestampMs,
@@ -263,7 +288,7 @@ class Builder {
       });
     }
     if (record.hasText || record.toolResults.length === 0) {
-      this.items.push({
+      this.pushItem({
         kind: 'user',
         id,
         timestampMs: record.timestampMs,
@@ -302,12 +327,16 @@ class Builder {
         if (record.uuid !== null) this.uuids.add(record.uuid);
         if (this.project === null && record.cwd !== null) this.project = record.cwd;
         const agentId = this.agentOf(record, input.agentId);
+        if (agentId === null) this.enterChain(record.parentUuid);
         if (record.kind === 'assistant') this.assistant(record, input.file, line, agentId);
         else if (agentId === null) this.user(record, input.file, line);
+        if (agentId === null) this.leaveChain(record.uuid);
         return;
       }
       case 'compact_boundary':
         if (input.agentId !== null || record.sidechain) return;
+        this.enterChain(record.parentUuid);
+        this.leaveChain(record.uuid);
         this.pendingBoundary = this.events.length;
         this.events.push({
           kind: 'compaction',
@@ -323,6 +352,8 @@ class Builder {
         return;
       case 'api_error':
         if (input.agentId !== null || record.sidechain) return;
+        this.enterChain(record.parentUuid);
+        this.leaveChain(record.uuid);
         this.events.push({
           kind: 'model_error',
           itemIndex: this.items.length,
@@ -337,6 +368,11 @@ class Builder {
         else this.leafTitle = record.title;
         return;
       case 'ignored':
+        // Bookkeeping records sit in the tree too (attachments, system notes): a later record may follow one.
+        if (record.link !== undefined && input.agentId === null && !record.link.sidechain) {
+          this.enterChain(record.link.parentUuid);
+          this.leaveChain(record.link.uuid);
+        }
         return;
       case 'unknown': {
         const seen = unknownTypes.get(record.type);

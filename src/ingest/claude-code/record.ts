@@ -75,7 +75,11 @@ export type ClaudeRecord =
     })
   | (Envelope & { readonly kind: 'api_error'; readonly message: string })
   | { readonly kind: 'title'; readonly title: string; readonly leafUuid: string | null; readonly fromSummary: boolean }
-  | { readonly kind: 'ignored' }
+  | {
+      readonly kind: 'ignored';
+      /** Where the record sits in the `parentUuid` tree (§1.6), when it has a uuid: later records may name it as parent. */
+      readonly link?: { readonly uuid: string; readonly parentUuid: string | null; readonly sidechain: boolean };
+    }
   | { readonly kind: 'unknown'; readonly type: string };
 
 export type ClaudeLineResult =
@@ -120,6 +124,16 @@ function envelope(line: JsonObject): Envelope {
     sessionId: sharedString(line['sessionId']),
     timestampMs: timestampMsOf(line['timestamp']),
     cwd: sharedString(line['cwd']),
+  };
+}
+
+/** An ignored record, with its place in the `parentUuid` tree when it has one (§1.6). */
+function ignoredLink(line: JsonObject): ClaudeRecord {
+  const uuid = asString(line['uuid']);
+  if (uuid === undefined) return { kind: 'ignored' };
+  return {
+    kind: 'ignored',
+    link: { uuid, parentUuid: asString(line['parentUuid']) ?? null, sidechain: line['isSidechain'] === true },
   };
 }
 
@@ -430,7 +444,7 @@ function parseClaudeLineUnguarded(line: Line, content: ContentMode): ClaudeLineR
       }
       // Bookkeeping and warnings (the 1.0.x "limit reached, now using Sonnet" one included): the
       // request model changes on its own, no event is needed.
-      return { kind: 'record', record: { kind: 'ignored' }, problem: null };
+      return { kind: 'record', record: ignoredLink(object), problem: null };
     }
     case 'summary': {
       const title = asString(object['summary']);
@@ -450,7 +464,7 @@ function parseClaudeLineUnguarded(line: Line, content: ContentMode): ClaudeLineR
         : { kind: 'record', record: { kind: 'title', title, leafUuid: null, fromSummary: false }, problem: null };
     }
     default:
-      if (IGNORED_TYPES.has(type)) return { kind: 'record', record: { kind: 'ignored' }, problem: null };
+      if (IGNORED_TYPES.has(type)) return { kind: 'record', record: ignoredLink(object), problem: null };
       return { kind: 'record', record: { kind: 'unknown', type }, problem: null };
   }
 }
