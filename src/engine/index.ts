@@ -74,6 +74,7 @@ export {
   renderToolTranscript,
   renderTurnForMemory,
   type ToolActivity,
+  type ToolLineMemo,
 } from './tool-transcript.js';
 export {
   LLM_SUMMARY_MAX_TOKENS,
@@ -155,6 +156,7 @@ export {
 } from './prune-state.js';
 export { pruneHistoryToolResults } from './prune-tool-results.js';
 export { SLIDING_TRUNCATION_MARKER, slidingLegacyTruncate } from './sliding-prune.js';
+export type { SlidingMemo } from './sliding-prune.js';
 export {
   MICROCOMPACT_CLEARED_TEXT,
   MICROCOMPACT_IDLE_MS,
@@ -163,4 +165,5 @@ export {
   timeBasedMicrocompact,
   type MicrocompactDecision,
 } from './microcompact.js';
-export { applyPruningPolicy } from './pruning-policy.js';
+export { applyPruningPolicy, newPruneMemo } from './pruning-policy.js';
+export type { PruneMemo } from './pruning-policy.js';

@@ -20,13 +20,15 @@ import { selectForCompaction } from './selector.js';
 import type { SummarizeInput } from './summarizer.js';
 import { makeSummary, summarizeMessages } from './summarizer.js';
 import { compactThresholdTokens, estimateTokenCount, shouldCompact as reachesCompactThreshold } from './tokens.js';
-import type { ToolActivity } from './tool-transcript.js';
+import type { ToolActivity, ToolLineMemo } from './tool-transcript.js';
 import { renderTurnForMemory } from './tool-transcript.js';
 
 export interface MemoryServiceOptions {
   readonly params?: EngineParams;
   readonly store?: MemoryStore;
   readonly hooks?: CompactionHooks;
+  /** Rendered tool-transcript lines to reuse across services fed the same activity entries (results unchanged). */
+  readonly toolLines?: ToolLineMemo;
 }
 
 export interface CompactOptions {
@@ -79,6 +81,7 @@ export class MemoryService {
   private readonly params: EngineParams;
   private readonly store: MemoryStore;
   private readonly hooks: CompactionHooks;
+  private readonly toolLines: ToolLineMemo | undefined;
   private current: MemoryState;
   private readonly messageIds = new Set<string>();
   private blockedAtTokenCount: number | undefined;
@@ -91,6 +94,7 @@ export class MemoryService {
     this.params = options.params ?? DEFAULT_ENGINE_PARAMS;
     this.store = options.store ?? NULL_MEMORY_STORE;
     this.hooks = options.hooks ?? NO_COMPACTION_HOOKS;
+    this.toolLines = options.toolLines;
     this.current = this.store.load(sessionId) ?? freshMemoryState(sessionId);
     this.rebuildIds();
   }
@@ -148,7 +152,7 @@ export class MemoryService {
       case 'newest':
         return this.addMessage(
           'assistant',
-          renderTurnForMemory(assistantText, activity, this.params.maxToolOutputChars),
+          renderTurnForMemory(assistantText, activity, this.params.maxToolOutputChars, this.toolLines),
           timestampMs,
         );
       case 'aug':

@@ -44,21 +44,31 @@ export function timeBasedMicrocompact(
   return { kind: 'cleared', clearedToolIds, idleMs };
 }
 
-/** The provider-facing copy with the run's cleared results replaced (unchanged messages by reference). */
+/**
+ * The provider-facing copy with the run's cleared results replaced (unchanged messages by
+ * reference). `memo`, one per decision, keeps each message's cleared copy across calls (history
+ * messages are immutable), so a run's requests rebuild nothing; the result is the same without it.
+ */
 export function applyMicrocompact<M extends HistoryMessage>(
   messages: readonly M[],
   decision: MicrocompactDecision,
+  memo?: WeakMap<HistoryMessage, HistoryMessage>,
 ): M[] {
   switch (decision.kind) {
     case 'not-idle':
       return [...messages];
     case 'cleared': {
       const ids = decision.clearedToolIds;
-      return messages.map((message) =>
-        message.role === 'assistant' && message.parts.some((part) => isToolResultPart(part) && ids.has(part.id))
+      return messages.map((message) => {
+        if (message.role !== 'assistant') return message;
+        const known = memo?.get(message) as M | undefined;
+        if (known !== undefined) return known;
+        const shown = message.parts.some((part) => isToolResultPart(part) && ids.has(part.id))
           ? withReplacedResults(message, (part) => (ids.has(part.id) ? MICROCOMPACT_CLEARED_TEXT : undefined))
-          : message,
-      );
+          : message;
+        memo?.set(message, shown);
+        return shown;
+      });
     }
     default: {
       const unreachable: never = decision;

@@ -5,23 +5,34 @@ import type { PruningPolicy } from './params.js';
 import type { PruneOutcome } from './prune-outcome.js';
 import type { PruneState } from './prune-state.js';
 import { pruneHistoryToolResults } from './prune-tool-results.js';
+import type { SlidingMemo } from './sliding-prune.js';
 import { slidingLegacyTruncate } from './sliding-prune.js';
+
+/** Work a caller pruning the same growing history on every request lets the policies reuse (results unchanged). */
+export type PruneMemo = { readonly sliding: SlidingMemo };
+
+/** A fresh memo: one per history (one per replay). */
+export function newPruneMemo(): PruneMemo {
+  return { sliding: new WeakMap() };
+}
 
 /**
  * The provider-facing copy of `messages` under `policy`: prefix-stable (sticky in `state`,
- * history-wide `budgetChars`), sliding-legacy (stateless), or none (unchanged).
+ * history-wide `budgetChars`), sliding-legacy (stateless), or none (unchanged). `memo` only saves
+ * work across calls on the same history.
  */
 export function applyPruningPolicy<M extends HistoryMessage>(
   messages: readonly M[],
   policy: PruningPolicy,
   state: PruneState,
   budgetChars: number,
+  memo?: PruneMemo,
 ): PruneOutcome<M> {
   switch (policy.kind) {
     case 'prefix-stable':
       return pruneHistoryToolResults(messages, state, budgetChars);
     case 'sliding-legacy':
-      return slidingLegacyTruncate(messages, policy.keepRecentResponses, policy.capChars);
+      return slidingLegacyTruncate(messages, policy.keepRecentResponses, policy.capChars, memo?.sliding);
     case 'none': {
       let candidateCount = 0;
       let chars = 0;

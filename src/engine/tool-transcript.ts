@@ -53,12 +53,30 @@ function renderCall(entry: ToolActivity): string {
 }
 
 /**
+ * Rendered lines by activity entry, for a caller that hands the same (immutable) entries over
+ * again, e.g. one session replayed under several scenarios: a line depends on its entry alone.
+ */
+export type ToolLineMemo = WeakMap<ToolActivity, string>;
+
+function renderCallWith(memo: ToolLineMemo | undefined): (entry: ToolActivity) => string {
+  if (memo === undefined) return renderCall;
+  return (entry) => {
+    let line = memo.get(entry);
+    if (line === undefined) {
+      line = renderCall(entry);
+      memo.set(entry, line);
+    }
+    return line;
+  };
+}
+
+/**
  * One line per call; while Σ(line length + 1) exceeds `maxChars` and more than one line is left,
  * the oldest line is dropped, and `[k earlier tool calls omitted]` is prepended when any were
- * (which may exceed the budget slightly, as in FreeCode).
+ * (which may exceed the budget slightly, as in FreeCode). `memo` only saves work.
  */
-export function renderToolTranscript(activity: readonly ToolActivity[], maxChars: number): string {
-  const lines = activity.map(renderCall);
+export function renderToolTranscript(activity: readonly ToolActivity[], maxChars: number, memo?: ToolLineMemo): string {
+  const lines = activity.map(renderCallWith(memo));
   let totalChars = lines.reduce((sum, line) => sum + line.length + 1, 0);
   let dropped = 0;
   while (totalChars > maxChars && lines.length - dropped > 1) {
@@ -74,8 +92,9 @@ export function renderTurnForMemory(
   assistantText: string,
   activity: readonly ToolActivity[],
   maxChars: number,
+  memo?: ToolLineMemo,
 ): string {
-  const transcript = renderToolTranscript(activity, maxChars);
+  const transcript = renderToolTranscript(activity, maxChars, memo);
   if (assistantText === '') return transcript;
   if (transcript === '') return assistantText;
   return `${assistantText}\n${transcript}`;

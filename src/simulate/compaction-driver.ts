@@ -11,6 +11,7 @@ import type {
   LlmSummarizer,
   LlmSummaryRequest,
   MicrocompactDecision,
+  PruneMemo,
 } from '../engine/index.js';
 import {
   ArraySessionStore,
@@ -25,10 +26,12 @@ import {
   runCompaction,
   timeBasedMicrocompact,
 } from '../engine/index.js';
+import type { Item } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
 import { calibrationForModel, tokensForChars } from './calibrate.js';
 import type { RenderedPrompt, ReplayMessage, SummaryBlock } from './provider-view.js';
-import { SUMMARY_BLOCK_PREFIX, renderPrompt, withToolResult } from './provider-view.js';
+import { SUMMARY_BLOCK_PREFIX } from './provider-view.js';
+import type { ReplayMemo } from './replay-memo.js';
 import type { ReplayCompaction, ReplayCompactionTrigger } from './replay-types.js';
 import type { RowContext, RowEmitter } from './row-emitter.js';
 import { toolResultEditor } from './policies/editors.js';
@@ -42,6 +45,10 @@ export class CompactionDriver {
   readonly memory: MemoryService;
   private readonly prune = new PruneState();
   private microcompact: MicrocompactDecision = { kind: 'not-idle' };
+  /** Each message as `microcompact` shows it (one memo per decision; history messages are immutable). */
+  private microcompactShown = new WeakMap<object, ReplayMessage>();
+  /** What the pruning policy can reuse from one render to the next (results unchanged). */
+  private readonly pruneMemo: PruneMemo;
   private summary: SummaryBlock | null = null;
   private summaryCount = 0;
   /** Recorded compactions so far that restarted the log's chain (indexes `calibration.restoredTokens`). */
@@ -60,6 +67,7 @@ export class CompactionDriver {
     private readonly calibration: TokenCalibration,
     private readonly rows: RowEmitter,
     preCompactHookBlocks: boolean,
+    private readonly memo: ReplayMemo,
     /** FreeCode's reload serialization (`ReplayInput.reloadBreaks`), already limited to the newest engine. */
     private readonly reloadBreaks = false,
   ) {
@@ -69,8 +77,9 @@ export class CompactionDriver {
           postCompact: () => undefined,
         }
       : NO_COMPACTION_HOOKS;
-    this.memory = new MemoryService(sessionId, { params, hooks });
+    this.memory = new MemoryService(sessionId, { params, hooks, toolLines: memo.toolLines });
     this.editor = toolResultEditor(scenario.params.editing);
+    this.pruneMemo = memo.prune;
   }
 
   get compactions(): readonly ReplayCompaction[] {
@@ -97,6 +106,7 @@ export class CompactionDriver {
       const history = this.store.getMessages();
       const last = history[history.length - 1];
       this.microcompact = timeBasedMicrocompact(history, last?.timestampMs ?? null, timestampMs ?? nowMs);
+      this.microcompactShown = new WeakMap();
     }
   }
 
@@ -117,13 +127,13 @@ export class CompactionDriver {
     if (changed) this.store.replaceMessages(next);
   }
 
-  /** A tool result joins the newest assistant message that made the call. */
-  attachToolResult(callId: string, text: string, failed: boolean): void {
+  /** A tool result (item `itemIndex`) joins the newest assistant message that made the call. */
+  attachToolResult(item: Item & { readonly kind: 'tool_result' }, itemIndex: number, text: string): void {
     const messages = this.store.getMessages();
     for (let i = messages.length - 1; i >= 0; i--) {
       const message = messages[i];
       if (message === undefined || message.role !== 'assistant') continue;
-      const updated = withToolResult(message, callId, text, failed);
+      const updated = this.memo.withToolResult(message, item, itemIndex, text);
       if (updated === null) continue;
       const next = [...messages];
       next[i] = updated;
@@ -138,15 +148,22 @@ export class CompactionDriver {
    */
   render(model: string): RenderedPrompt {
     let messages: readonly ReplayMessage[] = this.store.getMessages();
-    if (this.params.legacyMicrocompact) messages = applyMicrocompact(messages, this.microcompact);
-    const pruned = applyPruningPolicy(messages, this.params.pruning, this.prune, this.params.toolResultBudgetChars);
+    if (this.params.legacyMicrocompact)
+      messages = applyMicrocompact(messages, this.microcompact, this.microcompactShown);
+    const pruned = applyPruningPolicy(
+      messages,
+      this.params.pruning,
+      this.prune,
+      this.params.toolResultBudgetChars,
+      this.pruneMemo,
+    );
     const staticBlockId = `static:${model}`;
-    const calibration = this.calibrationFor(model);
+    const renderer = this.memo.renderer(this.calibrationFor(model));
     const edited = this.editor.edit(
       pruned.messages,
-      (history) => renderPrompt(staticBlockId, this.summary, history, calibration).promptTokens,
+      (history) => renderer.render(staticBlockId, this.summary, history).promptTokens,
     );
-    return renderPrompt(staticBlockId, this.summary, edited, calibration);
+    return renderer.render(staticBlockId, this.summary, edited);
   }
 
   /** The calibration with `model`'s own static block (`calibrationForModel`), made once per model. */

@@ -139,55 +139,100 @@ export type RenderedPrompt = {
   readonly fixedTokens: number;
 };
 
+/** What one visible message contributes to a prompt: its segments and what the calibration reads of them. */
+type MessageRender = {
+  readonly segments: readonly Segment[];
+  readonly tokens: number;
+  readonly chars: number;
+  readonly units: number;
+  readonly fixedTokens: number;
+};
+
+function renderMessage(message: ReplayMessage, calibration: TokenCalibration): MessageRender {
+  const imageTokens = message.imageParts * IMAGE_PART_TOKENS;
+  const ownTokens = tokensForChars(message.ownChars, calibration) + imageTokens;
+  const segments: Segment[] = [
+    { id: message.reloaded === true ? `${message.id}@reloaded` : message.id, tokens: ownTokens },
+  ];
+  let tokens = ownTokens;
+  let chars = message.ownChars;
+  let units = 1;
+  for (const part of message.parts) {
+    if (!isToolResultPart(part)) continue;
+    const partChars = part.result.length;
+    const partTokens = tokensForChars(partChars, calibration);
+    const { fullChars, editedAs } = part as ReplayToolPart;
+    const id =
+      editedAs !== undefined
+        ? `${part.id}!${editedAs}`
+        : partChars === fullChars
+          ? `${part.id}=`
+          : `${part.id}~${partChars}`;
+    segments.push({ id, tokens: partTokens });
+    tokens += partTokens;
+    chars += partChars;
+    units += 1;
+  }
+  return { segments, tokens, chars, units, fixedTokens: imageTokens };
+}
+
 /**
  * Segments of a prompt: the static block, the summary block if any, then one segment per visible
  * message (its own text and calls) and one per tool result. A segment's id names its rendered
  * content: a tool result shown pruned is a different segment from the same result shown whole.
+ *
+ * One renderer serves one calibration. History messages are immutable (a changed message is a
+ * new object, history-message.ts), so each message's segments are computed once and reused by
+ * every later prompt that shows it: a prompt costs O(messages), not O(parts), and a segment keeps
+ * one id string, which the cache trie compares by reference first.
  */
+export class PromptRenderer {
+  private readonly rendered = new WeakMap<ReplayMessage, MessageRender>();
+
+  constructor(private readonly calibration: TokenCalibration) {}
+
+  render(staticBlockId: string, summary: SummaryBlock | null, visible: readonly ReplayMessage[]): RenderedPrompt {
+    const calibration = this.calibration;
+    const segments: Segment[] = [{ id: staticBlockId, tokens: calibration.staticBlockTokens }];
+    let promptTokens = calibration.staticBlockTokens;
+    let visibleChars = 0;
+    let visibleUnits = 0;
+    let fixedTokens = 0;
+    if (summary !== null) {
+      const tokens = tokensForChars(summary.chars, calibration);
+      segments.push({ id: summary.id, tokens });
+      promptTokens += tokens;
+      visibleChars += summary.chars;
+      visibleUnits += 1;
+      const restored = summary.restoredTokens ?? 0;
+      if (restored > 0) {
+        segments.push({ id: `${summary.id}:restored`, tokens: restored });
+        promptTokens += restored;
+        fixedTokens += restored;
+      }
+    }
+    for (const message of visible) {
+      let part = this.rendered.get(message);
+      if (part === undefined) {
+        part = renderMessage(message, calibration);
+        this.rendered.set(message, part);
+      }
+      for (const segment of part.segments) segments.push(segment);
+      promptTokens += part.tokens;
+      visibleChars += part.chars;
+      visibleUnits += part.units;
+      fixedTokens += part.fixedTokens;
+    }
+    return { segments, promptTokens, visibleChars, visibleUnits, fixedTokens };
+  }
+}
+
+/** `PromptRenderer.render` once, without reuse. */
 export function renderPrompt(
   staticBlockId: string,
   summary: SummaryBlock | null,
   visible: readonly ReplayMessage[],
   calibration: TokenCalibration,
 ): RenderedPrompt {
-  const segments: Segment[] = [{ id: staticBlockId, tokens: calibration.staticBlockTokens }];
-  let promptTokens = calibration.staticBlockTokens;
-  let visibleChars = 0;
-  let visibleUnits = 0;
-  let fixedTokens = 0;
-  if (summary !== null) {
-    const tokens = tokensForChars(summary.chars, calibration);
-    segments.push({ id: summary.id, tokens });
-    promptTokens += tokens;
-    visibleChars += summary.chars;
-    visibleUnits += 1;
-    const restored = summary.restoredTokens ?? 0;
-    if (restored > 0) {
-      segments.push({ id: `${summary.id}:restored`, tokens: restored });
-      promptTokens += restored;
-      fixedTokens += restored;
-    }
-  }
-  for (const message of visible) {
-    const imageTokens = message.imageParts * IMAGE_PART_TOKENS;
-    const ownTokens = tokensForChars(message.ownChars, calibration) + imageTokens;
-    segments.push({ id: message.reloaded === true ? `${message.id}@reloaded` : message.id, tokens: ownTokens });
-    promptTokens += ownTokens;
-    visibleChars += message.ownChars;
-    visibleUnits += 1;
-    fixedTokens += imageTokens;
-    for (const part of message.parts) {
-      if (!isToolResultPart(part)) continue;
-      const chars = part.result.length;
-      const tokens = tokensForChars(chars, calibration);
-      const { fullChars, editedAs } = part as ReplayToolPart;
-      const id =
-        editedAs !== undefined ? `${part.id}!${editedAs}` : chars === fullChars ? `${part.id}=` : `${part.id}~${chars}`;
-      segments.push({ id, tokens });
-      promptTokens += tokens;
-      visibleChars += chars;
-      visibleUnits += 1;
-    }
-  }
-  return { segments, promptTokens, visibleChars, visibleUnits, fixedTokens };
+  return new PromptRenderer(calibration).render(staticBlockId, summary, visible);
 }

@@ -7,6 +7,7 @@ import type { Session } from '../session/model.js';
 import type { CacheRules } from '../provider/cache-rules.js';
 import type { Segment } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
+import type { ReplayMemo } from './replay-memo.js';
 import type { Scenario } from './scenario.js';
 
 /** What the replay needs to know of a model: its window and its provider's cache rules. */
@@ -48,6 +49,11 @@ export type ReplayInput = {
   readonly automaticTtlMs?: number;
   /** Keep each priced prompt's segments in the result, so `repriceReplay` can price another TTL. */
   readonly keepPrompts?: boolean;
+  /**
+   * Work shared by the replays of this session (replay-memo.ts): the same rows with or without
+   * it. Optional; default a fresh one. Only ever pass a memo made for this session.
+   */
+  readonly memo?: ReplayMemo;
   /**
    * FreeCode's reload at each new user message (engine.md §5.6, §13.9): the previous run's
    * tool-using responses come back from the store serialized differently (derived tool ids, one

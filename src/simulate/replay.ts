@@ -24,7 +24,7 @@ import type { HarnessEvent, Item, Request, Session } from '../session/model.js';
 import { CompactionDriver } from './compaction-driver.js';
 import { opencodeUsableWindow } from './policies/opencode.js';
 import type { RenderedPrompt } from './provider-view.js';
-import { messageForItem, toolResultText } from './provider-view.js';
+import { ReplayMemo } from './replay-memo.js';
 import type { ModelFacts, RecordedPolicy, ReplayInput, ReplayResult } from './replay-types.js';
 import type { RowContext } from './row-emitter.js';
 import { RowEmitter } from './row-emitter.js';
@@ -139,6 +139,7 @@ class LogWalk {
   private overflows = 0;
   private failedTurns = 0;
   private readonly eventsAtItem = new Map<number, HarnessEvent[]>();
+  private readonly memo: ReplayMemo;
   /** The log's summary items by id: a compaction event may come before its summary item. */
   private readonly summaries = new Map<string, Item & { kind: 'summary' }>();
   /** To follow `Item.parentId`: the last item appended, each call's assistant message, each result item's. */
@@ -148,6 +149,7 @@ class LogWalk {
 
   constructor(private readonly input: ReplayInput) {
     this.session = input.session;
+    this.memo = input.memo ?? new ReplayMemo();
     this.scenario = input.scenario;
     this.params = engineParamsFor(input.scenario, input.recordedPolicy);
     this.mode = input.scenario.params.compaction;
@@ -159,6 +161,7 @@ class LogWalk {
       input.calibration,
       this.rows,
       input.preCompactHookBlocks,
+      this.memo,
       input.reloadBreaks === true && this.params.version === 'newest',
     );
     this.overflowRecovery = this.freshOverflowRecovery();
@@ -231,7 +234,7 @@ class LogWalk {
       case 'user': {
         this.finishResponse();
         if (item.synthetic === null) this.startUserMessage(item.timestampMs);
-        const message = messageForItem(item, index);
+        const message = this.memo.message(item, index);
         if (message === null) return;
         this.context.store.append(message);
         // MemoryService records the prompt and steers, not pokes or captions (engine.md §4.3).
@@ -242,14 +245,14 @@ class LogWalk {
       case 'assistant': {
         const responseId = item.responseId ?? item.id;
         if (this.response !== null && this.response.id !== responseId) this.finishResponse();
-        const message = messageForItem(item, index);
+        const message = this.memo.message(item, index);
         if (message === null) return;
         if (this.response === null)
           this.response = { id: responseId, text: '', activity: [], callIds: [], timestampMs: this.time() };
         this.response.text += message.text;
         for (const call of item.toolCalls) {
           this.messageOfCall.set(call.callId, message.id);
-          this.response.activity.push({ tool: call.name, args: parseArgs(call.argsJson) });
+          this.response.activity.push(this.memo.activity(call));
           this.response.callIds.push(call.callId);
         }
         this.context.store.append(message);
@@ -258,13 +261,13 @@ class LogWalk {
       case 'tool_result': {
         const holder = this.messageOfCall.get(item.callId);
         if (holder !== undefined && item.parentId !== undefined) this.messageOfResult.set(item.id, holder);
-        const text = toolResultText(item);
-        this.context.attachToolResult(item.callId, text, item.failed);
+        const text = this.memo.resultText(item, index);
+        this.context.attachToolResult(item, index, text);
         const response = this.response;
         const at = response === null ? -1 : response.callIds.indexOf(item.callId);
         const entry = response?.activity[at];
         if (response !== null && entry !== undefined)
-          response.activity[at] = item.failed ? { ...entry, error: text } : { ...entry, output: text };
+          response.activity[at] = this.memo.activityWithResult(entry, item, index, text);
         return;
       }
       case 'summary':
@@ -413,13 +416,5 @@ class LogWalk {
     this.unrecoveredOverflow = false;
     // FreeCode's `lastMeasuredContextTokens` = the inclusive prompt of the last response (§1.5).
     this.context.measured(promptTokens);
-  }
-}
-
-function parseArgs(argsJson: string): unknown {
-  try {
-    return JSON.parse(argsJson) as unknown;
-  } catch {
-    return argsJson;
   }
 }

@@ -12,6 +12,7 @@ import type { TokenCalibration } from './calibrate.js';
 import { tokensForChars } from './calibrate.js';
 import type { RenderedPrompt } from './provider-view.js';
 import type { LoggedTtl, ModelFacts, PricedPrompt, ReplayInput, ReplayResult, ReplayRow } from './replay-types.js';
+import type { Scenario } from './scenario.js';
 
 /** Where the walk is when a row not replaying a log request (a rejected send, a summarizer call) is made. */
 export type RowContext = {
@@ -41,7 +42,7 @@ export class RowEmitter {
   constructor(input: ReplayInput) {
     this.session = input.session;
     this.calibration = input.calibration;
-    this.ttl = { ttl: input.scenario.params.ttl, fromLog: input.scenario.params.ttlFromLog };
+    this.ttl = ttlChoiceOf(input.scenario);
     this.warmStaticTokens = input.warmStaticTokens ?? 0;
     this.keepPrompts = input.keepPrompts === true;
     this.transientMissRate = input.transientMissRate;
@@ -198,13 +199,7 @@ export class RowEmitter {
 
   /** The provider's rules with what this session's log measured of its automatic cache. */
   private sessionRules(rules: CacheRules): CacheRules {
-    if (rules.kind !== 'automatic-prefix') return rules;
-    if (this.transientMissRate === undefined && this.automaticTtlMs === undefined) return rules;
-    return {
-      ...rules,
-      ...(this.transientMissRate === undefined ? {} : { transientMissRate: this.transientMissRate }),
-      ...(this.automaticTtlMs === undefined ? {} : { ttlMs: this.automaticTtlMs }),
-    };
+    return withAutomaticCacheFacts(rules, this.transientMissRate, this.automaticTtlMs);
   }
 
   private takeCompactionBefore(): boolean {
@@ -281,6 +276,26 @@ function priceThroughCache(
 /** How a scenario chooses each request's TTL: the log's where it says (`fromLog`), else `ttl`. */
 export type TtlChoice = { readonly ttl: CacheTtl; readonly fromLog: boolean };
 
+/** The TTL choice of a scenario's replay. */
+export function ttlChoiceOf(scenario: Scenario): TtlChoice {
+  return { ttl: scenario.params.ttl, fromLog: scenario.params.ttlFromLog };
+}
+
+/** `rules` with what a session's log measured of its automatic cache (`ReplayInput.transientMissRate`, `automaticTtlMs`). */
+function withAutomaticCacheFacts(
+  rules: CacheRules,
+  transientMissRate: number | undefined,
+  automaticTtlMs: number | undefined,
+): CacheRules {
+  if (rules.kind !== 'automatic-prefix') return rules;
+  if (transientMissRate === undefined && automaticTtlMs === undefined) return rules;
+  return {
+    ...rules,
+    ...(transientMissRate === undefined ? {} : { transientMissRate }),
+    ...(automaticTtlMs === undefined ? {} : { ttlMs: automaticTtlMs }),
+  };
+}
+
 /** The TTL a request's measured writes show: 1h when any was written at 1h; null when the log has no split or no write. */
 export function loggedTtl(request: Request): LoggedTtl | null {
   const usage = request.usage;
@@ -289,6 +304,37 @@ export function loggedTtl(request: Request): LoggedTtl | null {
   if (writes === 0) return null;
   const oneHourShare = usage.cacheWrite1hTokens / writes;
   return { ttl: oneHourShare > 0 ? '1h' : '5m', oneHourShare };
+}
+
+/**
+ * The same replay priced with other facts of the session's automatic cache (its transient miss
+ * share, its entries' lifetime), exactly as a fresh replay with those facts in its input: the
+ * walk never reads the cache, so only the cache classes of the priced rows change. `result` must
+ * be made with `keepPrompts` and without `automaticTtlMs` (its prompts then carry the provider's
+ * lifetime); `transientMissRate` is always given, so the one the result was made with is replaced.
+ * The result carries no kept prompts.
+ */
+export function repriceAutomaticCache(
+  result: ReplayResult,
+  facts: { readonly transientMissRate: number; readonly automaticTtlMs: number | undefined },
+  ttl: TtlChoice,
+  warmStaticTokens: number,
+): ReplayResult {
+  if (result.pricedPrompts === undefined)
+    throw new Error('invariant: repriceAutomaticCache needs a replay made with keepPrompts');
+  const repriced = repriceReplay(
+    {
+      ...result,
+      pricedPrompts: result.pricedPrompts.map((priced) => ({
+        ...priced,
+        rules: withAutomaticCacheFacts(priced.rules, facts.transientMissRate, facts.automaticTtlMs),
+      })),
+    },
+    ttl,
+    warmStaticTokens,
+  );
+  const { pricedPrompts: _kept, ...withoutPrompts } = repriced;
+  return withoutPrompts;
 }
 
 /**

@@ -11,6 +11,8 @@ import { isModelledRequest, measureFidelity } from './fidelity.js';
 import { recordedPolicyCandidates } from './recorded-policy.js';
 import type { ModelFacts, RecordedPolicy, ReplayResult } from './replay.js';
 import { replaySession } from './replay.js';
+import { repriceAutomaticCache, ttlChoiceOf } from './row-emitter.js';
+import { ReplayMemo } from './replay-memo.js';
 import type { Scenario } from './scenario.js';
 import { familyDefaults } from './scenario.js';
 
@@ -92,7 +94,9 @@ export function simulateSession(
     params: familyDefaults('recorded'),
   };
   const hookBlocks = preCompactHookBlocks(session);
-  const fit = fitRecorded(session, recordedScenario, options, hookBlocks);
+  // Every replay of the session turns the same items into the same messages: built once.
+  const memo = new ReplayMemo();
+  const fit = fitRecorded(session, recordedScenario, options, hookBlocks, memo);
   const results = scenarios.map((scenario) => ({
     scenario,
     result:
@@ -107,6 +111,7 @@ export function simulateSession(
             preCompactHookBlocks: hookBlocks,
             warmStaticTokens: fit.warmStaticTokens,
             ...automaticCacheFacts(fit),
+            memo,
           }),
   }));
   return {
@@ -159,7 +164,13 @@ type RecordedFit = {
  * calibrated on it, and replayed again; the candidate whose prompts match best wins (the first,
  * i.e. the date's choice, on a tie or without measurements).
  */
-function fitRecorded(session: Session, scenario: Scenario, options: SimulateOptions, hookBlocks: boolean): RecordedFit {
+function fitRecorded(
+  session: Session,
+  scenario: Scenario,
+  options: SimulateOptions,
+  hookBlocks: boolean,
+  memo: ReplayMemo,
+): RecordedFit {
   let best: RecordedFit | null = null;
   for (const policy of recordedPolicyCandidates(session)) {
     const replay = (calibration: TokenCalibration, warmStatic: number) =>
@@ -171,6 +182,7 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
         modelFacts: options.modelFacts,
         preCompactHookBlocks: hookBlocks,
         warmStaticTokens: warmStatic,
+        memo,
       });
     const probe = replay(calibrateTokens([]), 0);
     const points: CalibrationPoint[] = [];
@@ -223,10 +235,14 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
       preCompactHookBlocks: hookBlocks,
       warmStaticTokens: best.warmStaticTokens,
       reloadBreaks: true,
+      memo,
     }),
   );
-  return withAutomaticCacheFacts(session, fit, options, (rate, ttlMs) =>
-    replaySession({
+  // The automatic cache's facts change only how the rows are priced, never the walk: one walk,
+  // kept, is repriced under each (exactly a fresh replay's rows, `repriceAutomaticCache`).
+  let kept: ReplayResult | null = null;
+  return withAutomaticCacheFacts(session, fit, options, (rate, ttlMs) => {
+    kept ??= replaySession({
       session,
       scenario,
       calibration: fit.calibration,
@@ -234,11 +250,18 @@ function fitRecorded(session: Session, scenario: Scenario, options: SimulateOpti
       modelFacts: options.modelFacts,
       preCompactHookBlocks: hookBlocks,
       warmStaticTokens: fit.warmStaticTokens,
-      transientMissRate: rate,
-      ...(ttlMs === undefined ? {} : { automaticTtlMs: ttlMs }),
+      transientMissRate: 0,
+      keepPrompts: true,
       reloadBreaks: fit.reloadBreaks,
-    }),
-  );
+      memo,
+    });
+    return repriceAutomaticCache(
+      kept,
+      { transientMissRate: rate, automaticTtlMs: ttlMs },
+      ttlChoiceOf(scenario),
+      fit.warmStaticTokens,
+    );
+  });
 }
 
 /**

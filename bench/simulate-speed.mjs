@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// `npm run bench:simulate`: what a replay costs on top of reading the bill, as RATIOS within one
+// run (absolute times depend on the machine and its load; ratios of medians of alternating runs
+// much less). No timed unit tests: this is the only place simulate's speed is measured.
+//
+//   node bench/simulate-speed.mjs [--runs 5] [--mb 100] [--big] [--big-mb 1024] [--baseline <main.js>]
+//
+// 1. Generates the FreeCode benchmark corpus once (the dataset generator's `generateCorpus`,
+//    deterministic for its seed) under bench/out/freecode-<mb>mb/; reused while it is complete.
+// 2. Alternating run by run: `cachecost report <corpus> --json --no-cache` and
+//    `cachecost simulate <corpus> --scenario freecode --json`, each a fresh process; wall time, CPU
+//    time (user + system) and peak RSS (`/usr/bin/time`) of each run.
+// 3. Prints the medians and the ratio simulate / report (goal: ≤ 1.5× wall), and checks that every
+//    simulate run printed the same bytes (the replay is deterministic).
+//    With --baseline: also another build's simulate (e.g. a checkout of main), alternated with the
+//    others, and its ratio to this build's report (before / after figures from one run).
+// 4. With --big: peak RSS of `simulate --scenario freecode --json` on one ≈ 1 GB Claude Code
+//    transcript (bench/corpus.mjs, the file bench/ccusage-speed.mjs uses; goal ≤ 1.2 GB), one run.
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildSingleFile } from './corpus.mjs';
+
+const repo = resolve(import.meta.dirname, '..');
+const out = join(repo, 'bench', 'out');
+const cachecostMain = join(repo, 'dist', 'cli', 'main.js');
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : args[i + 1];
+};
+const runs = Number(option('runs', '5'));
+const corpusMb = Number(option('mb', '100'));
+const big = args.includes('--big');
+const bigMb = Number(option('big-mb', '1024'));
+const baseline = option('baseline', null);
+
+if (!existsSync(cachecostMain)) {
+  console.error('dist/ is missing: run `npm run build` first');
+  process.exit(1);
+}
+mkdirSync(out, { recursive: true });
+
+/** The FreeCode corpus of about `mb` MB, generated once (a `.complete` marker says it finished). */
+async function freecodeCorpus(mb) {
+  const dir = join(out, `freecode-${mb}mb`);
+  if (!existsSync(join(dir, '.complete'))) {
+    rmSync(dir, { recursive: true, force: true });
+    const { generateCorpus } = await import('../dist/datagen/index.js');
+    const t = performance.now();
+    const corpus = generateCorpus({ outDir: dir, targetBytes: mb * 1e6 });
+    writeFileSync(join(dir, '.complete'), JSON.stringify(corpus));
+    console.log(
+      `generated ${dir}: ${(corpus.bytes / 1e6).toFixed(0)} MB, ${corpus.sessions} sessions, ${corpus.requests} requests (${((performance.now() - t) / 1000).toFixed(1)} s)`,
+    );
+  }
+  return dir;
+}
+
+/** Runs cachecost (this build's, or `main`) under /usr/bin/time; resolves to { ms, cpuMs, rssMb, stdout }. */
+function measure(argv, main = cachecostMain) {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, main, ...argv], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const stdout = [];
+    const stderr = [];
+    child.stdout.on('data', (chunk) => stdout.push(chunk));
+    child.stderr.on('data', (chunk) => stderr.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      const errText = Buffer.concat(stderr).toString('utf8').trim().split('\n');
+      const [user, system, rssKb] = (errText.at(-1) ?? '').split(' ').map(Number);
+      if (code !== 0)
+        return reject(new Error(`cachecost ${argv.join(' ')} exited ${code}: ${errText.slice(-3).join(' | ')}`));
+      resolvePromise({
+        ms,
+        cpuMs: (user + system) * 1000,
+        rssMb: rssKb / 1024,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+      });
+    });
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const fmtS = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+const dir = await freecodeCorpus(corpusMb);
+console.log(`machine: Node ${process.version}; ${runs} alternating runs per command; medians`);
+const commands = {
+  report: ['report', dir, '--json', '--no-cache'],
+  simulate: ['simulate', dir, '--scenario', 'freecode', '--json'],
+};
+if (baseline !== null) commands.baseline = commands.simulate;
+const samples = { report: [], simulate: [], baseline: [] };
+const outputs = new Set();
+const names = Object.keys(commands);
+for (let run = 0; run < runs; run += 1) {
+  for (const name of run % 2 === 0 ? names : [...names].reverse()) {
+    const m = await measure(commands[name], name === 'baseline' ? resolve(baseline) : cachecostMain);
+    samples[name].push(m);
+    if (name === 'simulate') outputs.add(m.stdout);
+  }
+}
+const row = (name) => ({
+  command: commands[name].map((a) => (a === dir ? `<freecode-${corpusMb}mb>` : a)).join(' '),
+  wall: fmtS(median(samples[name].map((m) => m.ms))),
+  cpu: fmtS(median(samples[name].map((m) => m.cpuMs))),
+  peakRss: `${median(samples[name].map((m) => m.rssMb)).toFixed(0)} MB`,
+});
+console.table(names.map((name) => ({ build: name === 'baseline' ? baseline : 'this', ...row(name) })));
+const ratio = (name, key) => median(samples[name].map((m) => m[key])) / median(samples.report.map((m) => m[key]));
+console.log(
+  `simulate / report: ${ratio('simulate', 'ms').toFixed(2)}× wall, ${ratio('simulate', 'cpuMs').toFixed(2)}× CPU (goal ≤ 1.5× wall); ` +
+    `simulate output ${outputs.size === 1 ? 'identical in every run' : 'DIFFERS BETWEEN RUNS'}`,
+);
+if (baseline !== null)
+  console.log(
+    `baseline simulate / this report: ${ratio('baseline', 'ms').toFixed(2)}× wall, ${ratio('baseline', 'cpuMs').toFixed(2)}× CPU`,
+  );
+if (outputs.size !== 1) process.exitCode = 1;
+
+if (big) {
+  const file = await buildSingleFile({
+    source: resolve(repo, '..', 'shared', 'real-logs', 'claude-code'),
+    outFile: join(out, 'claude-code-1gb', 'projects', '-bench-big', '0badf00d-0000-4000-8000-000000000001.jsonl'),
+    bytes: bigMb * 1e6,
+  });
+  console.log(`single Claude Code file: ${(file.bytes / 1e6).toFixed(0)} MB`);
+  const m = await measure(['simulate', join(out, 'claude-code-1gb'), '--scenario', 'freecode', '--json']);
+  console.log(
+    `simulate --scenario freecode --json: ${fmtS(m.ms)} wall, ${fmtS(m.cpuMs)} CPU, peak RSS ${m.rssMb.toFixed(0)} MB (goal ≤ 1.2 GB)`,
+  );
+}

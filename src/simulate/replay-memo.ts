@@ -1,0 +1,112 @@
+/**
+ * Work the replays of one session share. `simulateSession` replays a session several times (the
+ * recorded fit, then each scenario) and every replay turns the same items into the same history
+ * messages, the same tool activity and the same rendered segments; only the policy deciding what
+ * is shown differs. All of it is pure in the session's items (and the calibration, for segment
+ * sizes), so it is computed once per session and looked up by the items' and messages' identity.
+ * Same input → same output: a replay with a memo gives the rows a replay without one gives.
+ *
+ * One memo serves one session (its keys are that session's objects); it is dropped with it.
+ */
+import type { PruneMemo, ToolActivity, ToolLineMemo } from '../engine/index.js';
+import { newPruneMemo } from '../engine/index.js';
+import type { Item, ToolCall } from '../session/model.js';
+import type { TokenCalibration } from './calibrate.js';
+import type { ReplayMessage } from './provider-view.js';
+import { PromptRenderer, messageForItem, toolResultText, withToolResult } from './provider-view.js';
+
+export class ReplayMemo {
+  /** Rendered tool-transcript lines by activity entry (the memory transcript, engine.md §3.5). */
+  readonly toolLines: ToolLineMemo = new WeakMap();
+  /** What the pruning policies can reuse (their output depends on the message alone). */
+  readonly prune: PruneMemo = newPruneMemo();
+  // By item index (one memo serves one session): plain arrays, lighter than weak maps on a
+  // session of 10^5 items.
+  private readonly messages: (ReplayMessage | null | undefined)[] = [];
+  private readonly placeholders: (string | undefined)[] = [];
+  private readonly attached: ({ readonly to: ReplayMessage; readonly message: ReplayMessage } | undefined)[] = [];
+  private readonly results: ({ readonly to: ToolActivity; readonly entry: ToolActivity } | undefined)[] = [];
+  private readonly calls = new WeakMap<ToolCall, ToolActivity>();
+  private readonly renderers = new WeakMap<TokenCalibration, PromptRenderer>();
+
+  /** `messageForItem`, once per item. */
+  message(item: Item, itemIndex: number): ReplayMessage | null {
+    let message = this.messages[itemIndex];
+    if (message === undefined) {
+      message = messageForItem(item, itemIndex);
+      this.messages[itemIndex] = message;
+    }
+    return message;
+  }
+
+  /** `toolResultText`, a placeholder built once per item. */
+  resultText(item: Item & { readonly kind: 'tool_result' }, itemIndex: number): string {
+    if (item.text !== null) return item.text;
+    let text = this.placeholders[itemIndex];
+    if (text === undefined) {
+      text = toolResultText(item);
+      this.placeholders[itemIndex] = text;
+    }
+    return text;
+  }
+
+  /**
+   * `withToolResult` for tool-result item `itemIndex`, once per message it attaches to (the same
+   * message object in every replay that reaches it; history messages are immutable).
+   */
+  withToolResult(
+    message: ReplayMessage,
+    item: Item & { readonly kind: 'tool_result' },
+    itemIndex: number,
+    text: string,
+  ): ReplayMessage | null {
+    const known = this.attached[itemIndex];
+    if (known !== undefined && known.to === message) return known.message;
+    const updated = withToolResult(message, item.callId, text, item.failed);
+    if (updated !== null) this.attached[itemIndex] = { to: message, message: updated };
+    return updated;
+  }
+
+  /** A call as the memory transcript sees it, its arguments parsed once. */
+  activity(call: ToolCall): ToolActivity {
+    let entry = this.calls.get(call);
+    if (entry === undefined) {
+      entry = { tool: call.name, args: parseArgs(call.argsJson) };
+      this.calls.set(call, entry);
+    }
+    return entry;
+  }
+
+  /** `entry` with the result of tool-result item `itemIndex` (its output, or its error when it failed). */
+  activityWithResult(
+    entry: ToolActivity,
+    item: Item & { readonly kind: 'tool_result' },
+    itemIndex: number,
+    text: string,
+  ): ToolActivity {
+    const known = this.results[itemIndex];
+    if (known !== undefined && known.to === entry) return known.entry;
+    const updated: ToolActivity = item.failed ? { ...entry, error: text } : { ...entry, output: text };
+    this.results[itemIndex] = { to: entry, entry: updated };
+    return updated;
+  }
+
+  /** The prompt renderer of a calibration (its segments sized by it). */
+  renderer(calibration: TokenCalibration): PromptRenderer {
+    let renderer = this.renderers.get(calibration);
+    if (renderer === undefined) {
+      renderer = new PromptRenderer(calibration);
+      this.renderers.set(calibration, renderer);
+    }
+    return renderer;
+  }
+}
+
+/** A call's arguments as the transcript renders them: the parsed JSON, else the raw text. */
+function parseArgs(argsJson: string): unknown {
+  try {
+    return JSON.parse(argsJson) as unknown;
+  } catch {
+    return argsJson;
+  }
+}
