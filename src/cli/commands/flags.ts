@@ -20,6 +20,7 @@ import {
   parseFamilies,
   parseOverrides,
   parseTokenCount,
+  withScenarioOptions,
 } from '../scenario-options.js';
 import { anyPolicyOption, policyArgs, withEngineOptions, withPaths, withRunOptions } from '../shared-options.js';
 import { terminalOptions } from '../terminal.js';
@@ -217,32 +218,11 @@ export const flagsCommand: CliCommand = {
       'flags [paths..]',
       'Find pathological sessions (runaway cost, overflow loops, compaction and hook storms, cache busts, ...) with evidence and dollars at stake',
       (y) =>
-        withRunOptions(withEngineOptions(withPaths(y)))
-          .option('scenario', {
-            type: 'string',
-            array: true,
-            default: [],
-            describe: `Also examine these simulated scenario families (comma list or repeated): ${SCENARIO_FAMILIES.join(', ')}; default: the log only, or freecode when a scenario option is given`,
-          })
-          .option('target', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'Compaction target of the examined scenarios; a comma list makes one scenario each',
-          })
-          .option('buffer', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'Tokens below the limit where compaction triggers [13000]',
-          })
-          .option('preserve-turns', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'User turns kept verbatim by a compaction [2]',
-          })
-          .option('ttl', {
-            choices: ['5m', '1h'] as const,
-            describe: 'Prompt-cache TTL of the examined scenarios [5m]',
-          })
+        withScenarioOptions(withRunOptions(withEngineOptions(withPaths(y))), {
+          target: 'Compaction target of the examined scenarios; a comma list makes one scenario each',
+          scenario: `Also examine these simulated scenario families (comma list or repeated): ${SCENARIO_FAMILIES.join(', ')}; default: the log only, or freecode when a scenario option is given`,
+          ttl: 'Prompt-cache TTL of the examined scenarios [5m]',
+        })
           .option('config', {
             type: 'string',
             requiresArg: true,
