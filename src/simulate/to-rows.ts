@@ -2,6 +2,7 @@
  * A session's simulation as rows of the cost tables (replay.md §8): the log's measured usage as
  * the `measured` scenario (the bill, priced by the same SQL), then every scenario's replay.
  */
+import type { BillRequest } from '../cost/bill-aggregate.js';
 import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from '../cost/rows.js';
 import { MEASURED_SCENARIO } from '../cost/rows.js';
 import type { MeasuredUsage, Session } from '../session/model.js';
@@ -71,6 +72,38 @@ export function measuredRows(session: Session): RequestRow[] {
     });
   }
   return rows;
+}
+
+/**
+ * The TypeScript bill's input for one session (`cost/bill-aggregate.ts`): its `measuredRows`, each
+ * with the session's project and host as the report records them, whether it is sub-agent traffic,
+ * and how much of its 5m column is a write of unknown TTL.
+ */
+export function measuredBillRequests(
+  session: Session,
+  place: { readonly project: string | null; readonly host: string | null },
+): BillRequest[] {
+  // `measuredRows` keeps the requests with usage, in order: row i is the i-th of these.
+  const measured = session.requests.filter((request) => request.usage !== null);
+  return measuredRows(session).map((row, i) => {
+    const request = measured[i];
+    const usage = request?.usage ?? null;
+    return {
+      sessionId: session.id,
+      project: place.project,
+      host: place.host,
+      model: row.model,
+      timestampMs: row.timestamp_ms,
+      subagent: (request?.agentId ?? null) !== null,
+      promptTokens: row.prompt_tokens,
+      uncachedInputTokens: row.uncached_input_tokens,
+      cacheReadTokens: row.cache_read_tokens,
+      cacheWrite5mTokens: row.cache_write_5m_tokens,
+      cacheWrite1hTokens: row.cache_write_1h_tokens,
+      outputTokens: row.output_tokens,
+      unknownTtlTokens: usage === null ? 0 : unknownTtlWriteTokens(usage),
+    };
+  });
 }
 
 /** What the log lacks that limits the replay's fidelity, when it tells (replay.md §6); the measures themselves are SQL's. */

@@ -187,7 +187,7 @@ type Resolved = {
  */
 async function billInTypeScript(options: BillOptions, resolved: Resolved): Promise<BillReport> {
   const { by, timeZone, breakdown, window, since, until, wanted } = resolved;
-  const [{ BillAggregator }, { measuredRows, unknownTtlWriteTokens }, { buildBillReport }] = await Promise.all([
+  const [{ BillAggregator }, { measuredBillRequests }, { buildBillReport }] = await Promise.all([
     import('../cost/bill-aggregate.js'),
     import('../simulate/to-rows.js'),
     import('../report/bill-report.js'),
@@ -212,29 +212,11 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
       }
       if (!projects.has(session.id)) projects.set(session.id, session.project);
       const project = projects.get(session.id) ?? null;
-      const rows = measuredRows(session);
-      // `measuredRows` keeps the requests with usage, in order: row i is the i-th of these.
-      const measured = session.requests.filter((request) => request.usage !== null);
-      requestsWithoutUsage += session.requests.length - measured.length;
-      for (const [i, row] of rows.entries()) {
-        const request = measured[i];
-        const usage = request?.usage ?? null;
-        if (bounded && row.timestamp_ms === null) undatedRequestsOutsideWindow += 1;
-        aggregator.add({
-          sessionId: session.id,
-          project,
-          host,
-          model: row.model,
-          timestampMs: row.timestamp_ms,
-          subagent: (request?.agentId ?? null) !== null,
-          promptTokens: row.prompt_tokens,
-          uncachedInputTokens: row.uncached_input_tokens,
-          cacheReadTokens: row.cache_read_tokens,
-          cacheWrite5mTokens: row.cache_write_5m_tokens,
-          cacheWrite1hTokens: row.cache_write_1h_tokens,
-          outputTokens: row.output_tokens,
-          unknownTtlTokens: usage === null ? 0 : unknownTtlWriteTokens(usage),
-        });
+      const requests = measuredBillRequests(session, { project, host });
+      requestsWithoutUsage += session.requests.length - requests.length;
+      for (const request of requests) {
+        if (bounded && request.timestampMs === null) undatedRequestsOutsideWindow += 1;
+        aggregator.add(request);
       }
     },
   );

@@ -17,21 +17,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BillAggregator } from '../../src/cost/bill-aggregate.js';
 import type { BillGrouping, BillLine, BillTable } from '../../src/cost/bill.js';
-import {
-  BILL_GROUPINGS,
-  billTable,
-  billUnpricedModels,
-  insertBillSessions,
-  insertSubagents,
-  insertUnknownTtl,
-  openBill,
-} from '../../src/cost/bill.js';
+import { BILL_GROUPINGS, billTable, billUnpricedModels, openBill } from '../../src/cost/bill.js';
 import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
 import { CostDb } from '../../src/cost/db.js';
 import type { Session } from '../../src/session/model.js';
-import { measuredRows, unknownTtlWriteTokens } from '../../src/simulate/to-rows.js';
+import { measuredBillRequests } from '../../src/simulate/to-rows.js';
 import { billWindow, zonedMidnightMs } from '../../src/usecases/bill-window.js';
-import { session, subagentRows, usage } from './bill-support.js';
+import { loadBillSessions, session, usage } from './bill-support.js';
 
 const prices = loadBundledPriceTable();
 let db: CostDb;
@@ -136,19 +128,7 @@ function hostOf(s: Session): string | null {
 async function loadSql(sessions: readonly Session[]): Promise<void> {
   for (const table of ['requests', 'bill_sessions', 'bill_unknown_ttl', 'bill_subagent'])
     await db.query(`DELETE FROM ${table}`);
-  for (const s of sessions) {
-    await db.insertRequests(measuredRows(s));
-    await insertBillSessions(db, [{ session_id: s.id, project: s.project, host: hostOf(s) }]);
-    await insertUnknownTtl(
-      db,
-      s.requests.map((r) => ({
-        session_id: s.id,
-        request_index: r.index,
-        write_unknown_ttl_tokens: r.usage === null ? 0 : unknownTtlWriteTokens(r.usage),
-      })),
-    );
-    await insertSubagents(db, subagentRows(s));
-  }
+  await loadBillSessions(db, sessions, hostOf);
 }
 
 function aggregate(
@@ -157,27 +137,8 @@ function aggregate(
   window: { sinceMs: number | null; untilMs: number | null },
 ): BillAggregator {
   const aggregator = new BillAggregator(prices, { ...options, window });
-  for (const s of sessions) {
-    const measured = s.requests.filter((r) => r.usage !== null);
-    for (const [i, row] of measuredRows(s).entries()) {
-      const request = measured[i];
-      aggregator.add({
-        sessionId: s.id,
-        project: s.project,
-        host: hostOf(s),
-        model: row.model,
-        timestampMs: row.timestamp_ms,
-        subagent: request?.agentId !== null,
-        promptTokens: row.prompt_tokens,
-        uncachedInputTokens: row.uncached_input_tokens,
-        cacheReadTokens: row.cache_read_tokens,
-        cacheWrite5mTokens: row.cache_write_5m_tokens,
-        cacheWrite1hTokens: row.cache_write_1h_tokens,
-        outputTokens: row.output_tokens,
-        unknownTtlTokens: request === undefined || request.usage === null ? 0 : unknownTtlWriteTokens(request.usage),
-      });
-    }
-  }
+  for (const s of sessions)
+    for (const request of measuredBillRequests(s, { project: s.project, host: hostOf(s) })) aggregator.add(request);
   return aggregator;
 }
 

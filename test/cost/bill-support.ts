@@ -79,9 +79,19 @@ export function session(
 export async function billDb(sessions: readonly Session[]): Promise<CostDb> {
   const db = await CostDb.open({ prices: loadBundledPriceTable() });
   await openBill(db);
+  await loadBillSessions(db, sessions, () => 'this-machine');
+  return db;
+}
+
+/** Appends sessions to an open bill the way `cachecost report --db` does, each on the host `hostOf` gives. */
+export async function loadBillSessions(
+  db: CostDb,
+  sessions: readonly Session[],
+  hostOf: (s: Session) => string | null,
+): Promise<void> {
   for (const s of sessions) {
     await db.insertRequests(measuredRows(s));
-    await insertBillSessions(db, [{ session_id: s.id, project: s.project, host: 'this-machine' }]);
+    await insertBillSessions(db, [{ session_id: s.id, project: s.project, host: hostOf(s) }]);
     await insertUnknownTtl(
       db,
       s.requests.map((r) => ({
@@ -92,7 +102,6 @@ export async function billDb(sessions: readonly Session[]): Promise<CostDb> {
     );
     await insertSubagents(db, subagentRows(s));
   }
-  return db;
 }
 
 /** The session's measured sub-agent requests, as `report` records them. */
