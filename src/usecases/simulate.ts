@@ -140,24 +140,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
         (total) => request.progress?.start(total),
       )),
     ];
-    const report = buildSimulateReport({
-      scenarios: request.scenarios,
-      facts,
-      sessionCosts: await db.sessionCosts(),
-      sessionSavings: await db.sessionSavings(),
-      scenarioCosts: await db.scenarioCosts(),
-      scenarioSavings: await db.scenarioSavings(),
-      fidelity: await db.fidelity(),
-      issues,
-    });
-    const notices: string[] = [];
-    if (skipped.length > 0)
-      notices.push(`${skipped.length} session(s) without per-request data were not replayed: ${skipped.join(', ')}`);
-    for (const unpriced of await db.unpricedModels()) {
-      notices.push(
-        `model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`,
-      );
-    }
+    const { report, notices } = await summaryOf(db, { scenarios: request.scenarios, facts, issues, skipped });
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
     const details = request.details === true ? await readSessionDetails(db, meta, allFlags) : [];
     if (sink !== null && record !== null) await sink.close(issues, { outDir: null, dbPath: record.dbPath });
@@ -209,25 +192,11 @@ export async function simulateExports(
     if (selection === undefined) throw new Error('loadFleet did not run the scenario selection');
     await fleet.fillReplays(db, selection);
     const { facts, meta } = await fleet.exportedSessions(db);
-    const report = buildSimulateReport({
-      scenarios: selection.scenarios,
-      facts,
-      sessionCosts: await db.sessionCosts(),
-      sessionSavings: await db.sessionSavings(),
-      scenarioCosts: await db.scenarioCosts(),
-      scenarioSavings: await db.scenarioSavings(),
-      fidelity: await db.fidelity(),
-      issues: [],
-    });
-    const notices = [...selection.notices];
-    const skipped = await fleet.unreplayedSessions(db);
-    if (skipped.length > 0)
-      notices.push(`${skipped.length} session(s) without per-request data were not replayed: ${skipped.join(', ')}`);
-    for (const unpriced of await db.unpricedModels()) {
-      notices.push(
-        `model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`,
-      );
-    }
+    const { report, notices } = await summaryOf(
+      db,
+      { scenarios: selection.scenarios, facts, issues: [], skipped: await fleet.unreplayedSessions(db) },
+      selection.notices,
+    );
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
     let details: SessionDetail[] = [];
     if (request.details === true) {
@@ -247,6 +216,43 @@ export async function simulateExports(
   } finally {
     db.close();
   }
+}
+
+/**
+ * The summary and its notices from a filled cost DB, read by the same views whether the rows came
+ * from logs replayed here (`simulateSessions`) or from exports (`simulateExports`). `earlier` are
+ * notices that come before the ones said here.
+ */
+async function summaryOf(
+  db: CostDb,
+  input: {
+    readonly scenarios: readonly Scenario[];
+    readonly facts: readonly SessionFacts[];
+    readonly issues: readonly IngestIssue[];
+    readonly skipped: readonly string[];
+  },
+  earlier: readonly string[] = [],
+): Promise<{ readonly report: SimulateReport; readonly notices: string[] }> {
+  const report = buildSimulateReport({
+    scenarios: input.scenarios,
+    facts: input.facts,
+    sessionCosts: await db.sessionCosts(),
+    sessionSavings: await db.sessionSavings(),
+    scenarioCosts: await db.scenarioCosts(),
+    scenarioSavings: await db.scenarioSavings(),
+    fidelity: await db.fidelity(),
+    issues: input.issues,
+  });
+  const notices = [...earlier];
+  const { skipped } = input;
+  if (skipped.length > 0)
+    notices.push(`${skipped.length} session(s) without per-request data were not replayed: ${skipped.join(', ')}`);
+  for (const unpriced of await db.unpricedModels()) {
+    notices.push(
+      `model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`,
+    );
+  }
+  return { report, notices };
 }
 
 async function writeCsvTables(db: CostDb, dir: string): Promise<void> {
