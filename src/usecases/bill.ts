@@ -62,19 +62,46 @@ function reverseOrder(by: BillGrouping, order: 'asc' | 'desc' | null | undefined
   return timeOrder ? order === 'desc' : order === 'asc';
 }
 
-/** Loads every session under the paths, prices its measured requests and returns the bill. */
-export async function billSessions(options: BillOptions): Promise<BillReport> {
+/** The grouping, zone and window a bill is asked for, resolved once for every path that prices it. */
+type BillFrame = {
+  readonly by: BillGrouping;
+  readonly timeZone: string;
+  readonly breakdown: boolean;
+  readonly window: BillWindow;
+  readonly since: string | undefined;
+  readonly until: string | undefined;
+};
+
+function billFrame(options: BillExportsOptions | BillOptions): BillFrame {
   const since = options.since ?? undefined;
   const until = options.until ?? undefined;
-  const by = options.by ?? 'day';
   const timeZone = checkTimeZone(options.timeZone ?? 'UTC');
-  const breakdown = options.breakdown ?? false;
   const window = billWindow(since, until, timeZone);
+  return { by: options.by ?? 'day', timeZone, breakdown: options.breakdown ?? false, window, since, until };
+}
+
+/** What the report says of the frame it was priced in, whichever path priced it (TypeScript, SQL, exports). */
+function reportHeader(frame: BillFrame, order: BillOptions['order']) {
+  const { by, timeZone, breakdown, since, until } = frame;
+  return {
+    by,
+    timeZone,
+    breakdown,
+    reverse: reverseOrder(by, order),
+    since: isoDate(since, 'since'),
+    until: isoDate(until, 'until'),
+  };
+}
+
+/** Loads every session under the paths, prices its measured requests and returns the bill. */
+export async function billSessions(options: BillOptions): Promise<BillReport> {
+  const frame = billFrame(options);
+  const { by, timeZone, breakdown, window } = frame;
   const wanted = (session: Session): boolean =>
     (options.session === undefined || options.session === null || session.id.startsWith(options.session)) &&
     (options.project === undefined || options.project === null || (session.project ?? '').includes(options.project));
   const record = options.record ?? null;
-  if (record === null) return billInTypeScript(options, { by, timeZone, breakdown, window, since, until, wanted });
+  if (record === null) return billInTypeScript(options, { ...frame, wanted });
   const [{ CostDb }, bill, { measuredRows, unknownTtlWriteTokens }, { buildBillReport }] = await Promise.all([
     import('../cost/db.js'),
     import('../cost/bill.js'),
@@ -150,12 +177,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
     );
     await flush();
     const report = buildBillReport({
-      by,
-      timeZone,
-      breakdown,
-      reverse: reverseOrder(by, options.order),
-      since: isoDate(since, 'since'),
-      until: isoDate(until, 'until'),
+      ...reportHeader(frame, options.order),
       table: await bill.billTable(db, by, window, { timeZone, breakdown, subagentsKnown: true }),
       unpricedModels: await bill.billUnpricedModels(db, window),
       excluded: { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow },
@@ -170,15 +192,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
   }
 }
 
-type Resolved = {
-  readonly by: BillGrouping;
-  readonly timeZone: string;
-  readonly breakdown: boolean;
-  readonly window: BillWindow;
-  readonly since: string | undefined;
-  readonly until: string | undefined;
-  readonly wanted: (session: Session) => boolean;
-};
+type Resolved = BillFrame & { readonly wanted: (session: Session) => boolean };
 
 /**
  * The bill without a database (`report` without `--db`): the same measured rows folded into the
@@ -186,7 +200,7 @@ type Resolved = {
  * common report loads no DuckDB and holds no request rows.
  */
 async function billInTypeScript(options: BillOptions, resolved: Resolved): Promise<BillReport> {
-  const { by, timeZone, breakdown, window, since, until, wanted } = resolved;
+  const { by, timeZone, breakdown, window, wanted } = resolved;
   const [{ BillAggregator }, { measuredBillRequests }, { buildBillReport }] = await Promise.all([
     import('../cost/bill-aggregate.js'),
     import('../simulate/to-rows.js'),
@@ -221,12 +235,7 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
     },
   );
   return buildBillReport({
-    by,
-    timeZone,
-    breakdown,
-    reverse: reverseOrder(by, options.order),
-    since: isoDate(since, 'since'),
-    until: isoDate(until, 'until'),
+    ...reportHeader(resolved, options.order),
     table: aggregator.table(),
     unpricedModels: aggregator.unpricedModels(),
     excluded: { totalsOnlySessions, requestsWithoutUsage, undatedRequestsOutsideWindow },
@@ -242,12 +251,8 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
 export async function billExports(
   options: BillExportsOptions,
 ): Promise<{ readonly report: BillReport; readonly ingestIssues: number; readonly hosts: readonly string[] }> {
-  const since = options.since ?? undefined;
-  const until = options.until ?? undefined;
-  const by = options.by ?? 'day';
-  const timeZone = checkTimeZone(options.timeZone ?? 'UTC');
-  const breakdown = options.breakdown ?? false;
-  const window = billWindow(since, until, timeZone);
+  const frame = billFrame(options);
+  const { by, timeZone, breakdown, window } = frame;
   const [{ CostDb }, bill, { loadFleet }, { buildBillReport }] = await Promise.all([
     import('../cost/db.js'),
     import('../cost/bill.js'),
@@ -263,12 +268,7 @@ export async function billExports(
     });
     const bounded = window.sinceMs !== null || window.untilMs !== null;
     const report = buildBillReport({
-      by,
-      timeZone,
-      breakdown,
-      reverse: reverseOrder(by, options.order),
-      since: isoDate(since, 'since'),
-      until: isoDate(until, 'until'),
+      ...reportHeader(frame, options.order),
       // An export written before `requests.agent_id` existed has no sub-agent split: unknown (null), never 0.
       table: await bill.billTable(db, by, window, {
         timeZone,
