@@ -14,8 +14,7 @@
 // 3. Prints the median of each, the ratio of medians against ccusage, peak RSS, and checks that the
 //    cached and uncached JSON outputs are byte-identical and that token totals match ccusage's.
 // 4. On the 1 GB file: peak RSS of `report`, `sessions` and `simulate --scenario freecode`.
-import { Buffer } from 'node:buffer';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import {
   appendFileSync,
   existsSync,
@@ -27,9 +26,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { buildCopies, buildSingleFile, rewriteIds } from './corpus.mjs';
+import { measure, median } from './measure.mjs';
 
 const run = promisify(execFile);
 const repo = resolve(import.meta.dirname, '..');
@@ -69,35 +68,6 @@ async function installCcusage() {
   return join(prefix, 'node_modules', 'ccusage', entry);
 }
 
-/** Runs a node script under /usr/bin/time; resolves to { ms, rssMb, stdout }. */
-function measure(script, argv, env) {
-  return new Promise((resolvePromise, reject) => {
-    const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, script, ...argv], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const stdout = [];
-    const stderr = [];
-    child.stdout.on('data', (chunk) => stdout.push(chunk));
-    child.stderr.on('data', (chunk) => stderr.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = performance.now() - started;
-      const errText = Buffer.concat(stderr).toString('utf8').trim().split('\n');
-      const rssKb = Number(errText.at(-1));
-      if (code !== 0)
-        return reject(new Error(`${script} ${argv.join(' ')} exited ${code}: ${errText.slice(-3).join(' | ')}`));
-      resolvePromise({ ms, rssMb: rssKb / 1024, stdout: Buffer.concat(stdout).toString('utf8') });
-    });
-  });
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const fmtMs = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const fmtMb = (mb) => `${mb.toFixed(0)} MB`;
 

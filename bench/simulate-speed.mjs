@@ -16,12 +16,12 @@
 //    others, and its ratio to this build's report (before / after figures from one run).
 // 4. With --big: peak RSS of `simulate --scenario freecode --json` on one ≈ 1 GB Claude Code
 //    transcript (bench/corpus.mjs, the file bench/ccusage-speed.mjs uses; goal ≤ 1.2 GB), one run.
-import { Buffer } from 'node:buffer';
-import { spawn } from 'node:child_process';
+
 import { existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildSingleFile } from './corpus.mjs';
+import { measure, median } from './measure.mjs';
 
 const repo = resolve(import.meta.dirname, '..');
 const out = join(repo, 'bench', 'out');
@@ -60,40 +60,9 @@ async function freecodeCorpus(mb) {
   return dir;
 }
 
-/** Runs cachecost (this build's, or `main`) under /usr/bin/time; resolves to { ms, cpuMs, rssMb, stdout }. */
-function measure(argv, main = cachecostMain) {
-  return new Promise((resolvePromise, reject) => {
-    const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, main, ...argv], {
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const stdout = [];
-    const stderr = [];
-    child.stdout.on('data', (chunk) => stdout.push(chunk));
-    child.stderr.on('data', (chunk) => stderr.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = performance.now() - started;
-      const errText = Buffer.concat(stderr).toString('utf8').trim().split('\n');
-      const [user, system, rssKb] = (errText.at(-1) ?? '').split(' ').map(Number);
-      if (code !== 0)
-        return reject(new Error(`cachecost ${argv.join(' ')} exited ${code}: ${errText.slice(-3).join(' | ')}`));
-      resolvePromise({
-        ms,
-        cpuMs: (user + system) * 1000,
-        rssMb: rssKb / 1024,
-        stdout: Buffer.concat(stdout).toString('utf8'),
-      });
-    });
-  });
-}
+/** Uncoloured output: the runs' stdout is compared byte for byte. */
+const PLAIN = { NO_COLOR: '1' };
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const fmtS = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
 const dir = await freecodeCorpus(corpusMb);
@@ -108,7 +77,7 @@ const outputs = new Set();
 const names = Object.keys(commands);
 for (let run = 0; run < runs; run += 1) {
   for (const name of run % 2 === 0 ? names : [...names].reverse()) {
-    const m = await measure(commands[name], name === 'baseline' ? resolve(baseline) : cachecostMain);
+    const m = await measure(name === 'baseline' ? resolve(baseline) : cachecostMain, commands[name], PLAIN);
     samples[name].push(m);
     if (name === 'simulate') outputs.add(m.stdout);
   }
@@ -138,7 +107,11 @@ if (big) {
     bytes: bigMb * 1e6,
   });
   console.log(`single Claude Code file: ${(file.bytes / 1e6).toFixed(0)} MB`);
-  const m = await measure(['simulate', join(out, 'claude-code-1gb'), '--scenario', 'freecode', '--json']);
+  const m = await measure(
+    cachecostMain,
+    ['simulate', join(out, 'claude-code-1gb'), '--scenario', 'freecode', '--json'],
+    PLAIN,
+  );
   console.log(
     `simulate --scenario freecode --json: ${fmtS(m.ms)} wall, ${fmtS(m.cpuMs)} CPU, peak RSS ${m.rssMb.toFixed(0)} MB (goal ≤ 1.2 GB)`,
   );
