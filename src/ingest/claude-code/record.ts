@@ -8,7 +8,8 @@ import type { MeasuredUsage, ToolCall } from '../../session/model.js';
 import { type ContentMode, kept } from '../content-mode.js';
 import { parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
-import type { Line } from '../lines.js';
+import { type Line, type RawLine, rawLineEnd, rawLineStart, rawLineText } from '../lines.js';
+import { type CompiledElision, compileElision, scanJson } from '../json-scan.js';
 import { checkTokenCount, isTokenCountOrAbsent } from '../token-count.js';
 import { normalizeUsage, type UsageReading } from '../usage.js';
 import { jsonText, JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeepReason } from '../json-text.js';
@@ -262,13 +263,18 @@ function usageOf(value: unknown): UsageReading {
   return { usage: { ...reading.usage, cacheWrite5mTokens: w5m, cacheWrite1hTokens: w1h }, problem: reading.problem };
 }
 
+/** `<synthetic>` messages and `isApiErrorMessage` lines are API errors, not requests (§6 item 1). */
+function isApiError(line: JsonObject, message: JsonObject | undefined): boolean {
+  return line['isApiErrorMessage'] === true || message?.['model'] === '<synthetic>';
+}
+
 function assistantRecord(
   line: JsonObject,
   message: JsonObject | undefined,
   content: ContentMode,
 ): { record: AssistantRecord; problem: string | null } {
   const model = sharedString(message?.['model']) ?? 'unknown';
-  const isError = line['isApiErrorMessage'] === true || model === '<synthetic>';
+  const isError = isApiError(line, message);
   let text = '';
   let textChars = 0;
   let thinkingChars = 0;
@@ -396,8 +402,52 @@ function assistantMessageProblem(raw: unknown): string | null {
 
 /** Parses one transcript line; never throws (bad JSON and non-object lines are `invalid`). */
 export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineResult {
+  const json = parseJsonLine(line);
+  if (json.kind !== 'json') return json;
+  return guarded(json.value, content, false) ?? { kind: 'invalid', reason: 'unreachable: a whole line was elided' };
+}
+
+/**
+ * What `usage` mode reads of a line never lies in these values (the bulk of a transcript: tool
+ * output twice, tool inputs, text, thinking, images), so they are elided before `JSON.parse`. The
+ * content of an API error's assistant blocks is its message: such a line is read whole
+ * (`recordOf` returns null for it).
+ */
+const USAGE_ELISION: CompiledElision = compileElision({
+  keys: {
+    toolUseResult: true,
+    message: {
+      keys: {
+        content: {
+          items: {
+            keys: { content: true, text: true, input: true, thinking: true, signature: true, source: true, data: true },
+          },
+        },
+      },
+    },
+  },
+});
+
+/**
+ * `parseClaudeLine` of a line as read (its bytes), with the same result. In `usage` mode a valid
+ * line is checked and cut on its bytes (`json-scan.ts`) and only the rest is decoded and parsed;
+ * a line the scan rejects or that nests deeper than `MAX_JSON_DEPTH`, and an API error line, take
+ * the text path, so every reason and record is the one `parseClaudeLine` gives.
+ */
+export function parseClaudeRawLine(line: RawLine, content: ContentMode): ClaudeLineResult {
+  if (content === 'usage') {
+    const scanned = scanJson(line.buffer, rawLineStart(line), rawLineEnd(line), USAGE_ELISION, MAX_JSON_DEPTH);
+    if (scanned.kind === 'json') {
+      const result = guarded(JSON.parse(scanned.text), content, true);
+      if (result !== null) return result;
+    }
+  }
+  return parseClaudeLine({ number: line.number, text: rawLineText(line), terminated: line.terminated }, content);
+}
+
+function guarded(value: unknown, content: ContentMode, elided: boolean): ClaudeLineResult | null {
   try {
-    return parseClaudeLineUnguarded(line, content);
+    return recordOf(value, content, elided);
   } catch (error) {
     const reason = tooDeepReason(error);
     if (reason === null) throw error;
@@ -405,10 +455,9 @@ export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineRes
   }
 }
 
-function parseClaudeLineUnguarded(line: Line, content: ContentMode): ClaudeLineResult {
-  const json = parseJsonLine(line);
-  if (json.kind !== 'json') return json;
-  const object = asObject(json.value);
+/** The record of a parsed line; null when `elided` and the line needs what was elided (an API error's text). */
+function recordOf(value: unknown, content: ContentMode, elided: boolean): ClaudeLineResult | null {
+  const object = asObject(value);
   if (object === undefined) return { kind: 'invalid', reason: 'not a JSON object' };
   const type = asString(object['type']);
   if (type === undefined) return { kind: 'invalid', reason: 'missing field "type"' };
@@ -417,6 +466,7 @@ function parseClaudeLineUnguarded(line: Line, content: ContentMode): ClaudeLineR
     case 'assistant': {
       const malformed = assistantMessageProblem(object['message']);
       if (malformed !== null) return { kind: 'invalid', reason: malformed };
+      if (elided && isApiError(object, message)) return null;
       const { record, problem } = assistantRecord(object, message, content);
       return { kind: 'record', record, problem };
     }
