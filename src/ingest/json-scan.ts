@@ -24,7 +24,10 @@
  * caller reads the slow way, so the depth rule of `json-text.ts` keeps deciding the outcome).
  */
 
-/** Which values to elide: by object key (`true` = elide its value) and for every array item. */
+/**
+ * Which values to elide: by object key (`true` = elide its value, an `Elision` = the rules inside
+ * it) and inside every array item (`items`). Keys are always kept (only their values become `null`).
+ */
 export type Elision = {
   readonly keys?: Readonly<Record<string, Elision | true>>;
   readonly items?: Elision;
@@ -101,9 +104,10 @@ export function elideParsed(value: unknown, spec: Elision | undefined): unknown 
   if (Array.isArray(value))
     return spec.items === undefined ? value : value.map((item) => elideParsed(item, spec.items));
   if (spec.keys === undefined) return value;
+  const keys = spec.keys;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    const rule = Object.hasOwn(spec.keys, key) ? spec.keys[key] : undefined;
+    const rule = Object.hasOwn(keys, key) ? keys[key] : undefined;
     const next = rule === undefined ? child : rule === true ? ELIDED : elideParsed(child, rule);
     // defineProperty: a key named "__proto__" is an own property in JSON.parse's result too.
     Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
@@ -183,6 +187,22 @@ function stringEnd(bytes: Buffer, i: number, end: number, view: Int32Array): num
   }
 }
 
+/**
+ * `stringEnd` without checking the string's characters: the closing quote is the first quote
+ * preceded by an even run of backslashes (true of every valid string). Control characters and
+ * escapes are not looked at (one native search per quote instead of a look at every byte).
+ */
+function looseStringEnd(bytes: Buffer, i: number, end: number): number {
+  for (;;) {
+    const quote = bytes.indexOf(QUOTE, i);
+    if (quote === -1 || quote >= end) return -1;
+    let k = quote - 1;
+    while (k >= i && bytes[k] === BACKSLASH) k -= 1;
+    if (((quote - 1 - k) & 1) === 0) return quote + 1;
+    i = quote + 1;
+  }
+}
+
 function digitsEnd(bytes: Buffer, i: number, end: number): number {
   while (i < end) {
     const c = bytes[i] as number;
@@ -235,6 +255,9 @@ function whitespaceEnd(bytes: Buffer, i: number, end: number): number {
   return i;
 }
 
+/** `childOf`'s answer for a key whose escapes are not valid JSON. */
+const BAD_KEY = 'bad key';
+
 /** The elision for the value of key `bytes[from, to)` (a string's content) under `spec`; undefined: none applies. */
 function childOf(
   spec: CompiledElision,
@@ -242,12 +265,17 @@ function childOf(
   from: number,
   to: number,
   escaped: boolean,
-): CompiledElision | null | undefined {
+): CompiledElision | null | undefined | typeof BAD_KEY {
   const names = spec.keyBytes;
   if (escaped) {
-    // Rare: the key's text differs from its bytes; decode it (the string is known valid).
-    const key = JSON.parse(bytes.toString('utf8', from - 1, to + 1)) as string;
-    const at = spec.keyNames.indexOf(key);
+    // Rare: the key's text differs from its bytes; decode it (unchecked strings may not decode).
+    let key: unknown;
+    try {
+      key = JSON.parse(bytes.toString('utf8', from - 1, to + 1));
+    } catch {
+      return BAD_KEY;
+    }
+    const at = spec.keyNames.indexOf(key as string);
     return at === -1 ? undefined : spec.children[at];
   }
   const length = to - from;
@@ -268,11 +296,23 @@ const specs: (CompiledElision | null)[] = [];
 let cuts: number[] = [];
 let scratch = Buffer.allocUnsafeSlow(1 << 16);
 
+/** How much of the bytes a scan checks. */
+export type ScanCheck =
+  /** Everything `JSON.parse` checks. */
+  | 'all'
+  /**
+   * Everything but the characters inside strings (control characters, escape sequences): the
+   * structure, numbers, literals and depth are checked, and a string ends at the first quote not
+   * escaped by a backslash. On text `JSON.parse` accepts, the outcome is the same as with `all`;
+   * the strings that are kept are still checked by the `JSON.parse` of the elided text.
+   */
+  | 'structure';
+
 /**
  * Checks `bytes[start, end)` and returns its text with the values `elision` names replaced by
  * `null`: `json` (the text to `JSON.parse`), `invalid` (`JSON.parse` of the decoded bytes throws),
  * or `too-deep` (arrays/objects nest more than `maxDepth` levels, the root being level 1; the
- * bytes were not all checked).
+ * bytes were not all checked). With `check: 'structure'`, `invalid` only for what that checks.
  */
 export function scanJson(
   bytes: Buffer,
@@ -280,7 +320,30 @@ export function scanJson(
   end: number,
   elision: CompiledElision | null,
   maxDepth: number,
+  check: ScanCheck = 'all',
 ): ScanOutcome {
+  const status = scan(bytes, start, end, elision, maxDepth, check === 'all');
+  if (status === OK) return { kind: 'json', text: assemble(bytes, start, end) };
+  return status === DEEP ? TOO_DEEP : INVALID;
+}
+
+/** Whether `bytes[start, end)` is a JSON text `JSON.parse` accepts, nesting at most `maxDepth` levels (no text is built). */
+export function isJson(bytes: Buffer, start: number, end: number, maxDepth: number): boolean {
+  return scan(bytes, start, end, null, maxDepth, true) === OK;
+}
+
+const OK = 0;
+const BAD = 1;
+const DEEP = 2;
+
+function scan(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  elision: CompiledElision | null,
+  maxDepth: number,
+  strict: boolean,
+): number {
   if (kinds.length < maxDepth) kinds = new Uint8Array(maxDepth);
   const view = wordsOf(bytes);
   cuts.length = 0;
@@ -292,15 +355,15 @@ export function scanJson(
   let i = start;
   value: for (;;) {
     i = whitespaceEnd(bytes, i, end);
-    if (i >= end) return INVALID;
+    if (i >= end) return BAD;
     let c = bytes[i] as number;
     if (c === LBRACE || c === LBRACKET) {
-      if (depth >= maxDepth) return TOO_DEEP;
+      if (depth >= maxDepth) return DEEP;
       kinds[depth] = c;
       specs[depth] = spec;
       depth += 1;
       i = whitespaceEnd(bytes, i + 1, end);
-      if (i >= end) return INVALID;
+      if (i >= end) return BAD;
       if (bytes[i] === (c === LBRACE ? RBRACE : RBRACKET)) {
         i += 1;
         depth -= 1;
@@ -308,8 +371,8 @@ export function scanJson(
         spec = spec === null ? null : spec.items;
         continue value;
       } else {
-        const at = keyValue(bytes, i, end, view, spec);
-        if (at < 0) return INVALID;
+        const at = keyValue(bytes, i, end, view, spec, strict);
+        if (at < 0) return BAD;
         i = at;
         spec = keySpec;
         if (keyElided && cutDepth === -1) {
@@ -319,14 +382,14 @@ export function scanJson(
         continue value;
       }
     } else if (c === QUOTE) {
-      i = stringEnd(bytes, i + 1, end, view);
-      if (i < 0) return INVALID;
+      i = strict ? stringEnd(bytes, i + 1, end, view) : looseStringEnd(bytes, i + 1, end);
+      if (i < 0) return BAD;
     } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
       i = literalEnd(bytes, i, end, c === 0x74 ? TRUE : c === 0x66 ? FALSE : NULL);
-      if (i < 0) return INVALID;
+      if (i < 0) return BAD;
     } else {
       i = numberEnd(bytes, i, end);
-      if (i < 0) return INVALID;
+      if (i < 0) return BAD;
     }
     // A value ended at `i`: close containers and move to the next item or key.
     for (;;) {
@@ -335,11 +398,10 @@ export function scanJson(
         cutDepth = -1;
       }
       if (depth === 0) {
-        if (whitespaceEnd(bytes, i, end) !== end) return INVALID;
-        return { kind: 'json', text: assemble(bytes, start, end) };
+        return whitespaceEnd(bytes, i, end) === end ? OK : BAD;
       }
       i = whitespaceEnd(bytes, i, end);
-      if (i >= end) return INVALID;
+      if (i >= end) return BAD;
       c = bytes[i] as number;
       const kind = kinds[depth - 1] as number;
       if (c === COMMA) {
@@ -349,8 +411,8 @@ export function scanJson(
           spec = container === null ? null : container.items;
           continue value;
         }
-        const at = keyValue(bytes, i, end, view, container);
-        if (at < 0) return INVALID;
+        const at = keyValue(bytes, i, end, view, container, strict);
+        if (at < 0) return BAD;
         i = at;
         spec = keySpec;
         if (keyElided && cutDepth === -1) {
@@ -359,7 +421,7 @@ export function scanJson(
         }
         continue value;
       }
-      if (c !== (kind === LBRACE ? RBRACE : RBRACKET)) return INVALID;
+      if (c !== (kind === LBRACE ? RBRACE : RBRACKET)) return BAD;
       i += 1;
       depth -= 1;
     }
@@ -371,21 +433,42 @@ let keySpec: CompiledElision | null = null;
 let keyElided = false;
 
 /** Reads `"key" :` at `i` (whitespace skipped before the colon); returns the index after the colon, or -1. */
-function keyValue(bytes: Buffer, i: number, end: number, view: Int32Array, spec: CompiledElision | null): number {
+function keyValue(
+  bytes: Buffer,
+  i: number,
+  end: number,
+  view: Int32Array,
+  spec: CompiledElision | null,
+  strict: boolean,
+): number {
   keySpec = null;
   keyElided = false;
   if (i >= end || bytes[i] !== QUOTE) return -1;
   const from = i + 1;
-  const after = stringEnd(bytes, from, end, view);
+  const after = strict ? stringEnd(bytes, from, end, view) : looseStringEnd(bytes, from, end);
   if (after < 0) return -1;
   if (spec !== null && spec.keyBytes.length > 0) {
-    const child = childOf(spec, bytes, from, after - 1, sawEscape);
+    const escaped = strict ? sawEscape : hasBackslash(bytes, from, after - 1);
+    const child = childOf(spec, bytes, from, after - 1, escaped);
+    if (child === BAD_KEY) return -1;
     if (child === null) keyElided = true;
     else if (child !== undefined) keySpec = child;
   }
   const colon = whitespaceEnd(bytes, after, end);
   if (colon >= end || bytes[colon] !== COLON) return -1;
   return colon + 1;
+}
+
+function hasBackslash(bytes: Buffer, from: number, to: number): boolean {
+  for (let k = from; k < to; k += 1) if (bytes[k] === BACKSLASH) return true;
+  return false;
+}
+
+/** Copies `bytes[from, to)` to `target` at `at`; returns the index after it. Short runs byte by byte (a `copy` call costs more). */
+function copyInto(target: Buffer, at: number, bytes: Buffer, from: number, to: number): number {
+  if (to - from > 64) return at + bytes.copy(target, at, from, to);
+  for (let k = from; k < to; k += 1) target[at++] = bytes[k] as number;
+  return at;
 }
 
 /** The text of `bytes[start, end)` with the cut ranges replaced by the placeholder, decoded once. */
@@ -397,12 +480,16 @@ function assemble(bytes: Buffer, start: number, end: number): string {
   let at = 0;
   let from = start;
   for (let n = 0; n < cuts.length; n += 2) {
-    const cutStart = cuts[n] as number;
-    at += bytes.copy(scratch, at, from, cutStart);
-    at += PLACEHOLDER.copy(scratch, at);
+    at = copyInto(scratch, at, bytes, from, cuts[n] as number);
+    // The placeholder, `null`.
+    scratch[at] = 0x6e;
+    scratch[at + 1] = 0x75;
+    scratch[at + 2] = 0x6c;
+    scratch[at + 3] = 0x6c;
+    at += 4;
     from = cuts[n + 1] as number;
   }
-  at += bytes.copy(scratch, at, from, end);
+  at = copyInto(scratch, at, bytes, from, end);
   const text = scratch.toString('utf8', 0, at);
   if (cuts.length > 1024) cuts = [];
   return text;

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileElision, type Elision, elideParsed, scanJson, type ScanOutcome } from '../../src/ingest/json-scan.js';
+import {
+  compileElision,
+  type Elision,
+  elideParsed,
+  isJson,
+  type ScanCheck,
+  scanJson,
+  type ScanOutcome,
+} from '../../src/ingest/json-scan.js';
 
 /** What JSON.parse says of the bytes, decoded as a line is. */
 function parseOutcome(bytes: Buffer): { ok: true; value: unknown } | { ok: false } {
@@ -18,10 +26,18 @@ function embedded(bytes: Buffer, pad: number): { buffer: Buffer; start: number; 
   return { buffer, start: pad, end: pad + bytes.length };
 }
 
-function scan(text: string | Buffer, elision: Elision | null = null, maxDepth = 10_000, pad = 3): ScanOutcome {
+function scan(
+  text: string | Buffer,
+  elision: Elision | null = null,
+  maxDepth = 10_000,
+  pad = 3,
+  check: ScanCheck = 'all',
+): ScanOutcome {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   const { buffer, start, end } = embedded(bytes, pad);
-  return scanJson(buffer, start, end, elision === null ? null : compileElision(elision), maxDepth);
+  const outcome = scanJson(buffer, start, end, elision === null ? null : compileElision(elision), maxDepth, check);
+  if (check === 'all') expect(isJson(buffer, start, end, maxDepth)).toBe(outcome.kind === 'json');
+  return outcome;
 }
 
 function valid(text: string): boolean {
@@ -33,6 +49,7 @@ const SPEC: Elision = {
     big: true,
     message: { keys: { content: { items: { keys: { text: true, input: true } } } } },
     list: { items: { keys: { a: true } } },
+    obj: { keys: { k: {}, big: { keys: { text: true } } } },
   },
 };
 
@@ -182,6 +199,15 @@ describe('scanJson: elision', () => {
     expect(scan('{"big":"a\tb"}', SPEC).kind).toBe('invalid');
   });
 
+  it("'structure' checks everything but the characters inside strings", () => {
+    const structure = (text: string): string => scan(text, SPEC, 10_000, 3, 'structure').kind;
+    expect(structure('{"big":"a\tb\\"c\\\\","k":1}')).toBe('json');
+    expect(structure('{"big":"a\u0001\\x"}')).toBe('json');
+    expect(scan('{"big":"a\u0001\\x"}', SPEC).kind).toBe('invalid');
+    for (const bad of ['{"big":"a\\\\"b"}', '{"big":01}', '{"big":tru}', '{"big":[1,]}', '{"big":"x"', '{"b\\x":1}'])
+      expect(structure(bad)).toBe('invalid');
+  });
+
   it('refuses a key it could not match on bytes', () => {
     expect(() => compileElision({ keys: { é: true } })).toThrow(/plain ASCII/);
   });
@@ -229,7 +255,7 @@ function looseJson(value: unknown, rand: () => number): string {
 }
 
 /** JSON values whose keys often hit the elision spec (and duplicates, and "__proto__"). */
-const KEYS = ['big', 'message', 'content', 'text', 'input', 'list', 'type', 'k', '__proto__', 'bi'];
+const KEYS = ['big', 'message', 'content', 'text', 'input', 'list', 'type', 'k', '__proto__', 'bi', 'obj', 'a'];
 const jsonValue = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -238,6 +264,8 @@ const jsonValue = fc.letrec<{ value: unknown }>((tie) => ({
     fc.integer(),
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.string({ unit: 'binary' }),
+    // Escapes next to quotes and each other: `\\"`, `\"`, `\u0001`.
+    fc.string({ unit: fc.constantFrom('a', '\\', '"', '\n', '\u0001', 'é', '😀', '/'), maxLength: 8 }),
     fc.array(tie('value'), { maxLength: 4 }),
     fc
       .array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string({ maxLength: 3 })), tie('value')), {
@@ -309,9 +337,13 @@ function mutate(bytes: Buffer, steps: readonly { at: number; op: string; byte: n
   return Buffer.from(out);
 }
 
-/** The property: the scan agrees with JSON.parse on validity, and its elided text parses to the elided value. */
+/**
+ * The property: the scan agrees with JSON.parse on validity, and its elided text parses to the
+ * elided value; a 'structure' scan never rejects what JSON.parse accepts, and gives the same text.
+ */
 function agrees(bytes: Buffer, pad: number): void {
   const outcome = scan(bytes, SPEC, 10_000, pad);
+  const loose = scan(bytes, SPEC, 10_000, pad, 'structure');
   const expected = parseOutcome(bytes);
   if (!expected.ok) {
     expect(outcome.kind).toBe('invalid');
@@ -319,6 +351,7 @@ function agrees(bytes: Buffer, pad: number): void {
   }
   if (outcome.kind !== 'json') throw new Error(`JSON.parse accepts ${JSON.stringify(bytes.toString('utf8'))}`);
   expect(JSON.parse(outcome.text)).toEqual(elideParsed(expected.value, SPEC));
+  expect(loose).toEqual(outcome);
 }
 
 describe('scanJson = JSON.parse (differential properties)', () => {

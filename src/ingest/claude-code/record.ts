@@ -9,7 +9,7 @@ import { type ContentMode, kept } from '../content-mode.js';
 import { parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
 import { type Line, type RawLine, rawLineEnd, rawLineStart, rawLineText } from '../lines.js';
-import { type CompiledElision, compileElision, scanJson } from '../json-scan.js';
+import { type CompiledElision, compileElision, isJson, scanJson } from '../json-scan.js';
 import { checkTokenCount, isTokenCountOrAbsent } from '../token-count.js';
 import { normalizeUsage, type UsageReading } from '../usage.js';
 import { jsonText, JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeepReason } from '../json-text.js';
@@ -408,10 +408,12 @@ export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineRes
 }
 
 /**
- * What `usage` mode reads of a line never lies in these values (the bulk of a transcript: tool
- * output twice, tool inputs, text, thinking, images), so they are elided before `JSON.parse`. The
- * content of an API error's assistant blocks is its message: such a line is read whole
- * (`recordOf` returns null for it).
+ * Values `usage` mode never reads, elided before `JSON.parse` (the value becomes `null`; the key
+ * stays, so duplicate keys resolve as in the whole line): tool output (twice: the tool_result's
+ * content and `toolUseResult`), tool inputs, texts, thinking, images — most of a transcript's
+ * bytes. Everything else is parsed, so a field read here later is never silently missing. The
+ * depth of a tool input is checked by the scan's depth bound. The content of an API error's
+ * assistant blocks is its message: such a line is read whole (`recordOf` returns null for it).
  */
 const USAGE_ELISION: CompiledElision = compileElision({
   keys: {
@@ -429,20 +431,43 @@ const USAGE_ELISION: CompiledElision = compileElision({
 });
 
 /**
- * `parseClaudeLine` of a line as read (its bytes), with the same result. In `usage` mode a valid
- * line is checked and cut on its bytes (`json-scan.ts`) and only the rest is decoded and parsed;
- * a line the scan rejects or that nests deeper than `MAX_JSON_DEPTH`, and an API error line, take
- * the text path, so every reason and record is the one `parseClaudeLine` gives.
+ * `parseClaudeLine` of a line as read (its bytes). In `usage` mode the line is scanned on its bytes
+ * (`json-scan.ts`): its structure, numbers and literals are checked, the values in `USAGE_ELISION`
+ * are cut, and only the rest is decoded and parsed (`JSON.parse` checks every string kept).
+ * - An assistant record (the only kind that carries usage, formats.md §1.3) is also checked
+ *   byte for byte, strings included, as `JSON.parse` would: a malformed one takes the text path
+ *   and is the same issue as there.
+ * - Any other record is read without checking the characters inside the strings that were cut
+ *   (tool output, tool inputs, text): a raw control character or a bad escape sequence there is
+ *   not reported (the text path would report the line as malformed JSON). What is read from such a
+ *   line is exactly what a valid line gives.
+ * A line the scan rejects, a line nested deeper than `MAX_JSON_DEPTH`, a kept part that does not
+ * parse, and an API error line (its text is in cut blocks) take the text path: same reasons,
+ * same records. Other modes always take the text path.
  */
 export function parseClaudeRawLine(line: RawLine, content: ContentMode): ClaudeLineResult {
   if (content === 'usage') {
-    const scanned = scanJson(line.buffer, rawLineStart(line), rawLineEnd(line), USAGE_ELISION, MAX_JSON_DEPTH);
-    if (scanned.kind === 'json') {
-      const result = guarded(JSON.parse(scanned.text), content, true);
-      if (result !== null) return result;
+    const start = rawLineStart(line);
+    const end = rawLineEnd(line);
+    const scanned = scanJson(line.buffer, start, end, USAGE_ELISION, MAX_JSON_DEPTH, 'structure');
+    const value = scanned.kind === 'json' ? parsedOrUndefined(scanned.text) : undefined;
+    if (value !== undefined) {
+      const assistant = asObject(value)?.['type'] === 'assistant';
+      if (!assistant || isJson(line.buffer, start, end, MAX_JSON_DEPTH)) {
+        const result = guarded(value, content, true);
+        if (result !== null) return result;
+      }
     }
   }
   return parseClaudeLine({ number: line.number, text: rawLineText(line), terminated: line.terminated }, content);
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function guarded(value: unknown, content: ContentMode, elided: boolean): ClaudeLineResult | null {
