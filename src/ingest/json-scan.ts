@@ -43,10 +43,7 @@ export type CompiledElision = {
 };
 
 export type ScanOutcome =
-  /** `checkedAll`: every byte was checked as with `all` (true for `all`; for a trigger, once it fired). */
-  | { readonly kind: 'json'; readonly text: string; readonly checkedAll: boolean }
-  | { readonly kind: 'invalid' }
-  | { readonly kind: 'too-deep' };
+  { readonly kind: 'json'; readonly text: string } | { readonly kind: 'invalid' } | { readonly kind: 'too-deep' };
 
 const INVALID: ScanOutcome = { kind: 'invalid' };
 const TOO_DEEP: ScanOutcome = { kind: 'too-deep' };
@@ -309,17 +306,7 @@ export type ScanCheck =
    * escaped by a backslash. On text `JSON.parse` accepts, the outcome is the same as with `all`;
    * the strings that are kept are still checked by the `JSON.parse` of the elided text.
    */
-  | 'structure'
-  /** `structure` until a key of the root object has the string value named (`allWhen`): then `all`, from the start. */
-  | AllWhen;
-
-/** A `ScanCheck` that checks everything once a root key has a given string value (`allWhen`). */
-export type AllWhen = { readonly key: Buffer; readonly value: string };
-
-/** Checks in `structure` mode until the root object's `key` has the string value `value`, then in `all` mode. */
-export function allWhen(key: string, value: string): AllWhen {
-  return { key: Buffer.from(key, 'utf8'), value };
-}
+  | 'structure';
 
 /**
  * Checks `bytes[start, end)` and returns its text with the values `elision` names replaced by
@@ -335,15 +322,14 @@ export function scanJson(
   maxDepth: number,
   check: ScanCheck = 'all',
 ): ScanOutcome {
-  const trigger = typeof check === 'object' ? check : null;
-  const status = scan(bytes, start, end, elision, maxDepth, check === 'all', trigger);
-  if (status === OK) return { kind: 'json', text: assemble(bytes, start, end), checkedAll: endedStrict };
+  const status = scan(bytes, start, end, elision, maxDepth, check === 'all');
+  if (status === OK) return { kind: 'json', text: assemble(bytes, start, end) };
   return status === DEEP ? TOO_DEEP : INVALID;
 }
 
 /** Whether `bytes[start, end)` is a JSON text `JSON.parse` accepts, nesting at most `maxDepth` levels (no text is built). */
 export function isJson(bytes: Buffer, start: number, end: number, maxDepth: number): boolean {
-  return scan(bytes, start, end, null, maxDepth, true, null) === OK;
+  return scan(bytes, start, end, null, maxDepth, true) === OK;
 }
 
 const OK = 0;
@@ -356,41 +342,21 @@ function scan(
   end: number,
   elision: CompiledElision | null,
   maxDepth: number,
-  strictFromStart: boolean,
-  trigger: AllWhen | null,
+  strict: boolean,
 ): number {
   if (kinds.length < maxDepth) kinds = new Uint8Array(maxDepth);
   const view = wordsOf(bytes);
   cuts.length = 0;
-  let strict = strictFromStart;
   let depth = 0;
   let spec = elision;
   /** While eliding: the depth at which the elided value ends, and where it started. */
   let cutDepth = -1;
   let cutFrom = 0;
-  /** The value about to be read is the trigger key's. */
-  let triggerValue = false;
   let i = start;
   value: for (;;) {
     i = whitespaceEnd(bytes, i, end);
     if (i >= end) return BAD;
     let c = bytes[i] as number;
-    if (triggerValue) {
-      triggerValue = false;
-      if (c === QUOTE) {
-        const after = looseStringEnd(bytes, i + 1, end);
-        if (after >= 0 && stringIs(bytes, i + 1, after - 1, (trigger as AllWhen).value)) {
-          // Check everything, from the start (the bytes before were only checked for structure).
-          strict = true;
-          cuts.length = 0;
-          depth = 0;
-          spec = elision;
-          cutDepth = -1;
-          i = start;
-          continue value;
-        }
-      }
-    }
     if (c === LBRACE || c === LBRACKET) {
       if (depth >= maxDepth) return DEEP;
       kinds[depth] = c;
@@ -409,7 +375,6 @@ function scan(
         if (at < 0) return BAD;
         i = at;
         spec = keySpec;
-        triggerValue = !strict && trigger !== null && depth === 1 && keyIs(bytes, keyFrom, keyTo, trigger.key);
         if (keyElided && cutDepth === -1) {
           cutDepth = depth;
           cutFrom = whitespaceEnd(bytes, i, end);
@@ -433,7 +398,6 @@ function scan(
         cutDepth = -1;
       }
       if (depth === 0) {
-        endedStrict = strict;
         return whitespaceEnd(bytes, i, end) === end ? OK : BAD;
       }
       i = whitespaceEnd(bytes, i, end);
@@ -451,7 +415,6 @@ function scan(
         if (at < 0) return BAD;
         i = at;
         spec = keySpec;
-        triggerValue = !strict && trigger !== null && depth === 1 && keyIs(bytes, keyFrom, keyTo, trigger.key);
         if (keyElided && cutDepth === -1) {
           cutDepth = depth;
           cutFrom = whitespaceEnd(bytes, i, end);
@@ -463,32 +426,6 @@ function scan(
       depth -= 1;
     }
   }
-}
-
-/** Set by `scan` when it returns OK: whether it checked everything. */
-let endedStrict = false;
-/** Set by `keyValue`: where the key's content is. */
-let keyFrom = 0;
-let keyTo = 0;
-
-/** Whether the string content `bytes[from, to)` (valid or not) has the text `name`. */
-function stringIs(bytes: Buffer, from: number, to: number, text: string): boolean {
-  if (!hasBackslash(bytes, from, to)) return bytes.toString('utf8', from, to) === text;
-  try {
-    return JSON.parse(bytes.toString('utf8', from - 1, to + 1)) === text;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether the key content `bytes[from, to)` is `name` (its bytes, or its text when it has escapes). */
-function keyIs(bytes: Buffer, from: number, to: number, name: Buffer): boolean {
-  if (to - from === name.length) {
-    let k = 0;
-    while (k < name.length && bytes[from + k] === name[k]) k += 1;
-    if (k === name.length) return true;
-  }
-  return hasBackslash(bytes, from, to) && stringIs(bytes, from, to, name.toString('utf8'));
 }
 
 /** Set by `keyValue`: the elision inside the key's value, and whether the value itself is elided. */
@@ -510,8 +447,6 @@ function keyValue(
   const from = i + 1;
   const after = strict ? stringEnd(bytes, from, end, view) : looseStringEnd(bytes, from, end);
   if (after < 0) return -1;
-  keyFrom = from;
-  keyTo = after - 1;
   if (spec !== null && spec.keyBytes.length > 0) {
     const escaped = strict ? sawEscape : hasBackslash(bytes, from, after - 1);
     const child = childOf(spec, bytes, from, after - 1, escaped);

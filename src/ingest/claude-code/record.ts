@@ -9,7 +9,7 @@ import { type ContentMode, kept } from '../content-mode.js';
 import { parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
 import { type Line, type RawLine, rawLineEnd, rawLineStart, rawLineText } from '../lines.js';
-import { allWhen, type CompiledElision, compileElision, isJson, scanJson } from '../json-scan.js';
+import { type CompiledElision, compileElision, isJson, scanJson } from '../json-scan.js';
 import { checkTokenCount, isTokenCountOrAbsent } from '../token-count.js';
 import { normalizeUsage, type UsageReading } from '../usage.js';
 import { jsonText, JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeepReason } from '../json-text.js';
@@ -415,9 +415,6 @@ export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineRes
  * depth of a tool input is checked by the scan's depth bound. The content of an API error's
  * assistant blocks is its message: such a line is read whole (`recordOf` returns null for it).
  */
-/** Lines are checked for structure, and in full once a root "type" is "assistant" (see `parseClaudeRawLine`). */
-const CHECK_ASSISTANT_LINES = allWhen('type', 'assistant');
-
 const USAGE_ELISION: CompiledElision = compileElision({
   keys: {
     toolUseResult: true,
@@ -438,9 +435,8 @@ const USAGE_ELISION: CompiledElision = compileElision({
  * (`json-scan.ts`): its structure, numbers and literals are checked, the values in `USAGE_ELISION`
  * are cut, and only the rest is decoded and parsed (`JSON.parse` checks every string kept).
  * - An assistant record (the only kind that carries usage, formats.md §1.3) is also checked
- *   byte for byte, strings included, as `JSON.parse` would (the scan starts over in full when it
- *   meets a root `"type":"assistant"`; a line whose last type is "assistant" but whose scan did
- *   not is checked again): a malformed one takes the text path and is the same issue as there.
+ *   byte for byte, strings included, as `JSON.parse` would: a malformed one takes the text path
+ *   and is the same issue as there.
  * - Any other record is read without checking the characters inside the strings that were cut
  *   (tool output, tool inputs, text): a raw control character or a bad escape sequence there is
  *   not reported (the text path would report the line as malformed JSON). What is read from such a
@@ -453,12 +449,11 @@ export function parseClaudeRawLine(line: RawLine, content: ContentMode): ClaudeL
   if (content === 'usage') {
     const start = rawLineStart(line);
     const end = rawLineEnd(line);
-    const scanned = scanJson(line.buffer, start, end, USAGE_ELISION, MAX_JSON_DEPTH, CHECK_ASSISTANT_LINES);
+    const scanned = scanJson(line.buffer, start, end, USAGE_ELISION, MAX_JSON_DEPTH, 'structure');
     const value = scanned.kind === 'json' ? parsedOrUndefined(scanned.text) : undefined;
-    if (value !== undefined && scanned.kind === 'json') {
-      // The scan checked everything once it met `"type":"assistant"`; the last "type" decides.
+    if (value !== undefined) {
       const assistant = asObject(value)?.['type'] === 'assistant';
-      if (!assistant || scanned.checkedAll || isJson(line.buffer, start, end, MAX_JSON_DEPTH)) {
+      if (!assistant || isJson(line.buffer, start, end, MAX_JSON_DEPTH)) {
         const result = guarded(value, content, true);
         if (result !== null) return result;
       }
