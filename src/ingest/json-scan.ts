@@ -491,6 +491,8 @@ function assemble(bytes: Buffer, start: number, end: number): string {
   }
   at = copyInto(scratch, at, bytes, from, end);
   const text = scratch.toString('utf8', 0, at);
+  // One huge line must not keep its size of memory for the rest of the run.
   if (cuts.length > 1024) cuts = [];
+  if (scratch.length > 1 << 24) scratch = Buffer.allocUnsafeSlow(1 << 16);
   return text;
 }
