@@ -139,7 +139,10 @@ class Builder {
 
   /** Appends a main-transcript item with its place in the chain; the record's next item follows it. */
   private pushItem(item: Item): void {
-    this.items.push(this.nextParent === undefined ? item : { ...item, parentId: this.nextParent });
+    // Set on the caller's fresh literal, not spread into a copy: a spread copy got a hidden class
+    // of its own per item (a tenth of a loaded session's heap), all lookups then megamorphic.
+    if (this.nextParent !== undefined) (item as { parentId?: string | null }).parentId = this.nextParent;
+    this.items.push(item);
     this.nextParent = item.id;
   }
 
@@ -279,7 +282,10 @@ class Builder {
         kind: 'user',
         id,
         timestampMs: record.timestampMs,
-        ...record.content,
+        text: record.content.text,
+        chars: record.content.chars,
+        imageParts: record.content.imageParts,
+        imageChars: record.content.imageChars,
         synthetic: record.isMeta ? 'meta' : null,
       });
     }
