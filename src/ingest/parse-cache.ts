@@ -242,6 +242,20 @@ async function parseFrom<T>(file: string, parser: LineParser<T>, from: Progress,
  * the entries read so far were handed over.
  */
 export async function forEachLineEntry<T>(file: string, parser: LineParser<T>, use: (entry: T) => void): Promise<void> {
+  const parseRaw = parser.parseRaw;
+  if (parseRaw !== undefined) {
+    // The parser reads the bytes itself: lines are not decoded first.
+    await scanFileLines(
+      file,
+      (raw) => {
+        const entry = parseRaw(raw);
+        if (entry !== null) use(entry);
+      },
+      undefined,
+      { decode: false },
+    );
+    return;
+  }
   await scanFileLines(file, (raw, text) => {
     const entry = parser.parse({ number: raw.number, text, terminated: raw.terminated, endOffset: raw.endOffset });
     if (entry !== null) use(entry);

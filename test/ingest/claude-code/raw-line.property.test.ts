@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseClaudeLine, parseClaudeRawLine } from '../../../src/ingest/claude-code/record.js';
 import { scanJson } from '../../../src/ingest/json-scan.js';
+import { forEachLineEntry, type LineParser, readLinesCached } from '../../../src/ingest/parse-cache.js';
 import { type RawLine, rawLineEnd, rawLineStart, rawLineText, scanFileLines } from '../../../src/ingest/lines.js';
 
 function rawLine(bytes: Buffer, number: number, terminated: boolean, pad: number): RawLine {
@@ -311,6 +312,31 @@ describe('parseClaudeRawLine = parseClaudeLine in usage mode (differential)', ()
     ]) {
       for (const number of [1, 2]) expectSameAsText(rawLine(Buffer.from(line, 'utf8'), number, true, 1));
     }
+  });
+});
+
+describe('reading a file with a byte parser', () => {
+  // A regression seen once: the uncached read decoded every line and called `parse`, so the byte
+  // path of `report --no-cache` and `sessions --no-cache` was never taken.
+  it('forEachLineEntry and readLinesCached hand every line to parseRaw when the parser has one', async () => {
+    const file = '../shared/real-logs/claude-code/projects';
+    const first = readdirSync(file, { withFileTypes: true }).find((entry) => entry.isDirectory());
+    expect(first).toBeDefined();
+    const dir = join(file, first?.name ?? '');
+    const transcript = join(dir, readdirSync(dir).find((name) => name.endsWith('.jsonl')) ?? '');
+    const parser: LineParser<number> = {
+      key: 'test/raw/1',
+      parse: () => {
+        throw new Error('decoded path taken');
+      },
+      parseRaw: (line) => line.number,
+    };
+    const seen: number[] = [];
+    await forEachLineEntry(transcript, parser, (n) => seen.push(n));
+    const cached: number[] = [];
+    await readLinesCached(transcript, parser, null, cached);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(cached).toEqual(seen);
   });
 });
 
