@@ -27,8 +27,9 @@ const posix = (path) => path.split(sep).join('/');
  * `.config()` files given by absolute path, which this CLI does not use: left as it is. A package
  * file not listed here fails the build, so that an upgrade that adds one is looked at.
  */
+const YARGS_SHIM = 'node_modules/yargs/lib/platform-shims/esm.mjs';
 const PACKAGE_URLS = {
-  'node_modules/yargs/lib/platform-shims/esm.mjs': {
+  [YARGS_SHIM]: {
     prelude: [
       "import { createRequire as __yargsRequire } from 'node:module';",
       "import { pathToFileURL as __yargsFileUrl } from 'node:url';",
@@ -48,6 +49,40 @@ const PACKAGE_URLS = {
  * writes it, and keeps `import.meta.url` as it is. Both are checked after bundling (metafile).
  */
 const rewritten = new Set();
+
+/**
+ * yargs' platform shim imports cliui and string-width, whose copies build Unicode-property
+ * regular expressions and an `Intl.Segmenter` when imported (~25 ms), and uses them only to lay
+ * out help text. In the bundle the shim gets, for each, a function that requires the package on
+ * first call (esbuild evaluates a `require`d module lazily, on its first `require`): a command
+ * that prints no help never evaluates them. The shim's text is left as it is.
+ */
+const LAZY_FROM_SHIM = new Set(['cliui', 'string-width']);
+const lazyShimImportsPlugin = {
+  name: 'lazy-yargs-layout',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^(cliui|string-width)$/ }, async (args) => {
+      if (args.pluginData === 'real' || posix(relative(root, args.importer)) !== YARGS_SHIM) return undefined;
+      if (!LAZY_FROM_SHIM.has(args.path)) return undefined;
+      // Where the package is (this callback is skipped for this inner lookup).
+      const real = await pluginBuild.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: 'real',
+      });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'lazy-yargs-layout' };
+    });
+    // The package itself, required from that function, is an ordinary file.
+    pluginBuild.onResolve({ filter: /.*/, namespace: 'lazy-yargs-layout' }, (args) => ({ path: args.path }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-yargs-layout' }, (args) => ({
+      contents: `export default (...args) => require(${JSON.stringify(args.path)}).default(...args);`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 const moduleUrlPlugin = {
   name: 'module-relative-urls',
   setup(pluginBuild) {
@@ -89,7 +124,7 @@ const result = await build({
     js: "import { createRequire as __cachecostRequire } from 'node:module';\nconst require = __cachecostRequire(import.meta.url);",
   },
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [moduleUrlPlugin],
+  plugins: [lazyShimImportsPlugin, moduleUrlPlugin],
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
