@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { mutate } from './mutate-bytes.js';
 import {
   compileElision,
   type Elision,
@@ -324,18 +325,6 @@ const mutation = fc.record({
     0x6e,
   ),
 });
-
-function mutate(bytes: Buffer, steps: readonly { at: number; op: string; byte: number }[]): Buffer {
-  let out = [...bytes];
-  for (const { at, op, byte } of steps) {
-    const i = out.length === 0 ? 0 : at % (out.length + (op === 'insert' ? 1 : 0));
-    if (op === 'insert') out.splice(i, 0, byte);
-    else if (op === 'replace' && out.length > 0) out[i] = byte;
-    else if (op === 'delete') out.splice(i, 1);
-    else if (op === 'truncate') out = out.slice(0, i);
-  }
-  return Buffer.from(out);
-}
 
 /**
  * The property: the scan agrees with JSON.parse on validity, and its elided text parses to the

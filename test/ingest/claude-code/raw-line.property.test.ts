@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { mutate } from '../mutate-bytes.js';
 import { parseClaudeLine, parseClaudeRawLine } from '../../../src/ingest/claude-code/record.js';
 import { scanJson } from '../../../src/ingest/json-scan.js';
 import { forEachLineEntry, type LineParser, readLinesCached } from '../../../src/ingest/parse-cache.js';
@@ -197,18 +198,6 @@ const mutation = fc.record({
   op: fc.constantFrom('insert', 'replace', 'delete', 'truncate'),
   byte: fc.constantFrom(0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x30, 0x2d, 0x75, 0x09, 0x0d, 0x00, 0xe2),
 });
-
-function mutate(bytes: Buffer, steps: readonly { at: number; op: string; byte: number }[]): Buffer {
-  let out = [...bytes];
-  for (const { at, op, byte } of steps) {
-    const i = out.length === 0 ? 0 : at % (out.length + (op === 'insert' ? 1 : 0));
-    if (op === 'insert') out.splice(i, 0, byte);
-    else if (op === 'replace' && out.length > 0) out[i] = byte;
-    else if (op === 'delete') out.splice(i, 1);
-    else if (op === 'truncate') out = out.slice(0, i);
-  }
-  return Buffer.from(out);
-}
 
 /** How the line sits in its file: a byte order mark (line 1), a CRLF ending, terminated or not. */
 const framing = fc.record({
