@@ -14,6 +14,7 @@ import { basename, join } from 'node:path';
 import type { IngestIssue } from '../session/model.js';
 import { type Detection, detectFormat } from './detect-format.js';
 import { entryKind } from './dir-entry.js';
+import type { RunPack } from './run-pack.js';
 
 export type FoundLog = Detection & { readonly path: string };
 
@@ -43,7 +44,12 @@ function skipDir(dir: string, name: string): boolean {
   return basename(dir) === 'storage' && OPENCODE_BULK_DIRS.has(name);
 }
 
-type WalkState = { readonly found: FoundLog[]; readonly issues: IngestIssue[]; readonly visited: Set<string> };
+type WalkState = {
+  readonly found: FoundLog[];
+  readonly issues: IngestIssue[];
+  readonly visited: Set<string>;
+  readonly pack: RunPack | null;
+};
 
 async function walk(dir: string, depth: number, state: WalkState): Promise<void> {
   const { issues } = state;
@@ -66,7 +72,7 @@ async function walk(dir: string, depth: number, state: WalkState): Promise<void>
         await walk(path, depth + 1, state);
       }
     } else if (candidate) {
-      if (kind.kind === 'file') await classify(path, state.found, issues);
+      if (kind.kind === 'file') await classify(path, state);
       else issues.push({ file: path, line: 0, reason: kind.reason });
     }
   }
@@ -112,32 +118,77 @@ async function probe(path: string): Promise<{ readonly binary: boolean; readonly
   return { binary: false, noJsonObject: nonBlank.length > 0 && !nonBlank.some(isObject) };
 }
 
-async function classify(path: string, found: FoundLog[], issues: IngestIssue[]): Promise<void> {
+/** What the walk makes of one candidate file: a log of some format, a reported non-log, or nothing. */
+type Classified = { readonly detection: Detection | null; readonly issue: string | null };
+
+async function classifyFile(path: string): Promise<Classified> {
+  const detection = await detectFormat(path);
+  if (detection !== null) return { detection, issue: null };
+  const head = await probe(path);
+  if (head.binary) return { detection, issue: 'binary content (not UTF-8 text) in a file named like a log; not read' };
+  if (path.endsWith('.jsonl') && head.noJsonObject)
+    return { detection, issue: 'none of its first lines is a JSON object; not read as a log' };
+  return { detection, issue: null };
+}
+
+/** A first line longer than this is not kept in the run pack: the file's head is read again instead. */
+const MAX_CACHED_HEAD_CHARS = 16_384;
+
+/**
+ * `classifyFile` through the run pack: an unchanged file's outcome is the recorded one (no read).
+ * A file that cannot be read is an issue each time, never recorded.
+ */
+async function classify(path: string, state: WalkState): Promise<void> {
   try {
-    const detection = await detectFormat(path);
-    if (detection !== null && detection.format !== 'freecode') found.push({ ...detection, path });
-    else if (detection === null) {
-      const head = await probe(path);
-      if (head.binary)
-        issues.push({
-          file: path,
-          line: 0,
-          reason: 'binary content (not UTF-8 text) in a file named like a log; not read',
-        });
-      else if (path.endsWith('.jsonl') && head.noJsonObject) {
-        issues.push({ file: path, line: 0, reason: 'none of its first lines is a JSON object; not read as a log' });
-      }
+    const cached = state.pack?.outcome(path);
+    let classified = cached?.value as Classified | undefined;
+    if (classified === undefined) {
+      classified = await classifyFile(path);
+      const head = classified.detection?.head ?? null;
+      if (
+        state.pack !== null &&
+        cached !== undefined &&
+        (head === null || JSON.stringify(head).length <= MAX_CACHED_HEAD_CHARS)
+      )
+        state.pack.recordOutcome(path, cached.stamp, classified);
     }
+    const { detection, issue } = classified;
+    if (detection !== null && detection.format !== 'freecode') state.found.push({ ...detection, path });
+    else if (issue !== null) state.issues.push({ file: path, line: 0, reason: issue });
   } catch (error) {
-    issues.push({ file: path, line: 0, reason: `cannot read: ${errorMessage(error)}` });
+    state.issues.push({ file: path, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
 }
 
-/** Every non-FreeCode log file under the directory `dir`, in path order. */
+/**
+ * The format of a file given by name (or found beside one) through the run pack, as `detectFormat`;
+ * only a detected format is recorded (a walk records what it makes of the others).
+ */
+export async function detectFormatCached(path: string, pack: RunPack | null): Promise<Detection | null> {
+  const cached = pack?.outcome(path);
+  const classified = cached?.value as Classified | undefined;
+  if (classified !== undefined && classified.detection !== null) return classified.detection;
+  const detection = await detectFormat(path);
+  const head = detection?.head ?? null;
+  if (
+    pack !== null &&
+    cached !== undefined &&
+    detection !== null &&
+    (head === null || JSON.stringify(head).length <= MAX_CACHED_HEAD_CHARS)
+  )
+    pack.recordOutcome(path, cached.stamp, { detection, issue: null } satisfies Classified);
+  return detection;
+}
+
+/**
+ * Every non-FreeCode log file under the directory `dir`, in path order. With a run `pack`, a file
+ * unchanged since the pack was written is classified as it was then, without reading it.
+ */
 export async function walkLogs(
   dir: string,
+  pack: RunPack | null = null,
 ): Promise<{ readonly found: readonly FoundLog[]; readonly issues: readonly IngestIssue[] }> {
-  const state: WalkState = { found: [], issues: [], visited: new Set() };
+  const state: WalkState = { found: [], issues: [], visited: new Set(), pack };
   try {
     state.visited.add(await realpath(dir));
   } catch {

@@ -5,15 +5,8 @@
 import { errorMessage } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
-import {
-  type LineParser,
-  type ParseCache,
-  lineEntryPath,
-  readLinesCached,
-  readValueCached,
-  stampFiles,
-  writeValueCached,
-} from '../parse-cache.js';
+import { type LineParser, type ParseCache, readLinesCached } from '../parse-cache.js';
+import { type RunPack, stampFiles } from '../run-pack.js';
 import { buildClaudeSession, type ClaudeFileRecords, type ResponseClaims } from './build.js';
 import type { ClaudeSessionFiles } from './discover.js';
 import { type ClaudeRecord, parseClaudeLine } from './record.js';
@@ -88,6 +81,8 @@ async function readTranscript(
 /**
  * Reads one Claude Code session (its main transcripts and subagent files). With `claims`, responses
  * a session read earlier in the run already counted are not counted again (resumed copies, §1.5).
+ * With a run `pack`, a session whose files are unchanged is served from it (not in text mode: it
+ * would store the logs' content a second time); a session built here is stored in it.
  */
 export async function loadClaudeSession(
   files: ClaudeSessionFiles,
@@ -95,21 +90,22 @@ export async function loadClaudeSession(
     readonly content: ContentMode;
     readonly claims?: ResponseClaims | undefined;
     readonly cache?: ParseCache | null;
+    readonly pack?: RunPack | null;
   },
 ): Promise<Session> {
   const cache = options.cache ?? null;
   const paths = [...files.mainFiles, ...files.agentFiles.map((agent) => agent.file)];
-  // The whole session is cached too (not in text mode): a re-run over unchanged logs reads one
-  // entry per session instead of every line's record and building it again.
-  const sessionKey = `claude-code/session/${options.content}/1/${JSON.stringify(files)}`;
-  const useSessionCache = cache !== null && options.content !== 'text';
-  const lineKey = lineParser(options.content).key;
-  const derived = cache === null ? [] : paths.map((path) => lineEntryPath(cache, lineKey, path));
-  if (useSessionCache) {
-    const hit = readValueCached<CachedSession>(cache, sessionKey, paths, derived);
-    if (hit !== null && claimAll(hit.claimed, files.sessionId, options.claims)) return hit.session;
+  const pack = options.content === 'text' ? null : (options.pack ?? null);
+  // A session read alone (no claims) records none: it is never served to a run that keeps claims.
+  const claimsMode = options.claims === undefined ? 'alone' : 'run';
+  const sessionKey = `claude-code/session/${options.content}/${claimsMode}/2/${JSON.stringify(files)}`;
+  if (pack !== null) {
+    const hit = pack.lookup(sessionKey, paths);
+    if (hit !== null && pack.serve(hit, options.claims)) return hit.session();
+    // Built from here on: the claims of the sessions served before it must be in the map.
+    pack.settle(options.claims);
   }
-  const stamps = useSessionCache ? stampFiles(paths) : [];
+  const stamps = pack === null ? [] : stampFiles(paths);
   const issues: IngestIssue[] = [];
   const read: ClaudeFileRecords[] = [];
   for (const main of files.mainFiles) read.push(await readTranscript(main, null, options.content, cache, issues));
@@ -129,29 +125,9 @@ export async function loadClaudeSession(
   );
   // Only a session built without another session's claims is the same in any run that makes the
   // same claims first: one that lost responses to another is rebuilt each time.
-  if (useSessionCache && (claims === undefined || !claims.lost)) {
-    const entry: CachedSession = { session, claimed: claims?.asked ?? [] };
-    await writeValueCached(cache, sessionKey, paths, stamps, derived, entry);
-  }
+  if (pack !== null && (claims === undefined || !claims.lost))
+    pack.store(sessionKey, paths, stamps, files.sessionId, session, claims?.asked ?? []);
   return session;
-}
-
-/** A built session and the response keys it claimed (in order), as cached. */
-type CachedSession = { readonly session: Session; readonly claimed: readonly string[] };
-
-/**
- * Claims a cached session's responses for it, as building it would: only when no other session
- * of the run holds any of them (then the build would be the same); false leaves the claims as
- * they were, and the session is built from its records.
- */
-function claimAll(keys: readonly string[], sessionId: string, claims: ResponseClaims | undefined): boolean {
-  if (claims === undefined) return true;
-  for (const key of keys) {
-    const holder = claims.get(key);
-    if (holder !== undefined && holder !== sessionId) return false;
-  }
-  for (const key of keys) if (!claims.has(key)) claims.set(key, sessionId);
-  return true;
 }
 
 /** The run's claims, recording which keys a session asked for and whether another session held one. */
