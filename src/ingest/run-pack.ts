@@ -62,8 +62,10 @@ type Span = readonly [offset: number, bytes: number];
 
 type StoredSession =
   | {
+      /** `keyDigest` of the caller's key (which names the session's files, in order). */
       readonly key: string;
-      readonly files: readonly (readonly [path: string, ...FileStamp])[];
+      /** The stamps of the session's files, in the order of the caller's paths. */
+      readonly files: readonly FileStamp[];
       /** Who holds `claims` in a run (the session id the adapter claims them for). */
       readonly owner: string;
       readonly claims: Span;
@@ -75,7 +77,7 @@ type StoredSession =
     }
   | {
       readonly key: string;
-      readonly files: readonly (readonly [path: string, ...FileStamp])[];
+      readonly files: readonly FileStamp[];
       readonly owner: string;
       readonly claims: Span;
       readonly kind: 'json';
@@ -132,6 +134,11 @@ function checkOf(chunks: readonly Uint8Array[], algorithm: string): string | nul
 }
 
 const CHECK_ALGORITHM = typeof (zlib as { crc32?: unknown }).crc32 === 'function' ? 'crc32' : 'sha256';
+
+/** A session's key as stored: a digest (keys name every file of the session). */
+function keyDigest(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 24);
+}
 
 /** The pack's path for `key` in `cache`. */
 function packPath(cache: ParseCache, key: string): string {
@@ -232,14 +239,14 @@ export class RunPack {
 
   /** The session stored under `key`, when every one of `paths` is as it was when it was built. */
   lookup(key: string, paths: readonly string[]): PackHit | null {
-    const position = this.byKey.get(key);
+    const position = this.byKey.get(keyDigest(key));
     if (position === undefined || this.old === null) return null;
     const stored = this.old.index.sessions[position];
     if (stored === undefined || stored.files.length !== paths.length) return null;
     for (const [i, file] of stored.files.entries()) {
       const path = paths[i] ?? '';
       const stamp = this.seen.has(path) ? (this.seen.get(path) ?? null) : stampOf(path);
-      if (file[0] !== path || stamp === null || !sameStamp(file, 1, stamp) || !this.trusted(stamp[3])) return null;
+      if (stamp === null || !sameStamp(file, 0, stamp) || !this.trusted(stamp[3])) return null;
     }
     const blobs = this.old.blobs;
     const slice = (span: Span): Buffer => blobs.subarray(span[0], span[0] + span[1]);
@@ -303,24 +310,28 @@ export class RunPack {
     session: Session,
     claimed: readonly string[],
   ): void {
-    const files: (readonly [string, ...FileStamp])[] = [];
+    const files: FileStamp[] = [];
     for (const [i, path] of paths.entries()) {
       const before = stampsBefore[i];
       const now = stampOf(path);
       if (before === null || before === undefined || now === null || !sameStamp(now, 0, before)) return;
       if (!this.stable(now[3])) return;
-      files.push([path, ...now]);
+      files.push(now);
     }
     this.changed = true;
+    const digest = keyDigest(key);
     const encoded: EncodedSession = encodeSession(session);
     const claims = Buffer.from(JSON.stringify(claimed));
     const span: Span = [0, 0];
     this.kept.push(
       encoded.kind === 'json'
-        ? { stored: { key, files, owner, claims: span, kind: 'json', whole: span }, blobs: [claims, encoded.whole] }
+        ? {
+            stored: { key: digest, files, owner, claims: span, kind: 'json', whole: span },
+            blobs: [claims, encoded.whole],
+          }
         : {
             stored: {
-              key,
+              key: digest,
               files,
               owner,
               claims: span,

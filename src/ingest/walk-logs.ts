@@ -9,11 +9,12 @@
  */
 import { errorMessage } from '../session/errors.js';
 import type { Dirent } from 'node:fs';
-import { open, readdir, realpath } from 'node:fs/promises';
+import { readdirSync, realpathSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { IngestIssue } from '../session/model.js';
 import { type Detection, detectFormat } from './detect-format.js';
-import { entryKind } from './dir-entry.js';
+import { entryKindSync } from './dir-entry.js';
 import type { RunPack } from './run-pack.js';
 
 export type FoundLog = Detection & { readonly path: string };
@@ -51,11 +52,12 @@ type WalkState = {
   readonly pack: RunPack | null;
 };
 
+/** Lists and classifies synchronously (see `entryKindSync`); only a file that must be read is awaited. */
 async function walk(dir: string, depth: number, state: WalkState): Promise<void> {
   const { issues } = state;
   let entries: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     issues.push({ file: dir, line: 0, reason: `cannot list directory: ${errorMessage(error)}` });
     return;
@@ -65,15 +67,17 @@ async function walk(dir: string, depth: number, state: WalkState): Promise<void>
     const path = join(dir, entry.name);
     const candidate = CANDIDATE.test(entry.name);
     if (!entry.isDirectory() && !entry.isSymbolicLink() && !candidate) continue;
-    const kind = await entryKind(path, entry);
+    const kind = entryKindSync(path, entry);
     if (kind.kind === 'directory') {
       if (depth < MAX_DEPTH && !skipDir(dir, entry.name) && !state.visited.has(kind.realPath)) {
         state.visited.add(kind.realPath);
         await walk(path, depth + 1, state);
       }
     } else if (candidate) {
-      if (kind.kind === 'file') await classify(path, state);
-      else issues.push({ file: path, line: 0, reason: kind.reason });
+      if (kind.kind === 'file') {
+        const pending = classify(path, state);
+        if (pending !== null) await pending;
+      } else issues.push({ file: path, line: 0, reason: kind.reason });
     }
   }
 }
@@ -135,15 +139,18 @@ async function classifyFile(path: string): Promise<Classified> {
 const MAX_CACHED_HEAD_CHARS = 16_384;
 
 /**
- * `classifyFile` through the run pack: an unchanged file's outcome is the recorded one (no read).
- * A file that cannot be read is an issue each time, never recorded.
+ * `classifyFile` through the run pack: an unchanged file's outcome is the recorded one, used at
+ * once (null: nothing to wait for); otherwise the file is read. A file that cannot be read is an
+ * issue each time, never recorded.
  */
-async function classify(path: string, state: WalkState): Promise<void> {
-  try {
-    const cached = state.pack?.outcome(path);
-    let classified = cached?.value as Classified | undefined;
-    if (classified === undefined) {
-      classified = await classifyFile(path);
+function classify(path: string, state: WalkState): Promise<void> | null {
+  const cached = state.pack?.outcome(path);
+  if (cached?.value !== undefined) {
+    use(path, cached.value as Classified, state);
+    return null;
+  }
+  return classifyFile(path).then(
+    (classified) => {
       const head = classified.detection?.head ?? null;
       if (
         state.pack !== null &&
@@ -151,13 +158,17 @@ async function classify(path: string, state: WalkState): Promise<void> {
         (head === null || JSON.stringify(head).length <= MAX_CACHED_HEAD_CHARS)
       )
         state.pack.recordOutcome(path, cached.stamp, classified);
-    }
-    const { detection, issue } = classified;
-    if (detection !== null && detection.format !== 'freecode') state.found.push({ ...detection, path });
-    else if (issue !== null) state.issues.push({ file: path, line: 0, reason: issue });
-  } catch (error) {
-    state.issues.push({ file: path, line: 0, reason: `cannot read: ${errorMessage(error)}` });
-  }
+      use(path, classified, state);
+    },
+    (error: unknown) => {
+      state.issues.push({ file: path, line: 0, reason: `cannot read: ${errorMessage(error)}` });
+    },
+  );
+}
+
+function use(path: string, { detection, issue }: Classified, state: WalkState): void {
+  if (detection !== null && detection.format !== 'freecode') state.found.push({ ...detection, path });
+  else if (issue !== null) state.issues.push({ file: path, line: 0, reason: issue });
 }
 
 /**
@@ -190,7 +201,7 @@ export async function walkLogs(
 ): Promise<{ readonly found: readonly FoundLog[]; readonly issues: readonly IngestIssue[] }> {
   const state: WalkState = { found: [], issues: [], visited: new Set(), pack };
   try {
-    state.visited.add(await realpath(dir));
+    state.visited.add(realpathSync(dir));
   } catch {
     // An unresolvable root is reported by readdir in walk().
   }
