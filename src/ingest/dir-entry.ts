@@ -29,7 +29,7 @@ export function entryKindSync(path: string, entry: Dirent): EntryKind {
   if (entry.isFile()) return { kind: 'file' };
   if (entry.isDirectory()) {
     try {
-      return { kind: 'directory', realPath: realpathSync(path) };
+      return { kind: 'directory', realPath: realpathSync.native(path) };
     } catch (error) {
       return { kind: 'other', reason: `cannot resolve directory: ${message(error)}` };
     }
@@ -39,7 +39,7 @@ export function entryKindSync(path: string, entry: Dirent): EntryKind {
   try {
     const target = statSync(path);
     if (target.isFile()) return { kind: 'file' };
-    if (target.isDirectory()) return { kind: 'directory', realPath: realpathSync(path) };
+    if (target.isDirectory()) return { kind: 'directory', realPath: realpathSync.native(path) };
     return {
       kind: 'other',
       reason: 'symbolic link to something that is not a regular file (a FIFO, socket or device); skipped',

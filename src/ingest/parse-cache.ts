@@ -47,6 +47,7 @@ const LAYOUT = 'parsed-v1';
 export const RACY_MS = 2_000;
 const TAIL_BYTES = 4_096;
 const STALE_TEMP_MS = 10 * 60_000;
+const WRITE_CHUNK_CHARS = 1 << 20;
 
 type Header = {
   readonly fingerprint: string;
@@ -230,11 +231,24 @@ async function writeEntry<T>(
   try {
     const out = createWriteStream(temp);
     const hash = createHash('sha256');
-    for (const entry of entries) {
-      const text = `${JSON.stringify(entry)}\n`;
+    // Written in chunks of about WRITE_CHUNK_CHARS: a write (and a hash update) per line cost more
+    // than the JSON of a grown file's entries, which a re-run writes again.
+    let chunk: string[] = [];
+    let chars = 0;
+    const flush = async (): Promise<void> => {
+      const text = chunk.join('');
+      chunk = [];
+      chars = 0;
       hash.update(text);
       if (!out.write(text)) await once(out, 'drain');
+    };
+    for (const entry of entries) {
+      const text = `${JSON.stringify(entry)}\n`;
+      chunk.push(text);
+      chars += text.length;
+      if (chars >= WRITE_CHUNK_CHARS) await flush();
     }
+    await flush();
     out.end(`${JSON.stringify({ ...header, count: entries.length, checksum: hash.digest('hex') })}\n`);
     await finished(out);
     await rename(temp, path);

@@ -201,7 +201,7 @@ export async function walkLogs(
 ): Promise<{ readonly found: readonly FoundLog[]; readonly issues: readonly IngestIssue[] }> {
   const state: WalkState = { found: [], issues: [], visited: new Set(), pack };
   try {
-    state.visited.add(realpathSync(dir));
+    state.visited.add(realpathSync.native(dir));
   } catch {
     // An unresolvable root is reported by readdir in walk().
   }
