@@ -9,8 +9,8 @@
  *   records the file's identity (device, inode), size, mtime and the byte offset after its last
  *   complete line. The unterminated tail after that offset is never cached: it is parsed every run.
  * - Same identity, size and mtime → the entries are used as they are; unless the file was modified
- *   less than `RACY_MS` before the entry was written (a same-size rewrite within the mtime's
- *   resolution would look unchanged), then the file is re-read whole.
+ *   less than `racyMs` before the run that wrote the entry started (a same-size rewrite within the
+ *   mtime's resolution would look unchanged), then the file is re-read whole.
  * - Same identity and larger → the bytes just before the cached offset must hash as recorded (the
  *   file was appended to, not rewritten); then only the bytes after the offset are parsed.
  * - Anything else (smaller, other inode, changed mtime with the same size, tail mismatch) → whole re-read.
@@ -43,8 +43,18 @@ export type LineParser<T> = {
 };
 
 const LAYOUT = 'parsed-v1';
-/** A file modified less than this before an entry was written may have changed since unseen (same size and mtime). */
-export const RACY_MS = 2_000;
+/**
+ * How long before a run's start a file must have been modified for what the run reads of it to be
+ * trusted later by its stamp: a rewrite of the same size within the mtime's resolution would look
+ * unchanged, so the window must exceed that resolution. An mtime on a whole second (or two) comes
+ * from a file system that keeps no finer (FAT, HFS+, ext4 with small inodes, many network mounts):
+ * 2 s. A finer mtime comes from one that keeps it to the nanosecond or the 10 ms (ext4, XFS, btrfs,
+ * APFS, NTFS, exFAT), whose timestamps lag the clock by at most a scheduler tick (≤ 10 ms): 100 ms.
+ * (On such a system a whole-second mtime happens once in a thousand files; it only costs a re-read.)
+ */
+export function racyMs(mtimeMs: number): number {
+  return Number.isInteger(mtimeMs / 1000) ? 2_000 : 100;
+}
 const TAIL_BYTES = 4_096;
 const STALE_TEMP_MS = 10 * 60_000;
 const WRITE_CHUNK_CHARS = 1 << 20;
@@ -309,7 +319,7 @@ export async function readLinesCached<T>(
     const h = loaded.header;
     const sameFile = h.dev === info.dev && h.ino === info.ino;
     const unchanged =
-      sameFile && h.size === info.size && h.mtimeMs === info.mtimeMs && h.mtimeMs < h.writtenAtMs - RACY_MS;
+      sameFile && h.size === info.size && h.mtimeMs === info.mtimeMs && h.mtimeMs < h.writtenAtMs - racyMs(h.mtimeMs);
     const grown = !unchanged && sameFile && info.size > h.size && (await tailHash(file, h.offset)) === h.tail;
     if (unchanged || grown) {
       for (const entry of loaded.entries) entries.push(entry);

@@ -8,7 +8,7 @@
  *
  * Trust rules, the same as the line entries' (`parse-cache.ts`):
  * - An outcome or a session is served only while every file it came from has the identity
- *   (device, inode), size and mtime recorded, and that mtime is more than `RACY_MS` older than the
+ *   (device, inode), size and mtime recorded, and that mtime is more than `racyMs` older than the
  *   run that wrote the pack (a same-size rewrite within the mtime's resolution would look unchanged).
  * - A pack from another build (fingerprint), for another key, damaged (a CRC-32 covers every byte
  *   after the header; the header says how many there are) or unreadable is ignored and rewritten.
@@ -29,7 +29,7 @@ import { join, resolve } from 'node:path';
 import * as zlib from 'node:zlib';
 import type { Session } from '../session/model.js';
 import type { ContentMode } from './content-mode.js';
-import { type ParseCache, RACY_MS } from './parse-cache.js';
+import { type ParseCache, racyMs } from './parse-cache.js';
 import {
   assembleSession,
   decodeRequests,
@@ -204,15 +204,15 @@ export class RunPack {
   }
 
   private trusted(mtimeMs: number): boolean {
-    return this.old !== null && mtimeMs < this.old.header.writtenAtMs - RACY_MS;
+    return this.old !== null && mtimeMs < this.old.header.writtenAtMs - racyMs(mtimeMs);
   }
 
   /**
    * Whether what was computed from a file of this mtime is worth storing: a file modified less than
-   * `RACY_MS` before this run started would never be trusted from this run's pack.
+   * `racyMs` before this run started would never be trusted from this run's pack.
    */
   private stable(mtimeMs: number): boolean {
-    return mtimeMs < this.cache.nowMs - RACY_MS;
+    return mtimeMs < this.cache.nowMs - racyMs(mtimeMs);
   }
 
   /**
