@@ -20,7 +20,10 @@
  * still win them against the sessions before it in this run, unless the run so far is a prefix of
  * the run that wrote the pack (every session before it came from the pack, in the pack's order):
  * then the sessions before it hold a subset of what they held when it was stored, when it won
- * them all. Those sessions' claims are recorded only when a later session needs the map.
+ * them all; only what sessions built in this run claimed (in the run's map) is checked. The served
+ * sessions' claims stay out of the map: a session built in the run is checked against them after
+ * its build (`deferredHoldsAny`), and built again against the whole map when one holds a response
+ * it asked for.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -41,6 +44,8 @@ import {
 
 const MAGIC = 'cachecost-run-pack/1';
 const ALIGN = 8;
+/** Builds checked against the deferred claims before they are put in the run's map. */
+const MAX_DEFERRED_CHECKS = 8;
 
 /** A file as it was when an outcome or a session was computed from it. */
 export type FileStamp = readonly [dev: number, ino: number, size: number, mtimeMs: number];
@@ -163,6 +168,7 @@ export class RunPack {
   private deferred: PackHit[] = [];
   private inOrder = true;
   private lastPosition = -1;
+  private checks = 0;
 
   private constructor(
     private readonly cache: ParseCache,
@@ -250,10 +256,11 @@ export class RunPack {
     }
     const blobs = this.old.blobs;
     const slice = (span: Span): Buffer => blobs.subarray(span[0], span[0] + span[1]);
+    let claimed: string[] | undefined;
     return {
       position,
       owner: stored.owner,
-      claimed: () => JSON.parse(slice(stored.claims).toString('utf8')) as string[],
+      claimed: () => (claimed ??= JSON.parse(slice(stored.claims).toString('utf8')) as string[]),
       session: () => (stored.kind === 'json' ? decodeWhole(slice(stored.whole)) : decodeColumns(stored, slice)),
     };
   }
@@ -264,7 +271,10 @@ export class RunPack {
    */
   serve(hit: PackHit, claims: Map<string, string> | undefined): boolean {
     if (claims !== undefined) {
-      if (this.inOrder && claims.size === 0 && hit.position > this.lastPosition) {
+      if (this.inOrder && hit.position > this.lastPosition) {
+        // The sessions served before it in the pack's order cannot hold its responses (module
+        // comment); the map holds what the sessions built in this run claimed: only those are checked.
+        if (claims.size > 0 && holdsOther(hit.claimed(), hit.owner, claims)) return false;
         this.deferred.push(hit);
         this.lastPosition = hit.position;
       } else {
@@ -276,7 +286,32 @@ export class RunPack {
     return true;
   }
 
-  /** Puts the deferred sessions' claims into `claims` (before a session is built or checked against them). */
+  /**
+   * Whether a session served earlier in this run, whose claims are not in the run's map yet, holds
+   * one of `keys` (asked by a session being built for `owner`). Past a few builds the deferred
+   * claims are put in the map instead (`settle`): each such check reads them all.
+   */
+  deferredHoldsAny(keys: readonly string[], owner: string, claims: Map<string, string>): boolean {
+    if (this.deferred.length === 0) return false;
+    this.checks += 1;
+    if (this.checks > MAX_DEFERRED_CHECKS) {
+      this.settle(claims);
+      return true;
+    }
+    const asked = new Set(keys);
+    for (const hit of this.deferred) {
+      if (hit.owner === owner) continue;
+      for (const key of hit.claimed()) if (asked.has(key)) return true;
+    }
+    return false;
+  }
+
+  /** Whether responses are still deferred (a session built now must be checked against them). */
+  get deferring(): boolean {
+    return this.deferred.length > 0;
+  }
+
+  /** Puts the deferred sessions' claims into `claims`; from then on every session is checked against the map. */
   settle(claims: Map<string, string> | undefined): void {
     this.inOrder = false;
     if (claims === undefined) return;
@@ -423,6 +458,15 @@ function decodeColumns(stored: Extract<StoredSession, { kind: 'columns' }>, slic
   const rows = new Int32Array(bytes.buffer, bytes.byteOffset + 8 * count, count * REQUEST_SLOTS);
   const items = slice(stored.items);
   return assembleSession(stored.head, decodeRequests(timestamps, rows, stored.strings), () => items.toString('utf8'));
+}
+
+/** Whether another session than `owner` holds one of `keys` in `claims`. */
+function holdsOther(keys: readonly string[], owner: string, claims: Map<string, string>): boolean {
+  for (const key of keys) {
+    const holder = claims.get(key);
+    if (holder !== undefined && holder !== owner) return true;
+  }
+  return false;
 }
 
 /**

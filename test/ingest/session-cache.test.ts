@@ -10,7 +10,8 @@
  * a session that lost responses to another (`!claims.lost` dropped: once the other session's file
  * is gone, the cached one would still leave them out), and the pack serving every hit without a
  * claims check, as if the run so far were always the pack's own (a session rebuilt before it had
- * since claimed one of its responses).
+ * since claimed one of its responses), and a session built after served ones never checked against
+ * their deferred claims (`deferredHoldsAny` always false: it counted a response the served one held).
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -102,8 +102,6 @@ export async function loadClaudeSession(
   if (pack !== null) {
     const hit = pack.lookup(sessionKey, paths);
     if (hit !== null && pack.serve(hit, options.claims)) return hit.session();
-    // Built from here on: the claims of the sessions served before it must be in the map.
-    pack.settle(options.claims);
   }
   const stamps = pack === null ? [] : stampFiles(paths);
   const issues: IngestIssue[] = [];
@@ -111,23 +109,68 @@ export async function loadClaudeSession(
   for (const main of files.mainFiles) read.push(await readTranscript(main, null, options.content, cache, issues));
   for (const agent of files.agentFiles)
     read.push(await readTranscript(agent.file, agent.agentId, options.content, cache, issues));
-  const claims = options.claims === undefined ? undefined : new RecordingClaims(options.claims, files.sessionId);
-  const session = buildClaudeSession(
-    {
-      sessionId: files.sessionId,
-      files: read,
-      issues,
-      parentSessionId: files.parentSessionId,
-      projectDir: files.projectDir,
-      ...(claims === undefined ? {} : { claims }),
-    },
-    options,
-  );
+  const build = (claims: RecordingClaims | undefined): Session =>
+    buildClaudeSession(
+      {
+        sessionId: files.sessionId,
+        files: read,
+        issues,
+        parentSessionId: files.parentSessionId,
+        projectDir: files.projectDir,
+        ...(claims === undefined ? {} : { claims }),
+      },
+      options,
+    );
+  const run = options.claims;
+  let claims: RecordingClaims | undefined;
+  let session: Session;
+  if (run !== undefined && pack?.deferring === true) {
+    // Sessions served from the pack keep their claims out of the run's map: built against the map
+    // alone, the session stands unless one of them holds a response it asked for.
+    const probe = new ProbeClaims(run);
+    claims = new RecordingClaims(probe, files.sessionId);
+    session = build(claims);
+    if (pack.deferredHoldsAny(claims.asked, files.sessionId, run)) {
+      pack.settle(run);
+      claims = new RecordingClaims(run, files.sessionId);
+      session = build(claims);
+    } else probe.commit();
+  } else {
+    claims = run === undefined ? undefined : new RecordingClaims(run, files.sessionId);
+    session = build(claims);
+  }
   // Only a session built without another session's claims is the same in any run that makes the
   // same claims first: one that lost responses to another is rebuilt each time.
   if (pack !== null && (claims === undefined || !claims.lost))
     pack.store(sessionKey, paths, stamps, files.sessionId, session, claims?.asked ?? []);
   return session;
+}
+
+/** The run's claims as a build would change them, without changing them until `commit`. */
+class ProbeClaims extends Map<string, string> {
+  private readonly added = new Map<string, string>();
+
+  constructor(private readonly run: ResponseClaims) {
+    super();
+  }
+
+  override get(key: string): string | undefined {
+    return this.added.get(key) ?? this.run.get(key);
+  }
+
+  override set(key: string, value: string): this {
+    this.added.set(key, value);
+    return this;
+  }
+
+  override has(key: string): boolean {
+    return this.added.has(key) || this.run.has(key);
+  }
+
+  /** Applies the build's claims to the run's. */
+  commit(): void {
+    for (const [key, value] of this.added) this.run.set(key, value);
+  }
 }
 
 /** The run's claims, recording which keys a session asked for and whether another session held one. */
