@@ -293,6 +293,18 @@ async function parseFrom<T>(file: string, parser: LineParser<T>, from: Progress,
 }
 
 /**
+ * The entries of every line of `file`, handed to `use` as each line is parsed (no cache): a caller
+ * that consumes them as they come never holds a whole file's entries. A read error rejects after
+ * the entries read so far were handed over.
+ */
+export async function forEachLineEntry<T>(file: string, parser: LineParser<T>, use: (entry: T) => void): Promise<void> {
+  await scanFileLines(file, (raw, text) => {
+    const entry = parser.parse({ number: raw.number, text, terminated: raw.terminated, endOffset: raw.endOffset });
+    if (entry !== null) use(entry);
+  });
+}
+
+/**
  * Appends the entries of every line of `file` to `entries`, in line order, through the cache when
  * there is one; resolves to how the cache served the file. Entries of an unterminated last line are
  * always parsed fresh and never stored. A read error rejects with the entries read so far appended

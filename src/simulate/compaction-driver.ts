@@ -129,15 +129,13 @@ export class CompactionDriver {
 
   /** A tool result (item `itemIndex`) joins the newest assistant message that made the call. */
   attachToolResult(item: Item & { readonly kind: 'tool_result' }, itemIndex: number, text: string): void {
-    const messages = this.store.getMessages();
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const message = messages[i];
+    const store = this.store;
+    for (let i = store.length - 1; i >= 0; i--) {
+      const message = store.at(i);
       if (message === undefined || message.role !== 'assistant') continue;
       const updated = this.memo.withToolResult(message, item, itemIndex, text);
       if (updated === null) continue;
-      const next = [...messages];
-      next[i] = updated;
-      this.store.replaceMessages(next);
+      store.replaceAt(i, updated);
       return;
     }
   }

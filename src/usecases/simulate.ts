@@ -19,7 +19,8 @@ import type { Scenario } from '../simulate/scenario.js';
 import type { SessionSimulation } from '../simulate/simulate-session.js';
 import { BASELINE_SCENARIO, detectSessionFlags } from '../detect/detect-session.js';
 import { DEFAULT_THRESHOLDS } from '../detect/thresholds.js';
-import { scenarioRows, simulationRows } from '../simulate/to-rows.js';
+import { scenarioRows, simulationRows, type SimulationRows } from '../simulate/to-rows.js';
+import type { CompactionRow, RequestRow, SessionRow } from '../cost/rows.js';
 import { forEachSession } from './for-each-session.js';
 import { resolvePrices } from './prices.js';
 import type { Progress } from './progress.js';
@@ -98,6 +99,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
           );
     await db.insertScenarios(scenarioRows(request.scenarios));
     const facts: SessionFacts[] = [];
+    const pending = new PendingRows();
     const meta: SessionMeta[] = [];
     const allFlags = new Map<string, readonly FlagJson[]>();
     const skipped: string[] = [];
@@ -132,14 +134,14 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
               ),
             );
           }
-          await db.insertRequests(rows.requests);
-          await db.insertCompactions(rows.compactions);
-          await db.insertSessions(rows.sessions);
+          pending.add(rows);
+          if (pending.requests.length >= ROWS_PER_INSERT) await pending.flush(db);
           facts.push({ sessionId: session.id, ...replayFacts(simulation) });
         },
         (total) => request.progress?.start(total),
       )),
     ];
+    await pending.flush(db);
     const { report, notices } = await summaryOf(db, { scenarios: request.scenarios, facts, issues, skipped });
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
     const details = request.details === true ? await readSessionDetails(db, meta, allFlags) : [];
@@ -152,6 +154,36 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
   } finally {
     if (completed) db.close();
     else db.abandon();
+  }
+}
+
+/**
+ * Request rows gathered before they are appended: one appender per table per ~`ROWS_PER_INSERT`
+ * rows instead of three per session (closing an appender flushes it: 4% of a run over 79 small
+ * sessions). The rows go in in the same order; nothing reads the tables before the last flush.
+ */
+const ROWS_PER_INSERT = 50_000;
+
+class PendingRows {
+  requests: RequestRow[] = [];
+  compactions: CompactionRow[] = [];
+  sessions: SessionRow[] = [];
+
+  add(rows: SimulationRows): void {
+    // Loops, not push(...rows): a session of 10^5 requests would overflow the argument stack.
+    for (const row of rows.requests) this.requests.push(row);
+    for (const row of rows.compactions) this.compactions.push(row);
+    for (const row of rows.sessions) this.sessions.push(row);
+  }
+
+  async flush(db: CostDb): Promise<void> {
+    const { requests, compactions, sessions } = this;
+    this.requests = [];
+    this.compactions = [];
+    this.sessions = [];
+    if (requests.length > 0) await db.insertRequests(requests);
+    if (compactions.length > 0) await db.insertCompactions(compactions);
+    if (sessions.length > 0) await db.insertSessions(sessions);
   }
 }
 

@@ -8,6 +8,10 @@
  * aside_question copy); the group is counted once, in the first file that holds it. A response
  * whose usage is all zero reports no usage (an unfinished stream, or an endpoint that logs none):
  * it is a request with `usage: null`, named by a note, never a request of 0 tokens.
+ *
+ * The build consumes records as they are read (`ClaudeSessionBuild`): a 1 GB transcript's records
+ * are never all held at once. A response's usage can come from a later line or file (§1.4), so each
+ * request's usage, and the "reports no usage" note, are settled when the last file has been read.
  */
 import type { HarnessEvent, IngestIssue, Item, MeasuredUsage, Request, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
@@ -65,25 +69,20 @@ function betterUsage(candidate: MeasuredUsage | null, current: MeasuredUsage | n
   return candidate.promptTokens > current.promptTokens;
 }
 
-/** The usage of every response of the session: its best line over all files (§1.4, §1.5). */
-function bestUsages(files: readonly ClaudeFileRecords[]): {
-  best: Map<string, MeasuredUsage | null>;
-  invalid: Set<string>;
-} {
-  const best = new Map<string, MeasuredUsage | null>();
-  // A response with a line whose counts are invalid has no usage we can trust: never an earlier partial line's.
-  const invalid = new Set<string>();
-  for (const file of files) {
-    for (const { line, record } of file.records) {
-      if (record.kind !== 'assistant' || record.apiError !== null) continue;
-      const key = claudeRequestKey(record) ?? `${file.file}:${line}`;
-      if (record.usageInvalid) invalid.add(key);
-      const current = best.get(key);
-      if (current === undefined) best.set(key, record.usage);
-      else if (betterUsage(record.usage, current)) best.set(key, record.usage);
-    }
+/** The usage of every response of the session: its best line over all files, whatever their order (§1.4, §1.5). */
+class BestUsages {
+  readonly best = new Map<string, MeasuredUsage | null>();
+  /** A response with a line whose counts are invalid has no usage we can trust: never an earlier partial line's. */
+  readonly invalid = new Set<string>();
+
+  add(record: AssistantRecord, file: string, line: number): void {
+    if (record.apiError !== null) return;
+    const key = claudeRequestKey(record) ?? `${file}:${line}`;
+    if (record.usageInvalid) this.invalid.add(key);
+    const current = this.best.get(key);
+    if (current === undefined) this.best.set(key, record.usage);
+    else if (betterUsage(record.usage, current)) this.best.set(key, record.usage);
   }
-  return { best, invalid };
 }
 
 /** Responses of one file that another session already counted: first line, how many, by which sessions. */
@@ -93,7 +92,7 @@ class Builder {
   readonly items: Item[] = [];
   readonly requests: MutableRequest[] = [];
   readonly events: HarnessEvent[] = [];
-  readonly issues: IngestIssue[];
+  readonly issues: IngestIssue[] = [];
   /** Request key → the file that counts it (the first that holds it). */
   private readonly owners = new Map<string, string>();
   /** Keys another session counted, per file of this one: reported once per file. */
@@ -117,16 +116,15 @@ class Builder {
   private readonly summaries: { readonly leafUuid: string | null; readonly title: string }[] = [];
   project: string | null = null;
 
+  /** Line and ids of each request, in request order: its usage and any note are settled at the end (`settle`). */
+  private readonly requestLines: number[] = [];
+  private readonly requestIds: (string | null)[] = [];
+  readonly usages = new BestUsages();
+
   constructor(
-    issues: readonly IngestIssue[],
     private readonly sessionId: string,
-    private readonly usages: ReadonlyMap<string, MeasuredUsage | null>,
     private readonly claims: ResponseClaims | undefined,
-    /** Keys whose usage is invalid (a `usage invalid` issue is already on the line): usage null, no second issue. */
-    private readonly invalidUsage: ReadonlySet<string> = new Set(),
-  ) {
-    this.issues = [...issues];
-  }
+  ) {}
 
   /** Starts reading a main-chain record: its first item follows the item its `parentUuid` leads to. */
   private enterChain(parentUuid: string | null): void {
@@ -141,7 +139,10 @@ class Builder {
 
   /** Appends a main-transcript item with its place in the chain; the record's next item follows it. */
   private pushItem(item: Item): void {
-    this.items.push(this.nextParent === undefined ? item : { ...item, parentId: this.nextParent });
+    // Set on the caller's fresh literal, not spread into a copy: a spread copy got a hidden class
+    // of its own per item (a tenth of a loaded session's heap), all lookups then megamorphic.
+    if (this.nextParent !== undefined) (item as { parentId?: string | null }).parentId = this.nextParent;
+    this.items.push(item);
     this.nextParent = item.id;
   }
 
@@ -192,30 +193,19 @@ class Builder {
     const ids = claudeRequestKey(record);
     const key = ids ?? `${file}:${line}`;
     const owner = this.owners.get(key);
-    if (owner !== undefined && owner !== file) return; // a replayed copy (§1.5): its usage was weighed in bestUsages
+    if (owner !== undefined && owner !== file) return; // a replayed copy (§1.5): its usage is weighed in `usages`
     if (owner === undefined) {
       this.owners.set(key, file);
       if (ids === null || this.claim(key, file, line)) {
-        const usage = this.usages.get(key) ?? null;
-        const invalid = this.invalidUsage.has(key);
-        const reported = !invalid && usageReported(usage);
-        if (!reported && !invalid) {
-          this.issues.push({
-            file,
-            line,
-            reason:
-              `response ${ids ?? 'without ids'} (${record.model}) reports no usage (every count 0 or absent); ` +
-              'counted as a request without usage, not priced',
-            effect: 'usage-not-reported',
-          });
-        }
+        this.requestLines.push(line);
+        this.requestIds.push(ids);
         this.requests.push({
           index: this.requests.length,
           itemIndex: this.items.length,
           model: record.model,
           provider: CLAUDE_PROVIDER,
           timestampMs: record.timestampMs,
-          usage: reported ? usage : null,
+          usage: null, // settled when every file has been read: a later line may hold the response's usage
           agentId,
         });
       }
@@ -292,7 +282,10 @@ class Builder {
         kind: 'user',
         id,
         timestampMs: record.timestampMs,
-        ...record.content,
+        text: record.content.text,
+        chars: record.content.chars,
+        imageParts: record.content.imageParts,
+        imageChars: record.content.imageChars,
         synthetic: record.isMeta ? 'meta' : null,
       });
     }
@@ -302,7 +295,7 @@ class Builder {
   private readonly mainUuids = new Map<string, string>();
 
   /** True for a record of a main transcript already read from another main transcript of the session. */
-  private isMainCopy(record: { readonly uuid: string | null }, input: ClaudeFileRecords): boolean {
+  private isMainCopy(record: { readonly uuid: string | null }, input: ClaudeFile): boolean {
     if (input.agentId !== null || record.uuid === null) return false;
     const holder = this.mainUuids.get(record.uuid);
     if (holder === undefined) {
@@ -314,7 +307,7 @@ class Builder {
 
   record(
     record: ClaudeRecord,
-    input: ClaudeFileRecords,
+    input: ClaudeFile,
     line: number,
     unknownTypes: Map<string, { line: number; count: number }>,
   ): void {
@@ -387,6 +380,36 @@ class Builder {
     }
   }
 
+  /**
+   * Gives the requests created from `file` (indices `from` to `to`) their usage, the best line of
+   * their response over every file read (§1.4), and notes those that report none.
+   */
+  settle(file: string, from: number, to: number): void {
+    const { best, invalid } = this.usages;
+    for (let index = from; index < to; index += 1) {
+      const request = this.requests[index];
+      const line = this.requestLines[index];
+      const ids = this.requestIds[index];
+      if (request === undefined || line === undefined || ids === undefined) continue;
+      const key = ids ?? `${file}:${line}`;
+      const usage = best.get(key) ?? null;
+      // A `usage invalid` issue is already on the line: usage null, no second issue.
+      const invalidUsage = invalid.has(key);
+      const reported = !invalidUsage && usageReported(usage);
+      if (!reported && !invalidUsage) {
+        this.issues.push({
+          file,
+          line,
+          reason:
+            `response ${ids ?? 'without ids'} (${request.model}) reports no usage (every count 0 or absent); ` +
+            'counted as a request without usage, not priced',
+          effect: 'usage-not-reported',
+        });
+      }
+      request.usage = reported ? usage : null;
+    }
+  }
+
   /** The session title: an ai/custom title, else a legacy summary whose leaf is in this session (summaries may describe other sessions, §1.2). */
   resolveTitle(): string | null {
     if (this.leafTitle !== null) return this.leafTitle;
@@ -410,59 +433,144 @@ function firstTimestamp(file: ClaudeFileRecords): number {
  * first timestamp (a session split across files reads in time order), then subagent files by agent
  * id; the path breaks ties.
  */
-function readingOrder(files: readonly ClaudeFileRecords[]): ClaudeFileRecords[] {
+export function readingOrder(files: readonly ClaudeFileRecords[]): ClaudeFileRecords[] {
   const keyed = files.map((file) => ({ file, main: file.agentId === null ? 0 : 1, at: firstTimestamp(file) }));
   keyed.sort((a, b) => {
     if (a.main !== b.main) return a.main - b.main;
-    if (a.main === 1 && a.file.agentId !== b.file.agentId) {
-      return (a.file.agentId ?? '') < (b.file.agentId ?? '') ? -1 : 1;
-    }
+    if (a.main === 1 && a.file.agentId !== b.file.agentId) return agentOrder(a.file.agentId, b.file.agentId);
     if (a.at !== b.at) return a.at < b.at ? -1 : 1;
     return a.file.file < b.file.file ? -1 : a.file.file > b.file.file ? 1 : 0;
   });
   return keyed.map((k) => k.file);
 }
 
-/** Builds the session from its files' records (any order); bad content is already in `issues`. */
-export function buildClaudeSession(input: ClaudeSessionInput, _options: { readonly content: ContentMode }): Session {
-  const files = readingOrder(input.files);
-  const usages = bestUsages(files);
-  const builder = new Builder(input.issues, input.sessionId, usages.best, input.claims, usages.invalid);
+function agentOrder(a: string | null, b: string | null): number {
+  return (a ?? '') < (b ?? '') ? -1 : 1;
+}
+
+/** A file of a session: its path and, for a subagent file, the agent id from its name. */
+export type ClaudeFile = { readonly file: string; readonly agentId: string | null };
+
+/**
+ * The files of a session in groups whose reading order is known without reading them: the main
+ * transcripts, then each agent id's files, by agent id. Within a group of several files the order
+ * depends on their first timestamps (`readingOrder`); a group of one can be read as a stream.
+ */
+export function readingGroups<F extends ClaudeFile>(files: readonly F[]): F[][] {
+  const mains = files.filter((file) => file.agentId === null);
+  const agents = new Map<string, F[]>();
   for (const file of files) {
-    const unknownTypes = new Map<string, { line: number; count: number }>();
-    for (const { line, record } of file.records) builder.record(record, file, line, unknownTypes);
-    for (const [type, seen] of unknownTypes) {
-      const reason = `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored`;
+    if (file.agentId === null) continue;
+    const group = agents.get(file.agentId);
+    if (group === undefined) agents.set(file.agentId, [file]);
+    else group.push(file);
+  }
+  const ids = [...agents.keys()].sort(agentOrder);
+  const groups = ids.map((id) => agents.get(id) ?? []);
+  return mains.length === 0 ? groups : [mains, ...groups];
+}
+
+/** What a read file leaves for the end of the build: the requests it created and its unknown record types. */
+type ReadFile = {
+  readonly file: string;
+  readonly requestsFrom: number;
+  requestsTo: number;
+  readonly unknownTypes: Map<string, { line: number; count: number }>;
+};
+
+/**
+ * Builds one session from its records as they are read, file after file in reading order
+ * (`readingOrder`, `readingGroups`): `beginFile`, `add` each record in line order, `endFile`, and
+ * `finish` once every file has been read. Only the session being built and what links its records
+ * (uuids, response keys, tool names) is held, never the records themselves.
+ */
+export class ClaudeSessionBuild {
+  private readonly builder: Builder;
+  private readonly read: ReadFile[] = [];
+  private current: { readonly file: ClaudeFile; readonly read: ReadFile } | null = null;
+
+  constructor(private readonly input: Omit<ClaudeSessionInput, 'files' | 'issues'>) {
+    this.builder = new Builder(input.sessionId, input.claims);
+  }
+
+  beginFile(file: ClaudeFile): void {
+    if (this.current !== null) this.endFile();
+    const read: ReadFile = {
+      file: file.file,
+      requestsFrom: this.builder.requests.length,
+      requestsTo: this.builder.requests.length,
+      unknownTypes: new Map(),
+    };
+    this.read.push(read);
+    this.current = { file, read };
+  }
+
+  /** One record of the current file, in line order. */
+  add(line: number, record: ClaudeRecord): void {
+    const current = this.current;
+    if (current === null) throw new Error('ClaudeSessionBuild.add before beginFile');
+    if (record.kind === 'assistant') this.builder.usages.add(record, current.file.file, line);
+    this.builder.record(record, current.file, line, current.read.unknownTypes);
+  }
+
+  endFile(): void {
+    if (this.current === null) return;
+    this.current.read.requestsTo = this.builder.requests.length;
+    this.current = null;
+  }
+
+  /** The session; `readIssues` (the files' bad lines, as read) come first among its issues. */
+  finish(readIssues: readonly IngestIssue[]): Session {
+    this.endFile();
+    const builder = this.builder;
+    const issues: IngestIssue[] = [...readIssues];
+    for (const read of this.read) {
+      builder.settle(read.file, read.requestsFrom, read.requestsTo);
+      for (const [type, seen] of read.unknownTypes) {
+        const reason = `unknown record type "${type}" (${seen.count} line${seen.count === 1 ? '' : 's'}); ignored`;
+        builder.issues.push({
+          file: read.file,
+          line: seen.line,
+          reason,
+          ...(seen.count > 1 ? { lines: seen.count } : {}),
+        });
+      }
+    }
+    for (const [file, seen] of builder.claimedElsewhere) {
+      const sessions = [...seen.sessions].sort().join(', ');
       builder.issues.push({
-        file: file.file,
+        file,
         line: seen.line,
-        reason,
-        ...(seen.count > 1 ? { lines: seen.count } : {}),
+        reason:
+          `${seen.count} response${seen.count === 1 ? '' : 's'} already counted in session ${sessions} ` +
+          '(a resumed copy, formats.md §1.5); not counted again here',
+        effect: 'counted-elsewhere',
       });
     }
+    for (const issue of builder.issues) issues.push(issue);
+    return {
+      id: this.input.sessionId,
+      source: 'claude-code',
+      title: builder.resolveTitle(),
+      project: builder.project ?? this.input.projectDir,
+      files: this.read.map((read) => read.file),
+      items: builder.items,
+      requests: builder.requests,
+      events: builder.events,
+      issues,
+      parentSessionId: this.input.parentSessionId,
+      totalsOnly: null,
+    };
   }
-  for (const [file, seen] of builder.claimedElsewhere) {
-    const sessions = [...seen.sessions].sort().join(', ');
-    builder.issues.push({
-      file,
-      line: seen.line,
-      reason:
-        `${seen.count} response${seen.count === 1 ? '' : 's'} already counted in session ${sessions} ` +
-        '(a resumed copy, formats.md §1.5); not counted again here',
-      effect: 'counted-elsewhere',
-    });
+}
+
+/** Builds the session from its files' records (any order); bad content is already in `issues`. */
+export function buildClaudeSession(input: ClaudeSessionInput, _options: { readonly content: ContentMode }): Session {
+  const build = new ClaudeSessionBuild(input);
+  for (const file of readingOrder(input.files)) {
+    build.beginFile(file);
+    for (const { line, record } of file.records) build.add(line, record);
+    build.endFile();
   }
-  return {
-    id: input.sessionId,
-    source: 'claude-code',
-    title: builder.resolveTitle(),
-    project: builder.project ?? input.projectDir,
-    files: files.map((f) => f.file),
-    items: builder.items,
-    requests: builder.requests,
-    events: builder.events,
-    issues: builder.issues,
-    parentSessionId: input.parentSessionId,
-    totalsOnly: null,
-  };
+  return build.finish(input.issues);
 }

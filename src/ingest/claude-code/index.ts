@@ -5,9 +5,16 @@
 import { errorMessage } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
-import { type LineParser, type ParseCache, readLinesCached } from '../parse-cache.js';
+import { forEachLineEntry, type LineParser, type ParseCache, readLinesCached } from '../parse-cache.js';
 import { type RunPack, stampFiles } from '../run-pack.js';
-import { buildClaudeSession, type ClaudeFileRecords, type ResponseClaims } from './build.js';
+import {
+  type ClaudeFile,
+  type ClaudeFileRecords,
+  ClaudeSessionBuild,
+  readingGroups,
+  readingOrder,
+  type ResponseClaims,
+} from './build.js';
 import type { ClaudeSessionFiles } from './discover.js';
 import { type ClaudeRecord, parseClaudeLine } from './record.js';
 
@@ -52,30 +59,40 @@ function lineParser(content: ContentMode): LineParser<LineEntry> {
   };
 }
 
+/**
+ * Reads one transcript, handing each record to `use` in line order and its bad lines to `issues`.
+ * Without a cache (and in text mode, never cached) records are consumed as each line is parsed.
+ */
 async function readTranscript(
   file: string,
-  agentId: string | null,
   content: ContentMode,
   cache: ParseCache | null,
   issues: IngestIssue[],
-): Promise<ClaudeFileRecords> {
-  const records: { line: number; record: ClaudeRecord }[] = [];
+  use: (line: number, record: ClaudeRecord) => void,
+): Promise<void> {
   // Only character counts are cached: text mode would store the logs' content a second time.
   const parser = lineParser(content);
-  const entries: LineEntry[] = [];
+  const lineIssues: IngestIssue[] = [];
+  const take = (entry: LineEntry): void => {
+    if (entry.record !== null) use(entry.line, entry.record);
+    if (entry.problem === null) return;
+    if (entry.repaired) lineIssues.push({ file, line: entry.line, reason: entry.problem, effect: 'repaired' });
+    else lineIssues.push({ file, line: entry.line, reason: entry.problem });
+  };
   try {
-    await readLinesCached(file, parser, content === 'text' ? null : cache, entries);
+    if (content === 'text' || cache === null) await forEachLineEntry(file, parser, take);
+    else {
+      const entries: LineEntry[] = [];
+      try {
+        await readLinesCached(file, parser, cache, entries);
+      } finally {
+        for (const entry of entries) take(entry);
+      }
+    }
   } catch (error) {
     issues.push({ file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
-  for (const entry of entries) {
-    // The entry itself (it has `line` and `record`): no second object per line of a 1 GB file.
-    if (entry.record !== null) records.push(entry as { line: number; record: ClaudeRecord });
-    if (entry.problem === null) continue;
-    if (entry.repaired) issues.push({ file, line: entry.line, reason: entry.problem, effect: 'repaired' });
-    else issues.push({ file, line: entry.line, reason: entry.problem });
-  }
-  return { file, agentId, records };
+  for (const issue of lineIssues) issues.push(issue);
 }
 
 /**
@@ -104,23 +121,6 @@ export async function loadClaudeSession(
     if (hit !== null && pack.serve(hit, options.claims)) return hit.session();
   }
   const stamps = pack === null ? [] : stampFiles(paths);
-  const issues: IngestIssue[] = [];
-  const read: ClaudeFileRecords[] = [];
-  for (const main of files.mainFiles) read.push(await readTranscript(main, null, options.content, cache, issues));
-  for (const agent of files.agentFiles)
-    read.push(await readTranscript(agent.file, agent.agentId, options.content, cache, issues));
-  const build = (claims: RecordingClaims | undefined): Session =>
-    buildClaudeSession(
-      {
-        sessionId: files.sessionId,
-        files: read,
-        issues,
-        parentSessionId: files.parentSessionId,
-        projectDir: files.projectDir,
-        ...(claims === undefined ? {} : { claims }),
-      },
-      options,
-    );
   const run = options.claims;
   let claims: RecordingClaims | undefined;
   let session: Session;
@@ -129,21 +129,70 @@ export async function loadClaudeSession(
     // alone, the session stands unless one of them holds a response it asked for.
     const probe = new ProbeClaims(run);
     claims = new RecordingClaims(probe, files.sessionId);
-    session = build(claims);
+    session = await buildSession(files, options.content, cache, claims);
     if (pack.deferredHoldsAny(claims.asked, files.sessionId, run)) {
       pack.settle(run);
       claims = new RecordingClaims(run, files.sessionId);
-      session = build(claims);
+      // Read again (records are built as they are read): the line entries just written serve them.
+      session = await buildSession(files, options.content, cache, claims);
     } else probe.commit();
   } else {
     claims = run === undefined ? undefined : new RecordingClaims(run, files.sessionId);
-    session = build(claims);
+    session = await buildSession(files, options.content, cache, claims);
   }
   // Only a session built without another session's claims is the same in any run that makes the
   // same claims first: one that lost responses to another is rebuilt each time.
   if (pack !== null && (claims === undefined || !claims.lost))
     pack.store(sessionKey, paths, stamps, files.sessionId, session, claims?.asked ?? []);
   return session;
+}
+
+/** Reads the session's files and builds it, each file's records built as they are read where its place is known. */
+async function buildSession(
+  files: ClaudeSessionFiles,
+  content: ContentMode,
+  cache: ParseCache | null,
+  claims: RecordingClaims | undefined,
+): Promise<Session> {
+  const build = new ClaudeSessionBuild({
+    sessionId: files.sessionId,
+    parentSessionId: files.parentSessionId,
+    projectDir: files.projectDir,
+    ...(claims === undefined ? {} : { claims }),
+  });
+  // Each file's bad lines, listed in the order the files were found whatever order they are read in.
+  const listed: ClaudeFile[] = [
+    ...files.mainFiles.map((file) => ({ file, agentId: null })),
+    ...files.agentFiles.map((agent) => ({ file: agent.file, agentId: agent.agentId })),
+  ];
+  const fileIssues = new Map<ClaudeFile, IngestIssue[]>(listed.map((file) => [file, []]));
+  for (const group of readingGroups(listed)) {
+    const only = group.length === 1 ? group[0] : undefined;
+    if (only !== undefined) {
+      // One file whose place is known: its records are built as they are read, never all held.
+      build.beginFile(only);
+      await readTranscript(only.file, content, cache, fileIssues.get(only) ?? [], (line, record) =>
+        build.add(line, record),
+      );
+      build.endFile();
+      continue;
+    }
+    // Files whose order depends on their first timestamps: read, then built in that order.
+    const read: ClaudeFileRecords[] = [];
+    for (const file of group) {
+      const records: { line: number; record: ClaudeRecord }[] = [];
+      await readTranscript(file.file, content, cache, fileIssues.get(file) ?? [], (line, record) =>
+        records.push({ line, record }),
+      );
+      read.push({ file: file.file, agentId: file.agentId, records });
+    }
+    for (const file of readingOrder(read)) {
+      build.beginFile(file);
+      for (const { line, record } of file.records) build.add(line, record);
+      build.endFile();
+    }
+  }
+  return build.finish([...fileIssues.values()].flat());
 }
 
 /** The run's claims as a build would change them, without changing them until `commit`. */
