@@ -59,6 +59,6 @@ export { resolveThresholds, DEFAULT_THRESHOLDS, type FlagThresholds } from './de
 export type { Flag } from './detect/flag.js';
 export type { SweepGrid } from './tune/grid.js';
 export type { TuneOutcome } from './tune/run-tune.js';
-export type { BillReport } from './report/bill-report.js';
+export type { BillReport } from './report/bill-json.js';
 export type { FlagsReport } from './report/flags-report.js';
 export type { SimulateReport } from './report/simulate-report.js';

@@ -1,11 +1,56 @@
 // `npm install && npx cachecost …` in a fresh checkout runs the built `bin` file itself: it must be
 // executable and start with a node shebang. `prepare` builds dist/ on install, so CI always has it.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+// The bin is an esbuild bundle (scripts/bundle-cli.mjs) while every other test runs the CLI from
+// src/: the bundle is checked here against the in-process CLI, on the paths where bundling could
+// change behaviour (files found by module-relative paths, yargs' locales, external packages).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from './cli/run.js';
 
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; bin: Record<string, string> };
 const bin = pkg.bin['cachecost'] ?? '';
 const built = existsSync(bin);
+
+/** The newest modification time of a file under `dir`. */
+function newestMs(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+// A build older than the sources it was built from cannot be compared with them (locally, after an
+// edit without `npm run build`); CI builds on install, so there it is always compared.
+const fresh = built && (process.env['CI'] === 'true' || statSync(bin).mtimeMs >= newestMs('src'));
+
+const run = promisify(execFile);
+// yargs reads the language from the process's own environment: the bin gets the same.
+const LOCALE = Object.fromEntries(
+  ['LC_ALL', 'LC_MESSAGES', 'LANG', 'LANGUAGE'].flatMap((name) => {
+    const value = process.env[name];
+    return value === undefined ? [] : [[name, value]];
+  }),
+);
+async function runBin(
+  argv: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...argv], {
+      env: { PATH: process.env['PATH'] ?? '', ...LOCALE, ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
 
 describe('the package bin', () => {
   it('exists after npm ci (checked when CI=true; prepare builds it)', () => {
@@ -15,5 +60,49 @@ describe('the package bin', () => {
   it.runIf(built)('is executable and starts with a node shebang', () => {
     expect(statSync(bin).mode & 0o111).not.toBe(0);
     expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+  });
+
+  it.runIf(built)('prints the package version', async () => {
+    expect(await runBin(['--version'], {})).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+});
+
+describe.runIf(fresh)('the bundled bin against the CLI from src/', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'cachecost-bin-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const env = { HOME: join(scratch, 'home'), CACHECOST_CACHE_DIR: join(scratch, 'cache'), NO_COLOR: '1' };
+
+  const same = async (argv: readonly string[], extraEnv: Record<string, string> = {}): Promise<void> => {
+    const [fromBin, fromSrc] = [await runBin(argv, { ...env, ...extraEnv }), await cli(argv, { ...env, ...extraEnv })];
+    expect(fromBin).toEqual(fromSrc);
+  };
+
+  it('gives the same help and usage errors', async () => {
+    await same(['--help']);
+    await same(['report', '--help']);
+    await same(['report', '--no-such-option']);
+  });
+
+  // yargs finds its translations beside its own package, not beside the bundle.
+  it("finds yargs' translations", async () => {
+    const german = await runBin(['report', '--help'], { ...env, LC_ALL: 'de_DE.UTF-8' });
+    expect(german.stdout).toContain('Optionen:');
+  });
+
+  // The bundled price table, the parse cache (fingerprint of the ingest sources) and the bill.
+  it('gives the same bill, with and without the parse cache', { timeout: 60_000 }, async () => {
+    await same(['report', '--by', 'session', '--json', '--no-cache', 'test/fixtures/claude-code']);
+    await same(['report', '--by', 'session', '--json', 'test/fixtures/claude-code']);
+    await same(['report', '--by', 'session', '--json', 'test/fixtures/claude-code']);
+  });
+
+  // DuckDB (an external package) and the SQL files read beside `dist/cost/db.js`.
+  it('records, exports and reads back the same run through DuckDB', { timeout: 120_000 }, async () => {
+    const stamp = ['--run-id', 'r1', '--started-at', '2026-01-01T00:00:00Z', '--host', 'h'];
+    const fixture = 'test/fixtures/claude-code';
+    await same(['report', '--no-cache', '--db', join(scratch, 'bill.duckdb'), ...stamp, fixture]);
+    const out = join(scratch, 'fleet');
+    await same(['export', '--out', out, ...stamp, fixture]);
+    await same(['report', '--by', 'host', '--json', '--from', out]);
   });
 });

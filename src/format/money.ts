@@ -20,20 +20,28 @@ export const INCOMPLETE_MARK = '+';
 
 const PICO_PER_USD = 1_000_000_000_000n;
 
-const DOLLARS = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-  signDisplay: 'negative',
-});
-const CENTS = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 4,
-  maximumFractionDigits: 4,
-  signDisplay: 'negative',
-});
+// Built on first use, not at import: the first `Intl.NumberFormat` of a process costs several ms
+// (ICU data), which commands that print JSON or CSV never need.
+let formats: { readonly dollars: Intl.NumberFormat; readonly cents: Intl.NumberFormat } | null = null;
+function usdFormats(): { readonly dollars: Intl.NumberFormat; readonly cents: Intl.NumberFormat } {
+  formats ??= {
+    dollars: new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: 'USD',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+      signDisplay: 'negative',
+    }),
+    cents: new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: 'USD',
+      minimumFractionDigits: 4,
+      maximumFractionDigits: 4,
+      signDisplay: 'negative',
+    }),
+  };
+  return formats;
+}
 
 /** An amount: pico-dollars (bigint), an exact decimal USD string, or a USD number. */
 export type Amount = bigint | string | number;
@@ -58,7 +66,7 @@ export function formatUsd(amount: Amount | null, options: UsdFormatOptions = {})
   if (amount === null) return UNPRICED;
   const usd = amountToUsd(amount);
   if (!Number.isFinite(usd)) return String(usd);
-  const format = Math.abs(usd) >= 1 ? DOLLARS : CENTS;
+  const format = Math.abs(usd) >= 1 ? usdFormats().dollars : usdFormats().cents;
   let text = format.format(usd);
   // signDisplay 'negative' drops the sign of a negative zero after rounding (-0.00001 → $0.0000).
   if (options.signed === true && usd > 0 && text !== format.format(0)) text = `+${text}`;

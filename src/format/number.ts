@@ -8,17 +8,23 @@
 
 import { formatCompactCount } from './compact-number.js';
 
-const EXACT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+// Built on first use, not at import: the first `Intl.NumberFormat` of a process costs several ms
+// (ICU data), which commands that print JSON or CSV never need.
+let exact: Intl.NumberFormat | null = null;
+function exactFormat(): Intl.NumberFormat {
+  exact ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+  return exact;
+}
 
 /** An exact count: `1,360`. */
 export function formatCount(value: number): string {
-  return EXACT.format(value);
+  return exactFormat().format(value);
 }
 
 /** A token amount: compact above 999 (`1.23K`, `48.1M`, `5.10B`), exact below. */
 export function formatTokens(value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  if (Math.abs(value) < 1000) return EXACT.format(Math.round(value));
+  if (Math.abs(value) < 1000) return exactFormat().format(Math.round(value));
   return formatCompactCount(value);
 }
 

@@ -3,7 +3,7 @@
  * as integers, money as exact decimal USD (empty = unpriced), through the shared writer (formula
  * escaping: a project or model name starting with `=` cannot become a spreadsheet formula).
  */
-import type { BillLineJson, BillReport } from './bill-report.js';
+import type { BillLineJson, BillReport } from './bill-json.js';
 import type { CsvColumn } from './csv.js';
 
 /** A CSV row: which line it is (`group` or `total`) and the line. */

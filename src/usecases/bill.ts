@@ -9,7 +9,7 @@ import type { BillGrouping } from '../cost/bill-groupings.js';
 import type { BillSessionRow, BillWindow, SubagentRow, UnknownTtlRow } from '../cost/bill.js';
 import type { RequestRow } from '../cost/rows.js';
 import type { ParseCache } from '../ingest/parse-cache.js';
-import type { BillReport } from '../report/bill-report.js';
+import type { BillReport } from '../report/bill-json.js';
 import type { Session } from '../session/model.js';
 import { billWindow, checkTimeZone, isoDate } from './bill-window.js';
 import { forEachSession } from './for-each-session.js';
@@ -106,7 +106,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
     import('../cost/db.js'),
     import('../cost/bill.js'),
     import('../simulate/to-rows.js'),
-    import('../report/bill-report.js'),
+    import('../report/bill-json.js'),
   ]);
   const prices = await resolvePrices(options.pricingFile);
   const db = await CostDb.open({ prices, path: null });
@@ -204,7 +204,7 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
   const [{ BillAggregator }, { measuredBillRequests }, { buildBillReport }] = await Promise.all([
     import('../cost/bill-aggregate.js'),
     import('../simulate/to-rows.js'),
-    import('../report/bill-report.js'),
+    import('../report/bill-json.js'),
   ]);
   const aggregator = new BillAggregator(await resolvePrices(options.pricingFile), { by, window, timeZone, breakdown });
   const host = options.host ?? null;
@@ -257,7 +257,7 @@ export async function billExports(
     import('../cost/db.js'),
     import('../cost/bill.js'),
     import('../cost/fleet/read-fleet.js'),
-    import('../report/bill-report.js'),
+    import('../report/bill-json.js'),
   ]);
   const db = await CostDb.open({ prices: await resolvePrices(options.pricingFile), path: null });
   try {

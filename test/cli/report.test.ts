@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { billWindow, parseUtcDate } from '../../src/usecases/bill-window.js';
-import type { BillReport } from '../../src/report/bill-report.js';
+import type { BillReport } from '../../src/report/bill-json.js';
 import { cli } from './run.js';
 
 const FREECODE = join(import.meta.dirname, '..', 'fixtures', 'freecode', 'home-newest');

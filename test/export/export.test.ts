@@ -13,7 +13,7 @@ import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
 import { CostDb } from '../../src/cost/db.js';
 import { fleetTableOf } from '../../src/cost/fleet/read-fleet.js';
 import { forEachSession } from '../../src/usecases/for-each-session.js';
-import type { BillReport } from '../../src/report/bill-report.js';
+import type { BillReport } from '../../src/report/bill-json.js';
 import type { FlagsReport } from '../../src/report/flags-report.js';
 import { cli } from '../cli/run.js';
 import { duck, table } from './parquet.js';

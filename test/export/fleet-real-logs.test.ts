@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BillReport } from '../../src/report/bill-report.js';
+import type { BillReport } from '../../src/report/bill-json.js';
 import { cli } from '../cli/run.js';
 import { duck, plain, table } from './parquet.js';
 import { expectSameSummary, summaryOf } from './simulate-support.js';

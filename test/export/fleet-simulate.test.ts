@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BillReport } from '../../src/report/bill-report.js';
+import type { BillReport } from '../../src/report/bill-json.js';
 import { cli } from '../cli/run.js';
 import { duck } from './parquet.js';
 import type { Summary } from './simulate-support.js';

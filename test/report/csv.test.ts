@@ -70,11 +70,15 @@ describe('toCsv', () => {
           expect(parsed[0]).toEqual(['name', 'count', 'flag']);
           rows.forEach((row, i) => {
             const cells = parsed[i + 1];
-            const expectedName = /^[=+\-@\t\r]/.test(row.name) ? `'${row.name}` : row.name;
+            // A plain negative number is data and stays as it is (see the next describe).
+            const plainNegative = /^-\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(row.name);
+            const expectedName = /^[=+\-@\t\r]/.test(row.name) && !plainNegative ? `'${row.name}` : row.name;
             expect(cells).toEqual([expectedName, row.count === null ? '' : String(row.count), String(row.flag)]);
           });
         },
       ),
+      // A plain negative number once came out of fc.string() and failed a stale expectation.
+      { examples: [[[{ name: '-12', count: null, flag: false }]]] },
     );
   });
 });

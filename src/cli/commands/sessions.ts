@@ -63,7 +63,7 @@ async function run(args: SessionsArgs, io: CliIo): Promise<number> {
     if (rows.length === 0) {
       io.stderr(`cachecost: no sessions found in ${paths.join(', ')}\n`);
     } else {
-      const { renderSessionSummaryTable } = await import('../../report/session-summary.js');
+      const { renderSessionSummaryTable } = await import('../../report/session-summary-table.js');
       io.stdout(`${renderSessionSummaryTable(rows, terminalOptions(args, io))}\n`);
     }
   }
