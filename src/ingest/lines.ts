@@ -115,6 +115,18 @@ export function rawLineText(line: RawLine): string {
   return decode([line.buffer.subarray(line.start, line.end)], line.end - line.start, line.number);
 }
 
+/** Where a raw line's text starts in its buffer: after a UTF-8 byte order mark on line 1 (as `rawLineText`). */
+export function rawLineStart(line: RawLine): number {
+  const { buffer, start, end } = line;
+  const bom = line.number === 1 && end - start >= 3 && buffer[start] === 0xef && buffer[start + 1] === 0xbb;
+  return bom && buffer[start + 2] === 0xbf ? start + 3 : start;
+}
+
+/** Where a raw line's text ends in its buffer: before one trailing `\r` (as `rawLineText`). */
+export function rawLineEnd(line: RawLine): number {
+  return line.end > line.start && line.buffer[line.end - 1] === CARRIAGE_RETURN ? line.end - 1 : line.end;
+}
+
 /** Bytes read at a time by `scanFileLines` (a longer line grows the buffer). */
 const SCAN_CHUNK_BYTES = 4 << 20;
 

@@ -26,7 +26,7 @@ import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { finished } from 'node:stream/promises';
-import { type FileLine, scanFileLines } from './lines.js';
+import { type FileLine, type RawLine, scanFileLines } from './lines.js';
 
 /** An open cache: its directory, the fingerprint of the code that writes its entries, the run's clock. */
 export type ParseCache = { readonly dir: string; readonly fingerprint: string; readonly nowMs: number };
@@ -40,6 +40,8 @@ export type LineParser<T> = {
   readonly key: string;
   /** The entry of one line, or null when the line leaves nothing (blank, ignored). */
   readonly parse: (line: FileLine) => T | null;
+  /** `parse` of the line's bytes, when the parser decodes only what it reads: lines are then not decoded first. */
+  readonly parseRaw?: ((line: RawLine) => T | null) | undefined;
 };
 
 const LAYOUT = 'parsed-v1';
@@ -274,6 +276,20 @@ type Progress = { readonly offset: number; readonly lines: number; readonly entr
 /** Parses `file` from `from` on into `entries`; complete lines advance the progress, an unterminated tail does not. */
 async function parseFrom<T>(file: string, parser: LineParser<T>, from: Progress, entries: T[]): Promise<Progress> {
   let progress = from;
+  const parseRaw = parser.parseRaw;
+  if (parseRaw !== undefined) {
+    await scanFileLines(
+      file,
+      (raw) => {
+        const entry = parseRaw(raw);
+        if (entry !== null) entries.push(entry);
+        if (raw.terminated) progress = { offset: raw.endOffset, lines: raw.number, entries: entries.length };
+      },
+      { offset: from.offset, linesBefore: from.lines },
+      { decode: false },
+    );
+    return progress;
+  }
   await scanFileLines(
     file,
     (raw, text) => {
@@ -298,6 +314,20 @@ async function parseFrom<T>(file: string, parser: LineParser<T>, from: Progress,
  * the entries read so far were handed over.
  */
 export async function forEachLineEntry<T>(file: string, parser: LineParser<T>, use: (entry: T) => void): Promise<void> {
+  const parseRaw = parser.parseRaw;
+  if (parseRaw !== undefined) {
+    // The parser reads the bytes itself: lines are not decoded first.
+    await scanFileLines(
+      file,
+      (raw) => {
+        const entry = parseRaw(raw);
+        if (entry !== null) use(entry);
+      },
+      undefined,
+      { decode: false },
+    );
+    return;
+  }
   await scanFileLines(file, (raw, text) => {
     const entry = parser.parse({ number: raw.number, text, terminated: raw.terminated, endOffset: raw.endOffset });
     if (entry !== null) use(entry);

@@ -16,7 +16,7 @@ import {
   type ResponseClaims,
 } from './build.js';
 import type { ClaudeSessionFiles } from './discover.js';
-import { type ClaudeRecord, parseClaudeLine } from './record.js';
+import { type ClaudeLineResult, type ClaudeRecord, parseClaudeLine, parseClaudeRawLine } from './record.js';
 
 export {
   buildClaudeSession,
@@ -28,7 +28,7 @@ export {
   usageReported,
 } from './build.js';
 export { claudeCompanionFiles, groupClaudeFiles, type ClaudeAgentFile, type ClaudeSessionFiles } from './discover.js';
-export { parseClaudeLine, type ClaudeRecord } from './record.js';
+export { parseClaudeLine, parseClaudeRawLine, type ClaudeRecord } from './record.js';
 
 /**
  * One line's outcome, as cached: the record (null for blank/invalid/ignored lines) and its problem,
@@ -41,21 +41,22 @@ type LineEntry = {
   readonly repaired: boolean;
 };
 
+function lineEntry(number: number, result: ClaudeLineResult): LineEntry | null {
+  if (result.kind === 'record') {
+    const record = result.record.kind === 'ignored' ? null : result.record;
+    return record === null && result.problem === null
+      ? null
+      : { line: number, record, problem: result.problem, repaired: true };
+  }
+  return result.kind === 'invalid' ? { line: number, record: null, problem: result.reason, repaired: false } : null;
+}
+
 function lineParser(content: ContentMode): LineParser<LineEntry> {
   return {
     key: `claude-code/${content}/2`,
-    parse: (line) => {
-      const result = parseClaudeLine(line, content);
-      if (result.kind === 'record') {
-        const record = result.record.kind === 'ignored' ? null : result.record;
-        return record === null && result.problem === null
-          ? null
-          : { line: line.number, record, problem: result.problem, repaired: true };
-      }
-      return result.kind === 'invalid'
-        ? { line: line.number, record: null, problem: result.reason, repaired: false }
-        : null;
-    },
+    parse: (line) => lineEntry(line.number, parseClaudeLine(line, content)),
+    // `usage` mode reads lines from their bytes, decoding only what it parses.
+    parseRaw: content === 'usage' ? (line) => lineEntry(line.number, parseClaudeRawLine(line, content)) : undefined,
   };
 }
 

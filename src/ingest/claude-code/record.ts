@@ -8,7 +8,8 @@ import type { MeasuredUsage, ToolCall } from '../../session/model.js';
 import { type ContentMode, kept } from '../content-mode.js';
 import { parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
-import type { Line } from '../lines.js';
+import { type Line, type RawLine, rawLineEnd, rawLineStart, rawLineText } from '../lines.js';
+import { type CompiledElision, compileElision, isJson, scanJson } from '../json-scan.js';
 import { checkTokenCount, isTokenCountOrAbsent } from '../token-count.js';
 import { normalizeUsage, type UsageReading } from '../usage.js';
 import { jsonText, JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeepReason } from '../json-text.js';
@@ -262,13 +263,18 @@ function usageOf(value: unknown): UsageReading {
   return { usage: { ...reading.usage, cacheWrite5mTokens: w5m, cacheWrite1hTokens: w1h }, problem: reading.problem };
 }
 
+/** `<synthetic>` messages and `isApiErrorMessage` lines are API errors, not requests (§6 item 1). */
+function isApiError(line: JsonObject, message: JsonObject | undefined): boolean {
+  return line['isApiErrorMessage'] === true || message?.['model'] === '<synthetic>';
+}
+
 function assistantRecord(
   line: JsonObject,
   message: JsonObject | undefined,
   content: ContentMode,
 ): { record: AssistantRecord; problem: string | null } {
   const model = sharedString(message?.['model']) ?? 'unknown';
-  const isError = line['isApiErrorMessage'] === true || model === '<synthetic>';
+  const isError = isApiError(line, message);
   let text = '';
   let textChars = 0;
   let thinkingChars = 0;
@@ -396,8 +402,77 @@ function assistantMessageProblem(raw: unknown): string | null {
 
 /** Parses one transcript line; never throws (bad JSON and non-object lines are `invalid`). */
 export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineResult {
+  const json = parseJsonLine(line);
+  if (json.kind !== 'json') return json;
+  return guarded(json.value, content, false) ?? { kind: 'invalid', reason: 'unreachable: a whole line was elided' };
+}
+
+/**
+ * Values `usage` mode never reads, elided before `JSON.parse` (the value becomes `null`; the key
+ * stays, so duplicate keys resolve as in the whole line): tool output (twice: the tool_result's
+ * content and `toolUseResult`), tool inputs, texts, thinking, images — most of a transcript's
+ * bytes. Everything else is parsed, so a field read here later is never silently missing. The
+ * depth of a tool input is checked by the scan's depth bound. The content of an API error's
+ * assistant blocks is its message: such a line is read whole (`recordOf` returns null for it).
+ */
+const USAGE_ELISION: CompiledElision = compileElision({
+  keys: {
+    toolUseResult: true,
+    message: {
+      keys: {
+        content: {
+          items: {
+            keys: { content: true, text: true, input: true, thinking: true, signature: true, source: true, data: true },
+          },
+        },
+      },
+    },
+  },
+});
+
+/**
+ * `parseClaudeLine` of a line as read (its bytes). In `usage` mode the line is scanned on its bytes
+ * (`json-scan.ts`): its structure, numbers and literals are checked, the values in `USAGE_ELISION`
+ * are cut, and only the rest is decoded and parsed (`JSON.parse` checks every string kept).
+ * - An assistant record (the only kind that carries usage, formats.md §1.3) is also checked
+ *   byte for byte, strings included, as `JSON.parse` would: a malformed one takes the text path
+ *   and is the same issue as there.
+ * - Any other record is read without checking the characters inside the strings that were cut
+ *   (tool output, tool inputs, text): a raw control character or a bad escape sequence there is
+ *   not reported (the text path would report the line as malformed JSON). What is read from such a
+ *   line is exactly what a valid line gives.
+ * A line the scan rejects, a line nested deeper than `MAX_JSON_DEPTH`, a kept part that does not
+ * parse, and an API error line (its text is in cut blocks) take the text path: same reasons,
+ * same records. Other modes always take the text path.
+ */
+export function parseClaudeRawLine(line: RawLine, content: ContentMode): ClaudeLineResult {
+  if (content === 'usage') {
+    const start = rawLineStart(line);
+    const end = rawLineEnd(line);
+    const scanned = scanJson(line.buffer, start, end, USAGE_ELISION, MAX_JSON_DEPTH, 'structure');
+    const value = scanned.kind === 'json' ? parsedOrUndefined(scanned.text) : undefined;
+    if (value !== undefined) {
+      const assistant = asObject(value)?.['type'] === 'assistant';
+      if (!assistant || isJson(line.buffer, start, end, MAX_JSON_DEPTH)) {
+        const result = guarded(value, content, true);
+        if (result !== null) return result;
+      }
+    }
+  }
+  return parseClaudeLine({ number: line.number, text: rawLineText(line), terminated: line.terminated }, content);
+}
+
+function parsedOrUndefined(text: string): unknown {
   try {
-    return parseClaudeLineUnguarded(line, content);
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function guarded(value: unknown, content: ContentMode, elided: boolean): ClaudeLineResult | null {
+  try {
+    return recordOf(value, content, elided);
   } catch (error) {
     const reason = tooDeepReason(error);
     if (reason === null) throw error;
@@ -405,10 +480,9 @@ export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineRes
   }
 }
 
-function parseClaudeLineUnguarded(line: Line, content: ContentMode): ClaudeLineResult {
-  const json = parseJsonLine(line);
-  if (json.kind !== 'json') return json;
-  const object = asObject(json.value);
+/** The record of a parsed line; null when `elided` and the line needs what was elided (an API error's text). */
+function recordOf(value: unknown, content: ContentMode, elided: boolean): ClaudeLineResult | null {
+  const object = asObject(value);
   if (object === undefined) return { kind: 'invalid', reason: 'not a JSON object' };
   const type = asString(object['type']);
   if (type === undefined) return { kind: 'invalid', reason: 'missing field "type"' };
@@ -417,6 +491,7 @@ function parseClaudeLineUnguarded(line: Line, content: ContentMode): ClaudeLineR
     case 'assistant': {
       const malformed = assistantMessageProblem(object['message']);
       if (malformed !== null) return { kind: 'invalid', reason: malformed };
+      if (elided && isApiError(object, message)) return null;
       const { record, problem } = assistantRecord(object, message, content);
       return { kind: 'record', record, problem };
     }
