@@ -131,6 +131,29 @@ export function rawLineEnd(line: RawLine): number {
 const SCAN_CHUNK_BYTES = 4 << 20;
 
 /**
+ * The read buffer of the last scan, handed to the next one: a fresh 4 MB buffer per file made
+ * the kernel fault in new pages on every read, which cost several times the reads themselves over
+ * hundreds of small transcripts. Null while a scan holds it (a scan started from inside another
+ * scan's callback gets a buffer of its own); a buffer grown past `KEPT_BUFFER_MAX` for one long
+ * line is not kept.
+ */
+let spareBuffer: Buffer | null = null;
+const KEPT_BUFFER_MAX = 64 << 20;
+
+function takeBuffer(bytes: number): Buffer {
+  const spare = spareBuffer;
+  if (spare !== null && spare.length === bytes) {
+    spareBuffer = null;
+    return spare;
+  }
+  return Buffer.allocUnsafe(bytes);
+}
+
+function returnBuffer(buffer: Buffer, chunkBytes: number): void {
+  if (buffer.length === chunkBytes && buffer.length <= KEPT_BUFFER_MAX) spareBuffer = buffer;
+}
+
+/**
  * Calls `onLine` for every line of a file (from a line start, numbering continuing from there),
  * chunk by chunk: whole chunks are read into one buffer and split with `indexOf`, with no stream,
  * no per-line promise and no per-line buffer. With `decode`, each line's text is cut from one
@@ -157,8 +180,9 @@ function scanFileLinesSync(
 ): void {
   const decodeText = options.decode ?? true;
   const fd = openSync(path, 'r');
+  const chunkBytes = options.chunkBytes ?? SCAN_CHUNK_BYTES;
+  let buffer = takeBuffer(chunkBytes);
   try {
-    let buffer = Buffer.allocUnsafe(options.chunkBytes ?? SCAN_CHUNK_BYTES);
     /** Bytes of an unfinished line kept at the start of the buffer. */
     let carried = 0;
     let bufferOffset = from.offset;
@@ -203,6 +227,7 @@ function scanFileLinesSync(
     }
   } finally {
     closeSync(fd);
+    returnBuffer(buffer, chunkBytes);
   }
 }
 /** `text[start, end)` without a trailing `\r`, and without a byte order mark on line 1 (as `decode`). */
