@@ -1,8 +1,9 @@
 /**
  * The bill computed in TypeScript, for `report` without `--db`: the same table as
  * `sql/bill_requests.sql` + `sql/bill_report.sql` + `sql/bill_unpriced.sql` (every line, every
- * column, the same order), from the same measured requests, priced by the TypeScript reference
- * (`priceRequest`, held equal to `request_costs.sql` by test/cost/differential.test.ts). Loading
+ * column, the same order), from the same measured requests, priced as the TypeScript reference
+ * prices them (`priceRequest`, held equal to `request_costs.sql` by test/cost/differential.test.ts;
+ * here as token sums per set of rates, see `addTo`). Loading
  * DuckDB, its schema and every request row cost more than parsing the logs on a common bill, so
  * the SQL path is kept for what needs the database (a `--db` run, `--from` exports) and
  * test/cost/bill-aggregate.test.ts holds both equal to the pico-dollar on random sessions, for
@@ -15,8 +16,7 @@ import type { BillGrouping } from './bill-groupings.js';
 import type { BillLine, BillTable, BillUnpricedModel, BillWindow } from './bill.js';
 import { picoUsdToUsd } from './money.js';
 import { resolveModelName } from './model-resolution.js';
-import { priceRequest } from './price-request.js';
-import type { RequestCost } from './price-request.js';
+import type { ClassRates } from './price-table.js';
 import { priceAt } from './price-table.js';
 import type { ModelPrice, PriceTable } from './price-table.js';
 import type { Money } from './reports.js';
@@ -82,7 +82,52 @@ type Group = {
   subagentCost: bigint | null;
   ownRequests: number;
   ownCost: bigint | null;
+  /** The token sums of the priced requests, per set of rates they were priced at (`settle` turns them into costs). */
+  readonly buckets: Map<ClassRates, Bucket>;
+  pricedOwn: number;
+  pricedSubagent: number;
+  /** An unpriced request without unknown-TTL writes was added (its unknown-TTL cost column is then 0, not NULL). */
+  unknownTtlZero: boolean;
 };
+
+/** Tokens of one class split as the bill's columns: the 5m column without its unknown-TTL part. */
+type ClassSums = {
+  input: number;
+  read: number;
+  write5m: number;
+  writeUnknown: number;
+  write1h: number;
+  output: number;
+};
+
+/** Priced requests of a group at one set of rates, main agent and sub-agents apart. */
+type Bucket = { readonly rates: ClassRates; readonly own: ClassSums; readonly subagent: ClassSums };
+
+const noSums = (): ClassSums => ({ input: 0, read: 0, write5m: 0, writeUnknown: 0, write1h: 0, output: 0 });
+
+/** rate × tokens in pico-dollars; a class without a rate has no priced tokens (they make a request unpriced). */
+function times(rate: number | null, tokens: number): bigint {
+  return rate === null || tokens === 0 ? 0n : BigInt(rate) * BigInt(tokens);
+}
+
+/** The costs of a bucket's sums, per column. */
+function costsOf(rates: ClassRates, sums: ClassSums) {
+  const input = times(rates.input, sums.input);
+  const read = times(rates.cacheRead, sums.read);
+  const write5m = times(rates.cacheWrite5m, sums.write5m);
+  const writeUnknown = times(rates.cacheWrite5m, sums.writeUnknown);
+  const write1h = times(rates.cacheWrite1h, sums.write1h);
+  const output = times(rates.output, sums.output);
+  return {
+    input,
+    read,
+    write5m,
+    writeUnknown,
+    write1h,
+    output,
+    total: input + read + write5m + writeUnknown + write1h + output,
+  };
+}
 
 function newGroup(key: string | null): Group {
   return {
@@ -114,19 +159,20 @@ function newGroup(key: string | null): Group {
     subagentCost: null,
     ownRequests: 0,
     ownCost: null,
+    buckets: new Map(),
+    pricedOwn: 0,
+    pricedSubagent: 0,
+    unknownTtlZero: false,
   };
 }
 
-/** SQL's `sum`: NULL until a non-NULL value is added. */
-function plus(sum: bigint | null, value: bigint): bigint {
-  return sum === null ? value : sum + value;
-}
-
 /**
- * Adds a request to a group; `cost` null = unpriced; `writeUnknown` = the unknown-TTL share of its
- * 5m cost (split out of that column, as in bill_requests.sql).
+ * Adds a request to a group; `rates` null = unpriced. Its cost is not computed here: pricing is
+ * linear (every class costs tokens × rate, the unknown-TTL share of the 5m column included, as in
+ * bill_requests.sql), so the group sums tokens per set of rates and `settle` multiplies once. The
+ * same pico-dollars as pricing each request (`priceRequest`), without a BigInt per class per request.
  */
-function addTo(group: Group, row: BillRequest, cost: RequestCost | null, writeUnknown: bigint): void {
+function addTo(group: Group, row: BillRequest, rates: ClassRates | null, longContext: boolean): void {
   group.requests += 1;
   group.sessions.add(row.sessionId);
   group.models.add(row.model);
@@ -143,25 +189,68 @@ function addTo(group: Group, row: BillRequest, cost: RequestCost | null, writeUn
   group.output += row.outputTokens;
   if (row.subagent) group.subagentRequests += 1;
   else group.ownRequests += 1;
-  if (cost === null) {
+  if (rates === null) {
     group.unpriced += 1;
     group.unpricedTokens += row.promptTokens + row.outputTokens;
     if (row.subagent) group.subagentUnpriced += 1;
     // As bill_requests.sql: an unpriced request without unknown-TTL writes adds 0 (not NULL) to
     // that column, whose cost is then $0 for its 0 tokens rather than unpriced.
-    if (row.unknownTtlTokens === 0) group.costWriteUnknown = plus(group.costWriteUnknown, 0n);
+    if (row.unknownTtlTokens === 0) group.unknownTtlZero = true;
     return;
   }
-  if (cost.longContext) group.longContext += 1;
-  group.costInput = plus(group.costInput, cost.inputPicoUsd);
-  group.costRead = plus(group.costRead, cost.cacheReadPicoUsd);
-  group.costWrite5m = plus(group.costWrite5m, cost.cacheWrite5mPicoUsd - writeUnknown);
-  group.costWrite1h = plus(group.costWrite1h, cost.cacheWrite1hPicoUsd);
-  group.costWriteUnknown = plus(group.costWriteUnknown, writeUnknown);
-  group.costOutput = plus(group.costOutput, cost.outputPicoUsd);
-  group.cost = plus(group.cost, cost.totalPicoUsd);
-  if (row.subagent) group.subagentCost = plus(group.subagentCost, cost.totalPicoUsd);
-  else group.ownCost = plus(group.ownCost, cost.totalPicoUsd);
+  if (longContext) group.longContext += 1;
+  let bucket = group.buckets.get(rates);
+  if (bucket === undefined) {
+    bucket = { rates, own: noSums(), subagent: noSums() };
+    group.buckets.set(rates, bucket);
+  }
+  const sums = row.subagent ? bucket.subagent : bucket.own;
+  if (row.subagent) group.pricedSubagent += 1;
+  else group.pricedOwn += 1;
+  sums.input += row.uncachedInputTokens;
+  sums.read += row.cacheReadTokens;
+  sums.write5m += row.cacheWrite5mTokens - row.unknownTtlTokens;
+  sums.writeUnknown += row.unknownTtlTokens;
+  sums.write1h += row.cacheWrite1hTokens;
+  sums.output += row.outputTokens;
+}
+
+/** Turns a group's token sums into its cost columns (SQL's `sum`: NULL when nothing priced was added). */
+function settle(group: Group): void {
+  const priced = group.pricedOwn + group.pricedSubagent > 0;
+  let input = 0n;
+  let read = 0n;
+  let write5m = 0n;
+  let writeUnknown = 0n;
+  let write1h = 0n;
+  let output = 0n;
+  let own = 0n;
+  let subagent = 0n;
+  for (const bucket of group.buckets.values()) {
+    for (const [sums, isSubagent] of [
+      [bucket.own, false],
+      [bucket.subagent, true],
+    ] as const) {
+      const costs = costsOf(bucket.rates, sums);
+      input += costs.input;
+      read += costs.read;
+      write5m += costs.write5m;
+      writeUnknown += costs.writeUnknown;
+      write1h += costs.write1h;
+      output += costs.output;
+      if (isSubagent) subagent += costs.total;
+      else own += costs.total;
+    }
+  }
+  group.costInput = priced ? input : null;
+  group.costRead = priced ? read : null;
+  group.costWrite5m = priced ? write5m : null;
+  group.costWrite1h = priced ? write1h : null;
+  group.costWriteUnknown = priced || group.unknownTtlZero ? writeUnknown : null;
+  group.costOutput = priced ? output : null;
+  group.cost = priced ? own + subagent : null;
+  group.subagentCost = group.pricedSubagent > 0 ? subagent : null;
+  group.ownCost = group.pricedOwn > 0 ? own : null;
 }
 
 function money(picoUsd: bigint | null): Money {
@@ -355,23 +444,24 @@ export class BillAggregator {
     const { sinceMs, untilMs } = this.options.window;
     if (sinceMs !== null && (row.timestampMs === null || row.timestampMs < sinceMs)) return;
     if (untilMs !== null && (row.timestampMs === null || row.timestampMs >= untilMs)) return;
-    const priced = priceRequest(
-      {
-        kind: 'request',
-        prompt_tokens: row.promptTokens,
-        cache_read_tokens: row.cacheReadTokens,
-        cache_write_5m_tokens: row.cacheWrite5mTokens,
-        cache_write_1h_tokens: row.cacheWrite1hTokens,
-        uncached_input_tokens: row.uncachedInputTokens,
-        output_tokens: row.outputTokens,
-      },
-      this.priceOf(row.model, row.timestampMs),
-    );
-    // As bill_requests.sql: the 5m cost is tokens × rate, so the unknown share is exact.
-    const writeUnknown =
-      priced === null || row.unknownTtlTokens === 0
-        ? 0n
-        : (priced.cacheWrite5mPicoUsd * BigInt(row.unknownTtlTokens)) / BigInt(row.cacheWrite5mTokens);
+    const price = this.priceOf(row.model, row.timestampMs);
+    // As priceRequest: the long-context tier applies to every class when the whole prompt exceeds it.
+    const longContext =
+      price !== null && price.longContext !== null && row.promptTokens > price.longContext.thresholdTokens;
+    const rates =
+      price === null
+        ? null
+        : longContext && price.longContext !== null
+          ? price.longContext.ratesPicoUsdPerToken
+          : price.ratesPicoUsdPerToken;
+    // Tokens in a class the price has no rate for: unpriced, never $0 (as priceRequest's classCost).
+    const priced =
+      rates !== null &&
+      (row.cacheReadTokens === 0 || rates.cacheRead !== null) &&
+      (row.cacheWrite5mTokens === 0 || rates.cacheWrite5m !== null) &&
+      (row.cacheWrite1hTokens === 0 || rates.cacheWrite1h !== null)
+        ? rates
+        : null;
     if (priced === null) {
       const seen = this.unpriced.get(row.model);
       const tokens = row.promptTokens + row.outputTokens;
@@ -387,8 +477,8 @@ export class BillAggregator {
       group = newGroup(key);
       this.groups.set(key, group);
     }
-    addTo(group, row, priced, writeUnknown);
-    addTo(this.total, row, priced, writeUnknown);
+    addTo(group, row, priced, longContext);
+    addTo(this.total, row, priced, longContext);
     if (!this.options.breakdown) return;
     let models = this.perModel.get(key);
     if (models === undefined) {
@@ -400,12 +490,15 @@ export class BillAggregator {
       byModel = newGroup(key);
       models.set(row.model, byModel);
     }
-    addTo(byModel, row, priced, writeUnknown);
+    addTo(byModel, row, priced, longContext);
   }
 
   /** The bill grouped as asked, with its total (`billTable` of `cost/bill.ts`, subagents known). */
   table(): BillTable {
     const order = rowOrder(this.options.by);
+    settle(this.total);
+    for (const group of this.groups.values()) settle(group);
+    for (const models of this.perModel.values()) for (const group of models.values()) settle(group);
     const groups = [...this.groups.values()].sort(order);
     const lines = groups.map((group) => {
       const models = [...(this.perModel.get(group.key)?.entries() ?? [])];

@@ -12,9 +12,28 @@ export type DetectedFormat = 'freecode' | 'claude-code' | 'codex' | 'opencode' |
 
 export type Detection = {
   readonly format: DetectedFormat;
-  /** The first JSON line of a JSONL file when it could be read whole; discovery reads ids from it. */
+  /**
+   * What discovery reads from the first JSON line of a JSONL file (when it could be read whole):
+   * its `type`, `sessionId` and `payload.id` / `payload.source` (Codex's `session_meta`). Only these
+   * keys are kept: a first line can be a long prompt, and the run pack stores every file's detection.
+   */
   readonly head: JsonObject | null;
 };
+
+/** The keys of a first line that discovery reads (`Detection.head`), when present. */
+function discoveryHead(first: JsonObject): JsonObject {
+  const head: Record<string, unknown> = {};
+  if ('type' in first) head['type'] = first['type'];
+  if ('sessionId' in first) head['sessionId'] = first['sessionId'];
+  const payload = asObject(first['payload']);
+  if (payload !== undefined) {
+    const kept: Record<string, unknown> = {};
+    if ('id' in payload) kept['id'] = payload['id'];
+    if ('source' in payload) kept['source'] = payload['source'];
+    head['payload'] = kept;
+  }
+  return head as JsonObject;
+}
 
 const FREECODE_NAMES: ReadonlySet<string> = new Set(['events.jsonl', 'messages.jsonl', 'meta.json', 'memory.json']);
 /** A JSONL file's first line is looked for in its first 64 KB; a longer first line gets up to 256 KB (rare). */
@@ -182,7 +201,7 @@ export async function detectFormat(path: string): Promise<Detection | null> {
   if (name.endsWith('.jsonl')) {
     const { head, first } = await readJsonlHead(path);
     const format = jsonlFormat(head, first) ?? (isClaudeSubagentFile(path) ? 'claude-code' : null);
-    return format === null ? null : { format, head: first };
+    return format === null ? null : { format, head: first === null ? null : discoveryHead(first) };
   }
   return null;
 }

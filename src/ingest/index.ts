@@ -16,17 +16,18 @@ import {
 } from './claude-code/index.js';
 import { type CodexSessionFiles, groupCodexFiles } from './codex/discover.js';
 import type { ContentMode } from './content-mode.js';
-import { detectFormat } from './detect-format.js';
 import { notRegularReason } from './dir-entry.js';
 import type { ParseCache } from './parse-cache.js';
+import { RunPack } from './run-pack.js';
 import { discoverFreecode, type FreecodeSessionFiles } from './freecode/discover.js';
 import { type OpencodeSessionFiles, groupOpencodeFiles } from './opencode/discover.js';
 import { type OpenhandsSessionFiles, groupOpenhandsFiles } from './openhands/discover.js';
 import { type SweAgentSessionFiles, groupSweAgentFiles } from './swe-agent/discover.js';
-import { type FoundLog, walkLogs } from './walk-logs.js';
+import { detectFormatCached, type FoundLog, walkLogs } from './walk-logs.js';
 
 export type { ContentMode } from './content-mode.js';
 export { openParseCache, type ParseCache } from './parse-cache.js';
+export type { RunPack } from './run-pack.js';
 
 /** A session found on disk, not yet read (plain data: it is sent to worker threads). */
 export type SessionSource =
@@ -47,6 +48,11 @@ export type IngestOptions = {
    * session is read on its own.
    */
   readonly run?: IngestRun;
+  /**
+   * The run pack of the paths being read (`openRunPack`): sessions unchanged since it was written
+   * are served from it. Used in `sizes` and `usage` modes.
+   */
+  readonly pack?: RunPack | null;
 };
 
 /** State shared by the sessions of one run, loaded one after another. */
@@ -55,6 +61,14 @@ export type IngestRun = { readonly claudeClaims: ResponseClaims };
 /** A fresh run: load its sessions in discovery order so that the first claim is deterministic. */
 export function newIngestRun(): IngestRun {
   return { claudeClaims: new Map() };
+}
+
+/**
+ * The run pack of a run over `paths` in `content` mode (`run-pack.ts`), or null when there is no
+ * cache or the mode is `text` (the pack would store the logs' content). Save it when the run ends.
+ */
+export function openRunPack(cache: ParseCache | null, content: ContentMode, paths: readonly string[]): RunPack | null {
+  return cache === null || content === 'text' ? null : RunPack.open(cache, content, paths);
 }
 
 function isMissing(error: unknown): boolean {
@@ -73,6 +87,7 @@ function isMissing(error: unknown): boolean {
  */
 export async function discoverSessions(
   paths: readonly string[],
+  pack: RunPack | null = null,
 ): Promise<{ readonly sources: readonly SessionSource[]; readonly issues: readonly IngestIssue[] }> {
   const freecodePaths: string[] = [];
   const found: FoundLog[] = [];
@@ -93,14 +108,14 @@ export async function discoverSessions(
     }
     if (isDirectory) {
       freecodePaths.push(path);
-      const walked = await walkLogs(path);
+      const walked = await walkLogs(path, pack);
       found.push(...walked.found);
       issues.push(...walked.issues);
       continue;
     }
     let detection;
     try {
-      detection = await detectFormat(path);
+      detection = await detectFormatCached(path, pack);
     } catch (error) {
       throw new CachecostError('IO_ERROR', `cannot read ${path}: ${errorMessage(error)}`, { cause: error });
     }
@@ -115,7 +130,7 @@ export async function discoverSessions(
     // A Claude Code transcript named alone brings its subagents' files: their requests are billed.
     if (detection.format === 'claude-code') {
       try {
-        found.push(...(await claudeCompanionFiles(path)));
+        found.push(...(await claudeCompanionFiles(path, pack)));
       } catch (error) {
         issues.push({ file: path, line: 0, reason: `cannot read its subagent files: ${errorMessage(error)}` });
       }
@@ -162,6 +177,7 @@ export async function loadSession(source: SessionSource, options: IngestOptions)
         content: options.content,
         claims: options.run?.claudeClaims,
         cache: options.cache ?? null,
+        pack: options.pack ?? null,
       });
     case 'codex': {
       const { loadCodexSession } = await import('./codex/index.js');

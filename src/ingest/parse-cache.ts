@@ -9,21 +9,21 @@
  *   records the file's identity (device, inode), size, mtime and the byte offset after its last
  *   complete line. The unterminated tail after that offset is never cached: it is parsed every run.
  * - Same identity, size and mtime → the entries are used as they are; unless the file was modified
- *   less than `RACY_MS` before the entry was written (a same-size rewrite within the mtime's
- *   resolution would look unchanged), then the file is re-read whole.
+ *   less than `racyMs` before the run that wrote the entry started (a same-size rewrite within the
+ *   mtime's resolution would look unchanged), then the file is re-read whole.
  * - Same identity and larger → the bytes just before the cached offset must hash as recorded (the
  *   file was appended to, not rewritten); then only the bytes after the offset are parsed.
  * - Anything else (smaller, other inode, changed mtime with the same size, tail mismatch) → whole re-read.
- * - An entry from another cachecost build (the fingerprint hashes the package version and every
- *   ingest source file), an unreadable or corrupt one (a checksum covers every line), or a temp
+ * - An entry from another cachecost build (`codeFingerprint`: the package version and the code
+ *   that parses), an unreadable or corrupt one (a checksum covers every line), or a temp
  *   file left by a run killed mid-write (never renamed into place) is ignored and rewritten.
  * Entries are written to a temp file and renamed (atomic); a cache that cannot be written is skipped.
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, readFileSync, statSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { createWriteStream, type Dirent, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { finished } from 'node:stream/promises';
 import { type FileLine, type RawLine, scanFileLines } from './lines.js';
@@ -45,9 +45,21 @@ export type LineParser<T> = {
 };
 
 const LAYOUT = 'parsed-v1';
-const RACY_MS = 2_000;
+/**
+ * How long before a run's start a file must have been modified for what the run reads of it to be
+ * trusted later by its stamp: a rewrite of the same size within the mtime's resolution would look
+ * unchanged, so the window must exceed that resolution. An mtime on a whole second (or two) comes
+ * from a file system that keeps no finer (FAT, HFS+, ext4 with small inodes, many network mounts):
+ * 2 s. A finer mtime comes from one that keeps it to the nanosecond or the 10 ms (ext4, XFS, btrfs,
+ * APFS, NTFS, exFAT), whose timestamps lag the clock by at most a scheduler tick (≤ 10 ms): 100 ms.
+ * (On such a system a whole-second mtime happens once in a thousand files; it only costs a re-read.)
+ */
+export function racyMs(mtimeMs: number): number {
+  return Number.isInteger(mtimeMs / 1000) ? 2_000 : 100;
+}
 const TAIL_BYTES = 4_096;
 const STALE_TEMP_MS = 10 * 60_000;
+const WRITE_CHUNK_CHARS = 1 << 20;
 
 type Header = {
   readonly fingerprint: string;
@@ -69,30 +81,77 @@ type Header = {
   readonly checksum: string;
 };
 
-let fingerprintMemo: Promise<string> | null = null;
+let fingerprintMemo: string | null = null;
 
-async function sourceFiles(dir: string): Promise<string[]> {
+const CODE_FILE = /\.(js|mjs|cjs|ts)$/;
+
+/** Code files under `dir` (recursively, `.d.ts` and maps excepted), sorted; none when it cannot be listed. */
+function codeFiles(dir: string): string[] {
   const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await sourceFiles(path)));
-    else if (/\.(js|ts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
+    if (entry.isDirectory()) out.push(...codeFiles(path));
+    else if (CODE_FILE.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
   }
   return out.sort();
 }
 
-/** sha256 of the package version and every source file of `ingest/`: any parser change invalidates every entry. */
-function codeFingerprint(): Promise<string> {
-  fingerprintMemo ??= (async () => {
-    const hash = createHash('sha256');
-    const ingestDir = dirname(fileURLToPath(import.meta.url));
-    hash.update(await readFile(new URL('../../package.json', import.meta.url)));
-    for (const file of await sourceFiles(ingestDir)) {
-      hash.update(`\0${relative(ingestDir, file)}\0`);
-      hash.update(await readFile(file));
-    }
-    return hash.digest('hex');
-  })();
+/**
+ * The package root (the nearest directory above `dir` holding a package.json) and the code root
+ * below it that holds `dir` (`dist`, `src`); null when there is none.
+ */
+function codeRootOf(dir: string): { readonly packageJson: string; readonly codeRoot: string } | null {
+  let child = dir;
+  for (let parent = dirname(dir); parent !== child; child = parent, parent = dirname(parent)) {
+    const packageJson = join(parent, 'package.json');
+    if (existsSync(packageJson)) return { packageJson, codeRoot: child };
+  }
+  return null;
+}
+
+/** The real directory of the entry script (`npx` runs it through a link); null when there is none. */
+function entryDirectory(entryScript: string | undefined): string | null {
+  if (entryScript === undefined) return null;
+  try {
+    return dirname(realpathSync(entryScript));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * sha256 of the code that writes the cache's entries, so that any change to it invalidates every
+ * entry: the package.json (its version), every source file of `ingest/` beside this module (the
+ * parsers and builders), and, when the running command's entry script lies in the same code root,
+ * every code file of the entry's directory (a bundled CLI: the entry and its chunks hold the
+ * parsers it actually runs, whatever the files beside this module say). Read synchronously and
+ * once per process: a few dozen small files. Throws when the package cannot be found (then the
+ * cache is not used).
+ */
+export function codeFingerprint(entryScript: string | undefined = process.argv[1]): string {
+  if (fingerprintMemo !== null) return fingerprintMemo;
+  const hash = createHash('sha256');
+  const ingestDir = dirname(fileURLToPath(import.meta.url));
+  const roots = codeRootOf(ingestDir);
+  if (roots === null) throw new Error('cachecost: cannot find the package of the running code');
+  hash.update(readFileSync(roots.packageJson));
+  const files = codeFiles(ingestDir);
+  if (files.length === 0) throw new Error('cachecost: cannot list the ingest code');
+  const entryDir = entryDirectory(entryScript);
+  const fromRoot = entryDir === null ? '..' : relative(roots.codeRoot, entryDir);
+  if (entryDir !== null && entryDir !== ingestDir && !fromRoot.startsWith('..') && !isAbsolute(fromRoot))
+    files.push(...codeFiles(entryDir));
+  for (const file of files) {
+    hash.update(`\0${relative(roots.codeRoot, file)}\0`);
+    hash.update(readFileSync(file));
+  }
+  fingerprintMemo = hash.digest('hex');
   return fingerprintMemo;
 }
 
@@ -119,7 +178,7 @@ export async function openParseCache(
     const root = join(dir, LAYOUT);
     await mkdir(root, { recursive: true });
     await sweepTemps(root, options.nowMs);
-    return { dir: root, fingerprint: await codeFingerprint(), nowMs: options.nowMs };
+    return { dir: root, fingerprint: codeFingerprint(), nowMs: options.nowMs };
   } catch {
     return null;
   }
@@ -184,11 +243,24 @@ async function writeEntry<T>(
   try {
     const out = createWriteStream(temp);
     const hash = createHash('sha256');
-    for (const entry of entries) {
-      const text = `${JSON.stringify(entry)}\n`;
+    // Written in chunks of about WRITE_CHUNK_CHARS: a write (and a hash update) per line cost more
+    // than the JSON of a grown file's entries, which a re-run writes again.
+    let chunk: string[] = [];
+    let chars = 0;
+    const flush = async (): Promise<void> => {
+      const text = chunk.join('');
+      chunk = [];
+      chars = 0;
       hash.update(text);
       if (!out.write(text)) await once(out, 'drain');
+    };
+    for (const entry of entries) {
+      const text = `${JSON.stringify(entry)}\n`;
+      chunk.push(text);
+      chars += text.length;
+      if (chars >= WRITE_CHUNK_CHARS) await flush();
     }
+    await flush();
     out.end(`${JSON.stringify({ ...header, count: entries.length, checksum: hash.digest('hex') })}\n`);
     await finished(out);
     await rename(temp, path);
@@ -289,7 +361,7 @@ export async function readLinesCached<T>(
     const h = loaded.header;
     const sameFile = h.dev === info.dev && h.ino === info.ino;
     const unchanged =
-      sameFile && h.size === info.size && h.mtimeMs === info.mtimeMs && h.mtimeMs < h.writtenAtMs - RACY_MS;
+      sameFile && h.size === info.size && h.mtimeMs === info.mtimeMs && h.mtimeMs < h.writtenAtMs - racyMs(h.mtimeMs);
     const grown = !unchanged && sameFile && info.size > h.size && (await tailHash(file, h.offset)) === h.tail;
     if (unchanged || grown) {
       for (const entry of loaded.entries) entries.push(entry);
@@ -315,134 +387,4 @@ export async function readLinesCached<T>(
   };
   await writeEntry(path, header, entries.slice(base, progress.entries));
   return outcome;
-}
-
-/** A file a whole-value entry depends on, as it was when the value was computed. */
-type FileStamp = {
-  readonly file: string;
-  readonly dev: number;
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-};
-
-type ValueHeader = {
-  readonly fingerprint: string;
-  readonly key: string;
-  readonly files: readonly FileStamp[];
-  readonly writtenAtMs: number;
-  /** sha256 of the value line as written. */
-  readonly checksum: string;
-};
-
-function stampOf(file: string): FileStamp | null {
-  try {
-    const info = statSync(file);
-    return { file, dev: info.dev, ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * A value computed from whole files (a session built from its transcripts), cached under `key`:
- * served only while every file has the identity, size and mtime it had when the value was
- * computed, and was not modified within `RACY_MS` of that (the trust rules above), and the
- * `derived` files (the line entries it was built through) are as they were; null otherwise
- * (missing, stale, corrupt, from other code). Reads are synchronous: a warm run is a stat per file
- * and one read per value.
- */
-export function readValueCached<T>(
-  cache: ParseCache,
-  key: string,
-  files: readonly string[],
-  derived: readonly string[] = [],
-): T | null {
-  try {
-    const text = readFileSync(entryPath(cache, key, files.join('\0')), 'utf8');
-    const split = text.indexOf('\n');
-    if (split === -1 || !text.endsWith('\n')) return null;
-    const header = JSON.parse(text.slice(0, split)) as ValueHeader;
-    const body = text.slice(split + 1, -1);
-    const all = [...files, ...derived];
-    if (header.fingerprint !== cache.fingerprint || header.key !== key || header.files.length !== all.length)
-      return null;
-    for (const [i, was] of header.files.entries()) {
-      const now = stampOf(all[i] ?? '');
-      if (
-        now === null ||
-        now.file !== was.file ||
-        now.dev !== was.dev ||
-        now.ino !== was.ino ||
-        now.size !== was.size ||
-        now.mtimeMs !== was.mtimeMs ||
-        // Racy only for the logs: the derived entries were written by the run that wrote this one.
-        (i < files.length && !(was.mtimeMs < header.writtenAtMs - RACY_MS))
-      )
-        return null;
-    }
-    if (createHash('sha256').update(body).digest('hex') !== header.checksum) return null;
-    return JSON.parse(body) as T;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Stores a value computed from `files`, stamped with the files as they are now: call it only with
- * files that were read whole and not since changed (a later change makes the stamp differ). Atomic
- * (temp + rename); a cache that cannot be written only costs the next run its speed.
- */
-export async function writeValueCached(
-  cache: ParseCache,
-  key: string,
-  files: readonly string[],
-  stampsBefore: readonly FileStampToken[],
-  derived: readonly string[],
-  value: unknown,
-): Promise<void> {
-  const stamps: FileStamp[] = [];
-  for (const [i, file] of files.entries()) {
-    const stamp = stampOf(file);
-    const before = stampsBefore[i] as FileStamp | null | undefined;
-    // A file that changed while it was read: the value may mix its versions; not stored.
-    if (stamp === null || before === null || before === undefined || JSON.stringify(stamp) !== JSON.stringify(before))
-      return;
-    stamps.push(stamp);
-  }
-  // Cache entries the value was read through: a damaged or rewritten one makes the value stale too.
-  for (const file of derived) {
-    const stamp = stampOf(file);
-    if (stamp === null) return;
-    stamps.push(stamp);
-  }
-  const body = JSON.stringify(value);
-  const header: ValueHeader = {
-    fingerprint: cache.fingerprint,
-    key,
-    files: stamps,
-    writtenAtMs: cache.nowMs,
-    checksum: createHash('sha256').update(body).digest('hex'),
-  };
-  const path = entryPath(cache, key, files.join('\0'));
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await writeFile(temp, `${JSON.stringify(header)}\n${body}\n`);
-    await rename(temp, path);
-  } catch {
-    await rm(temp, { force: true }).catch(() => undefined);
-  }
-}
-
-/** The entry file of `file`'s lines under `key` (what `readLinesCached` reads and writes). */
-export function lineEntryPath(cache: ParseCache, key: string, file: string): string {
-  return entryPath(cache, key, file);
-}
-
-/** Opaque: the stamps of files taken before they are read (`stampFiles`), for `writeValueCached`. */
-export type FileStampToken = { readonly __stamp: never } | null;
-
-/** The files' stamps now, taken before reading them. */
-export function stampFiles(files: readonly string[]): FileStampToken[] {
-  return files.map((file) => stampOf(file) as unknown as FileStampToken);
 }

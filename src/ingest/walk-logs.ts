@@ -9,11 +9,13 @@
  */
 import { errorMessage } from '../session/errors.js';
 import type { Dirent } from 'node:fs';
-import { open, readdir, realpath } from 'node:fs/promises';
+import { readdirSync, realpathSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { IngestIssue } from '../session/model.js';
 import { type Detection, detectFormat } from './detect-format.js';
-import { entryKind } from './dir-entry.js';
+import { entryKindSync } from './dir-entry.js';
+import type { RunPack } from './run-pack.js';
 
 export type FoundLog = Detection & { readonly path: string };
 
@@ -43,13 +45,19 @@ function skipDir(dir: string, name: string): boolean {
   return basename(dir) === 'storage' && OPENCODE_BULK_DIRS.has(name);
 }
 
-type WalkState = { readonly found: FoundLog[]; readonly issues: IngestIssue[]; readonly visited: Set<string> };
+type WalkState = {
+  readonly found: FoundLog[];
+  readonly issues: IngestIssue[];
+  readonly visited: Set<string>;
+  readonly pack: RunPack | null;
+};
 
+/** Lists and classifies synchronously (see `entryKindSync`); only a file that must be read is awaited. */
 async function walk(dir: string, depth: number, state: WalkState): Promise<void> {
   const { issues } = state;
   let entries: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     issues.push({ file: dir, line: 0, reason: `cannot list directory: ${errorMessage(error)}` });
     return;
@@ -59,15 +67,17 @@ async function walk(dir: string, depth: number, state: WalkState): Promise<void>
     const path = join(dir, entry.name);
     const candidate = CANDIDATE.test(entry.name);
     if (!entry.isDirectory() && !entry.isSymbolicLink() && !candidate) continue;
-    const kind = await entryKind(path, entry);
+    const kind = entryKindSync(path, entry);
     if (kind.kind === 'directory') {
       if (depth < MAX_DEPTH && !skipDir(dir, entry.name) && !state.visited.has(kind.realPath)) {
         state.visited.add(kind.realPath);
         await walk(path, depth + 1, state);
       }
     } else if (candidate) {
-      if (kind.kind === 'file') await classify(path, state.found, issues);
-      else issues.push({ file: path, line: 0, reason: kind.reason });
+      if (kind.kind === 'file') {
+        const pending = classify(path, state);
+        if (pending !== null) await pending;
+      } else issues.push({ file: path, line: 0, reason: kind.reason });
     }
   }
 }
@@ -112,34 +122,86 @@ async function probe(path: string): Promise<{ readonly binary: boolean; readonly
   return { binary: false, noJsonObject: nonBlank.length > 0 && !nonBlank.some(isObject) };
 }
 
-async function classify(path: string, found: FoundLog[], issues: IngestIssue[]): Promise<void> {
-  try {
-    const detection = await detectFormat(path);
-    if (detection !== null && detection.format !== 'freecode') found.push({ ...detection, path });
-    else if (detection === null) {
-      const head = await probe(path);
-      if (head.binary)
-        issues.push({
-          file: path,
-          line: 0,
-          reason: 'binary content (not UTF-8 text) in a file named like a log; not read',
-        });
-      else if (path.endsWith('.jsonl') && head.noJsonObject) {
-        issues.push({ file: path, line: 0, reason: 'none of its first lines is a JSON object; not read as a log' });
-      }
-    }
-  } catch (error) {
-    issues.push({ file: path, line: 0, reason: `cannot read: ${errorMessage(error)}` });
-  }
+/** What the walk makes of one candidate file: a log of some format, a reported non-log, or nothing. */
+type Classified = { readonly detection: Detection | null; readonly issue: string | null };
+
+async function classifyFile(path: string): Promise<Classified> {
+  const detection = await detectFormat(path);
+  if (detection !== null) return { detection, issue: null };
+  const head = await probe(path);
+  if (head.binary) return { detection, issue: 'binary content (not UTF-8 text) in a file named like a log; not read' };
+  if (path.endsWith('.jsonl') && head.noJsonObject)
+    return { detection, issue: 'none of its first lines is a JSON object; not read as a log' };
+  return { detection, issue: null };
 }
 
-/** Every non-FreeCode log file under the directory `dir`, in path order. */
+/** A first line longer than this is not kept in the run pack: the file's head is read again instead. */
+const MAX_CACHED_HEAD_CHARS = 16_384;
+
+/**
+ * `classifyFile` through the run pack: an unchanged file's outcome is the recorded one, used at
+ * once (null: nothing to wait for); otherwise the file is read. A file that cannot be read is an
+ * issue each time, never recorded.
+ */
+function classify(path: string, state: WalkState): Promise<void> | null {
+  const cached = state.pack?.outcome(path);
+  if (cached?.value !== undefined) {
+    use(path, cached.value as Classified, state);
+    return null;
+  }
+  return classifyFile(path).then(
+    (classified) => {
+      const head = classified.detection?.head ?? null;
+      if (
+        state.pack !== null &&
+        cached !== undefined &&
+        (head === null || JSON.stringify(head).length <= MAX_CACHED_HEAD_CHARS)
+      )
+        state.pack.recordOutcome(path, cached.stamp, classified);
+      use(path, classified, state);
+    },
+    (error: unknown) => {
+      state.issues.push({ file: path, line: 0, reason: `cannot read: ${errorMessage(error)}` });
+    },
+  );
+}
+
+function use(path: string, { detection, issue }: Classified, state: WalkState): void {
+  if (detection !== null && detection.format !== 'freecode') state.found.push({ ...detection, path });
+  else if (issue !== null) state.issues.push({ file: path, line: 0, reason: issue });
+}
+
+/**
+ * The format of a file given by name (or found beside one) through the run pack, as `detectFormat`;
+ * only a detected format is recorded (a walk records what it makes of the others).
+ */
+export async function detectFormatCached(path: string, pack: RunPack | null): Promise<Detection | null> {
+  const cached = pack?.outcome(path);
+  const classified = cached?.value as Classified | undefined;
+  if (classified !== undefined && classified.detection !== null) return classified.detection;
+  const detection = await detectFormat(path);
+  const head = detection?.head ?? null;
+  if (
+    pack !== null &&
+    cached !== undefined &&
+    detection !== null &&
+    (head === null || JSON.stringify(head).length <= MAX_CACHED_HEAD_CHARS)
+  )
+    pack.recordOutcome(path, cached.stamp, { detection, issue: null } satisfies Classified);
+  return detection;
+}
+
+/**
+ * Every non-FreeCode log file under the directory `dir`, in path order. With a run `pack`, a file
+ * unchanged since the pack was written is classified as it was then, without reading it.
+ */
 export async function walkLogs(
   dir: string,
+  pack: RunPack | null = null,
 ): Promise<{ readonly found: readonly FoundLog[]; readonly issues: readonly IngestIssue[] }> {
-  const state: WalkState = { found: [], issues: [], visited: new Set() };
+  const state: WalkState = { found: [], issues: [], visited: new Set(), pack };
   try {
-    state.visited.add(await realpath(dir));
+    state.visited.add(realpathSync.native(dir));
   } catch {
     // An unresolvable root is reported by readdir in walk().
   }

@@ -11,7 +11,9 @@
  * - `row.timestampMs > untilMs` instead of `>=` for the window's exclusive end;
  * - the unknown-TTL cost left inside `cacheWrite5mCost` (no `- writeUnknown`);
  * - `subagentCost` 0 instead of null when a group's sub-agent requests are all unpriced;
- * - sessions ordered by cost instead of by their first request.
+ * - sessions ordered by cost instead of by their first request;
+ * - the unknown-TTL cost NULL instead of $0 in a group whose only unpriced requests have no
+ *   unknown-TTL writes (`unknownTtlZero` ignored in `settle`).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -175,10 +175,21 @@ describe('parsed-line cache', () => {
     writeFileSync(file, `${assistant(1, 5)}\n`);
     utimesSync(file, OLD, new Date(OLD.getTime() + 3000));
     expect(await outcomeOf(file, cache)).toBe('stale');
-    // Same size and mtime but rewritten right before the entry was written ("racy"): never trusted.
-    const racy = await cacheAt(join(dir, 'racy'), OLD.getTime() + 3500);
+    // Same size and mtime but rewritten right before the run that wrote the entry ("racy"): never
+    // trusted. The window is 100 ms for an mtime finer than a second, 2 s for a whole-second one.
+    const fine = Math.floor(OLD.getTime() / 1000) * 1000 + 3_437;
+    utimesSync(file, OLD, new Date(fine));
+    const racy = await cacheAt(join(dir, 'racy'), fine + 60);
     expect(await outcomeOf(file, racy)).toBe('miss');
     expect(await outcomeOf(file, racy)).toBe('stale');
+    const settled = await cacheAt(join(dir, 'settled'), fine + 150);
+    expect(await outcomeOf(file, settled)).toBe('miss');
+    expect(await outcomeOf(file, settled)).toBe('hit');
+    const whole = fine - 437;
+    utimesSync(file, OLD, new Date(whole));
+    const coarse = await cacheAt(join(dir, 'coarse'), whole + 1_500);
+    expect(await outcomeOf(file, coarse)).toBe('miss');
+    expect(await outcomeOf(file, coarse)).toBe('stale');
   });
 
   it('rebuilds an entry that is corrupt, truncated or written by another cachecost, and the session stays the same', async () => {

@@ -1,14 +1,17 @@
 /**
- * The whole-session cache entry (`claude-code/index.ts`): a run through a warm cache reads the same
+ * The whole-session cache (the run pack, `ingest/run-pack.ts`): a run through a warm cache reads the same
  * sessions, requests and issues as a run without it, also when sessions share responses (resumed
  * copies, formats.md §1.5: the first session in the run counts them) and files grow between runs,
  * so that a session cached while it counted a response must not keep counting it once an earlier
  * session holds it.
  *
  * Checked against deliberate bugs (each failed here): `claimAll` returning true without checking
- * the holders (a cached session kept a response an earlier session had since claimed), and caching
+ * the holders (a cached session kept a response an earlier session had since claimed), caching
  * a session that lost responses to another (`!claims.lost` dropped: once the other session's file
- * is gone, the cached one would still leave them out).
+ * is gone, the cached one would still leave them out), and the pack serving every hit without a
+ * claims check, as if the run so far were always the pack's own (a session rebuilt before it had
+ * since claimed one of its responses), and a session built after served ones never checked against
+ * their deferred claims (`deferredHoldsAny` always false: it counted a response the served one held).
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

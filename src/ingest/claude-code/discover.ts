@@ -10,9 +10,9 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { detectFormat } from '../detect-format.js';
 import { asString } from '../json-value.js';
-import type { FoundLog } from '../walk-logs.js';
+import type { RunPack } from '../run-pack.js';
+import { detectFormatCached, type FoundLog } from '../walk-logs.js';
 
 export type ClaudeAgentFile = { readonly file: string; readonly agentId: string };
 
@@ -94,7 +94,7 @@ export function groupClaudeFiles(found: readonly FoundLog[]): ClaudeSessionFiles
  * The subagent files of a main transcript given by name: `<dir>/<sessionId>/subagents/agent-*.jsonl`
  * (§1.1). A transcript passed alone still brings its subagents' requests, which are billed.
  */
-export async function claudeCompanionFiles(mainPath: string): Promise<FoundLog[]> {
+export async function claudeCompanionFiles(mainPath: string, pack: RunPack | null = null): Promise<FoundLog[]> {
   const name = basename(mainPath);
   if (AGENT_FILE.test(name) || !name.endsWith('.jsonl')) return [];
   const dir = join(dirname(mainPath), name.slice(0, -'.jsonl'.length), 'subagents');
@@ -108,7 +108,7 @@ export async function claudeCompanionFiles(mainPath: string): Promise<FoundLog[]
   for (const entry of entries.sort((a, b) => byPath(a.name, b.name))) {
     if (!entry.isFile() || !AGENT_FILE.test(entry.name)) continue;
     const path = join(dir, entry.name);
-    const detection = await detectFormat(path);
+    const detection = await detectFormatCached(path, pack);
     if (detection !== null && detection.format === 'claude-code') found.push({ ...detection, path });
   }
   return found;

@@ -5,16 +5,8 @@
 import { errorMessage } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
-import {
-  type LineParser,
-  type ParseCache,
-  lineEntryPath,
-  forEachLineEntry,
-  readLinesCached,
-  readValueCached,
-  stampFiles,
-  writeValueCached,
-} from '../parse-cache.js';
+import { forEachLineEntry, type LineParser, type ParseCache, readLinesCached } from '../parse-cache.js';
+import { type RunPack, stampFiles } from '../run-pack.js';
 import {
   type ClaudeFile,
   type ClaudeFileRecords,
@@ -107,6 +99,8 @@ async function readTranscript(
 /**
  * Reads one Claude Code session (its main transcripts and subagent files). With `claims`, responses
  * a session read earlier in the run already counted are not counted again (resumed copies, §1.5).
+ * With a run `pack`, a session whose files are unchanged is served from it (not in text mode: it
+ * would store the logs' content a second time); a session built here is stored in it.
  */
 export async function loadClaudeSession(
   files: ClaudeSessionFiles,
@@ -114,22 +108,53 @@ export async function loadClaudeSession(
     readonly content: ContentMode;
     readonly claims?: ResponseClaims | undefined;
     readonly cache?: ParseCache | null;
+    readonly pack?: RunPack | null;
   },
 ): Promise<Session> {
   const cache = options.cache ?? null;
   const paths = [...files.mainFiles, ...files.agentFiles.map((agent) => agent.file)];
-  // The whole session is cached too (not in text mode): a re-run over unchanged logs reads one
-  // entry per session instead of every line's record and building it again.
-  const sessionKey = `claude-code/session/${options.content}/1/${JSON.stringify(files)}`;
-  const useSessionCache = cache !== null && options.content !== 'text';
-  const lineKey = lineParser(options.content).key;
-  const derived = cache === null ? [] : paths.map((path) => lineEntryPath(cache, lineKey, path));
-  if (useSessionCache) {
-    const hit = readValueCached<CachedSession>(cache, sessionKey, paths, derived);
-    if (hit !== null && claimAll(hit.claimed, files.sessionId, options.claims)) return hit.session;
+  const pack = options.content === 'text' ? null : (options.pack ?? null);
+  // A session read alone (no claims) records none: it is never served to a run that keeps claims.
+  const claimsMode = options.claims === undefined ? 'alone' : 'run';
+  const sessionKey = `claude-code/session/${options.content}/${claimsMode}/2/${JSON.stringify(files)}`;
+  if (pack !== null) {
+    const hit = pack.lookup(sessionKey, paths);
+    if (hit !== null && pack.serve(hit, options.claims)) return hit.session();
   }
-  const stamps = useSessionCache ? stampFiles(paths) : [];
-  const claims = options.claims === undefined ? undefined : new RecordingClaims(options.claims, files.sessionId);
+  const stamps = pack === null ? [] : stampFiles(paths);
+  const run = options.claims;
+  let claims: RecordingClaims | undefined;
+  let session: Session;
+  if (run !== undefined && pack?.deferring === true) {
+    // Sessions served from the pack keep their claims out of the run's map: built against the map
+    // alone, the session stands unless one of them holds a response it asked for.
+    const probe = new ProbeClaims(run);
+    claims = new RecordingClaims(probe, files.sessionId);
+    session = await buildSession(files, options.content, cache, claims);
+    if (pack.deferredHoldsAny(claims.asked, files.sessionId, run)) {
+      pack.settle(run);
+      claims = new RecordingClaims(run, files.sessionId);
+      // Read again (records are built as they are read): the line entries just written serve them.
+      session = await buildSession(files, options.content, cache, claims);
+    } else probe.commit();
+  } else {
+    claims = run === undefined ? undefined : new RecordingClaims(run, files.sessionId);
+    session = await buildSession(files, options.content, cache, claims);
+  }
+  // Only a session built without another session's claims is the same in any run that makes the
+  // same claims first: one that lost responses to another is rebuilt each time.
+  if (pack !== null && (claims === undefined || !claims.lost))
+    pack.store(sessionKey, paths, stamps, files.sessionId, session, claims?.asked ?? []);
+  return session;
+}
+
+/** Reads the session's files and builds it, each file's records built as they are read where its place is known. */
+async function buildSession(
+  files: ClaudeSessionFiles,
+  content: ContentMode,
+  cache: ParseCache | null,
+  claims: RecordingClaims | undefined,
+): Promise<Session> {
   const build = new ClaudeSessionBuild({
     sessionId: files.sessionId,
     parentSessionId: files.parentSessionId,
@@ -147,7 +172,7 @@ export async function loadClaudeSession(
     if (only !== undefined) {
       // One file whose place is known: its records are built as they are read, never all held.
       build.beginFile(only);
-      await readTranscript(only.file, options.content, cache, fileIssues.get(only) ?? [], (line, record) =>
+      await readTranscript(only.file, content, cache, fileIssues.get(only) ?? [], (line, record) =>
         build.add(line, record),
       );
       build.endFile();
@@ -157,7 +182,7 @@ export async function loadClaudeSession(
     const read: ClaudeFileRecords[] = [];
     for (const file of group) {
       const records: { line: number; record: ClaudeRecord }[] = [];
-      await readTranscript(file.file, options.content, cache, fileIssues.get(file) ?? [], (line, record) =>
+      await readTranscript(file.file, content, cache, fileIssues.get(file) ?? [], (line, record) =>
         records.push({ line, record }),
       );
       read.push({ file: file.file, agentId: file.agentId, records });
@@ -168,32 +193,34 @@ export async function loadClaudeSession(
       build.endFile();
     }
   }
-  const session = build.finish([...fileIssues.values()].flat());
-  // Only a session built without another session's claims is the same in any run that makes the
-  // same claims first: one that lost responses to another is rebuilt each time.
-  if (useSessionCache && (claims === undefined || !claims.lost)) {
-    const entry: CachedSession = { session, claimed: claims?.asked ?? [] };
-    await writeValueCached(cache, sessionKey, paths, stamps, derived, entry);
-  }
-  return session;
+  return build.finish([...fileIssues.values()].flat());
 }
 
-/** A built session and the response keys it claimed (in order), as cached. */
-type CachedSession = { readonly session: Session; readonly claimed: readonly string[] };
+/** The run's claims as a build would change them, without changing them until `commit`. */
+class ProbeClaims extends Map<string, string> {
+  private readonly added = new Map<string, string>();
 
-/**
- * Claims a cached session's responses for it, as building it would: only when no other session
- * of the run holds any of them (then the build would be the same); false leaves the claims as
- * they were, and the session is built from its records.
- */
-function claimAll(keys: readonly string[], sessionId: string, claims: ResponseClaims | undefined): boolean {
-  if (claims === undefined) return true;
-  for (const key of keys) {
-    const holder = claims.get(key);
-    if (holder !== undefined && holder !== sessionId) return false;
+  constructor(private readonly run: ResponseClaims) {
+    super();
   }
-  for (const key of keys) if (!claims.has(key)) claims.set(key, sessionId);
-  return true;
+
+  override get(key: string): string | undefined {
+    return this.added.get(key) ?? this.run.get(key);
+  }
+
+  override set(key: string, value: string): this {
+    this.added.set(key, value);
+    return this;
+  }
+
+  override has(key: string): boolean {
+    return this.added.has(key) || this.run.has(key);
+  }
+
+  /** Applies the build's claims to the run's. */
+  commit(): void {
+    for (const [key, value] of this.added) this.run.set(key, value);
+  }
 }
 
 /** The run's claims, recording which keys a session asked for and whether another session held one. */

@@ -1,0 +1,224 @@
+/**
+ * A built `Session` as bytes for the run pack (`run-pack.ts`), read back cheaply: a re-run decodes
+ * hundreds of sessions and tens of thousands of requests, and `JSON.parse` of the plain session is
+ * most of its time. So the parts are stored as what is cheapest to read back:
+ * - the requests (fixed shape, numbers and a few repeated strings) as one `Float64Array` row each
+ *   and a table of their strings: no parsing at all, one object literal per request;
+ * - the items as JSON text, parsed only when something reads `items` (the bill never does; the
+ *   session summary does), then kept;
+ * - the rest (ids, events, issues: small) as JSON in the pack's index.
+ * A session of any other shape (a field added to the model, a NaN) is stored whole as JSON: the
+ * codec never drops or changes a value it does not know. Decoding gives an object equal to the
+ * one encoded, keys in the same order, so `JSON.stringify` of both is the same bytes.
+ */
+import type { Item, MeasuredUsage, Request, Session } from '../session/model.js';
+
+/** The session without its items and requests, as the pack's index stores it. */
+export type SessionHead = Omit<Session, 'items' | 'requests'>;
+
+/** What one session is stored as: its head (JSON), its requests' strings, and up to two blobs. */
+export type EncodedSession =
+  | {
+      readonly kind: 'columns';
+      readonly head: SessionHead;
+      readonly strings: readonly string[];
+      /** A float64 timestamp per request, then `REQUEST_SLOTS` int32 per request (native byte order). */
+      readonly requests: Buffer;
+      /** `JSON.stringify(session.items)`. */
+      readonly items: Buffer;
+    }
+  | { readonly kind: 'json'; readonly whole: Buffer };
+
+const SESSION_KEYS = [
+  'id',
+  'source',
+  'title',
+  'project',
+  'files',
+  'items',
+  'requests',
+  'events',
+  'issues',
+  'parentSessionId',
+  'totalsOnly',
+] as const;
+const REQUEST_KEYS = ['index', 'itemIndex', 'model', 'provider', 'timestampMs', 'usage', 'agentId'] as const;
+const USAGE_KEYS = [
+  'promptTokens',
+  'uncachedInputTokens',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+  'cacheWrite5mTokens',
+  'cacheWrite1hTokens',
+  'outputTokens',
+  'reasoningTokens',
+] as const;
+
+/**
+ * Int32 slots of one request row: index, itemIndex, model, provider, has usage, 8 usage counts,
+ * agentId; its timestamp is a float64 apart. Counts are stored as int32 so that they read back as
+ * small integers, as `JSON.parse` gives them (doubles would cost a heap number each).
+ */
+export const REQUEST_SLOTS = 14;
+/** A null count or string (counts are non-negative; string slots hold an index into the session's strings). */
+const NULL_SLOT = -1;
+const MAX_SLOT = 0x7fffffff;
+
+function sameKeys(value: object, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  if (own.length !== keys.length) return false;
+  for (let i = 0; i < keys.length; i += 1) if (own[i] !== keys[i]) return false;
+  return true;
+}
+
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_SLOT && !Object.is(value, -0);
+const isNullableCount = (value: unknown): boolean => value === null || isCount(value);
+/** A timestamp: any number but NaN (the column's null). */
+const isTimestamp = (value: unknown): boolean => value === null || (typeof value === 'number' && !Number.isNaN(value));
+
+/** Whether a request has exactly the model's shape (the columns could hold it without loss). */
+function columnar(request: Request): boolean {
+  if (!sameKeys(request, REQUEST_KEYS)) return false;
+  if (!isCount(request.index) || !isCount(request.itemIndex) || typeof request.model !== 'string') return false;
+  if (request.provider !== null && typeof request.provider !== 'string') return false;
+  if (request.agentId !== null && typeof request.agentId !== 'string') return false;
+  if (!isTimestamp(request.timestampMs)) return false;
+  const usage = request.usage;
+  if (usage === null) return true;
+  if (typeof usage !== 'object' || !sameKeys(usage, USAGE_KEYS)) return false;
+  return (
+    isCount(usage.promptTokens) &&
+    isCount(usage.uncachedInputTokens) &&
+    isCount(usage.cacheReadTokens) &&
+    isCount(usage.cacheWriteTokens) &&
+    isNullableCount(usage.cacheWrite5mTokens) &&
+    isNullableCount(usage.cacheWrite1hTokens) &&
+    isCount(usage.outputTokens) &&
+    isNullableCount(usage.reasoningTokens)
+  );
+}
+
+/** Encodes a built session (see the module comment). */
+export function encodeSession(session: Session): EncodedSession {
+  if (!sameKeys(session, SESSION_KEYS) || !session.requests.every(columnar))
+    return { kind: 'json', whole: Buffer.from(JSON.stringify(session)) };
+  const strings: string[] = [];
+  const indexOf = new Map<string, number>();
+  const intern = (text: string | null): number => {
+    if (text === null) return NULL_SLOT;
+    let index = indexOf.get(text);
+    if (index === undefined) {
+      index = strings.length;
+      strings.push(text);
+      indexOf.set(text, index);
+    }
+    return index;
+  };
+  const count = session.requests.length;
+  const timestamps = new Float64Array(count);
+  const rows = new Int32Array(count * REQUEST_SLOTS);
+  let at = 0;
+  for (const [i, request] of session.requests.entries()) {
+    const usage = request.usage;
+    timestamps[i] = request.timestampMs ?? Number.NaN;
+    rows[at] = request.index;
+    rows[at + 1] = request.itemIndex;
+    rows[at + 2] = intern(request.model);
+    rows[at + 3] = intern(request.provider);
+    rows[at + 4] = usage === null ? 0 : 1;
+    if (usage !== null) {
+      rows[at + 5] = usage.promptTokens;
+      rows[at + 6] = usage.uncachedInputTokens;
+      rows[at + 7] = usage.cacheReadTokens;
+      rows[at + 8] = usage.cacheWriteTokens;
+      rows[at + 9] = usage.cacheWrite5mTokens ?? NULL_SLOT;
+      rows[at + 10] = usage.cacheWrite1hTokens ?? NULL_SLOT;
+      rows[at + 11] = usage.outputTokens;
+      rows[at + 12] = usage.reasoningTokens ?? NULL_SLOT;
+    }
+    rows[at + 13] = intern(request.agentId);
+    at += REQUEST_SLOTS;
+  }
+  const { items, requests, ...head } = session;
+  void requests;
+  return {
+    kind: 'columns',
+    head,
+    strings,
+    // Timestamps first: the float64 column stays 8-aligned where the blob is.
+    requests: Buffer.concat([
+      Buffer.from(timestamps.buffer, timestamps.byteOffset, timestamps.byteLength),
+      Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength),
+    ]),
+    items: Buffer.from(JSON.stringify(items)),
+  };
+}
+
+const countOrNull = (value: number | undefined): number | null =>
+  value === undefined || value === NULL_SLOT ? null : value;
+
+/** The requests of `timestamps` and `rows` (as many as there are timestamps). */
+export function decodeRequests(timestamps: Float64Array, rows: Int32Array, strings: readonly string[]): Request[] {
+  const text = (slot: number | undefined): string | null =>
+    slot === undefined || slot === NULL_SLOT ? null : (strings[slot] ?? null);
+  const requests: Request[] = new Array<Request>(timestamps.length);
+  for (let i = 0, at = 0; i < timestamps.length; i += 1, at += REQUEST_SLOTS) {
+    const timestampMs = timestamps[i] ?? Number.NaN;
+    const usage: MeasuredUsage | null =
+      rows[at + 4] === 1
+        ? {
+            promptTokens: rows[at + 5] ?? 0,
+            uncachedInputTokens: rows[at + 6] ?? 0,
+            cacheReadTokens: rows[at + 7] ?? 0,
+            cacheWriteTokens: rows[at + 8] ?? 0,
+            cacheWrite5mTokens: countOrNull(rows[at + 9]),
+            cacheWrite1hTokens: countOrNull(rows[at + 10]),
+            outputTokens: rows[at + 11] ?? 0,
+            reasoningTokens: countOrNull(rows[at + 12]),
+          }
+        : null;
+    requests[i] = {
+      index: rows[at] ?? 0,
+      itemIndex: rows[at + 1] ?? 0,
+      model: text(rows[at + 2]) ?? '',
+      provider: text(rows[at + 3]),
+      timestampMs: Number.isNaN(timestampMs) ? null : timestampMs,
+      usage,
+      agentId: text(rows[at + 13]),
+    };
+  }
+  return requests;
+}
+
+/**
+ * A session from its head, its decoded requests and its items' JSON text. `items` is parsed on
+ * first read and then stored as a plain property; assigning it replaces it. The key order is the
+ * model's, so the session serializes exactly as the one encoded.
+ */
+export function assembleSession(head: SessionHead, requests: Request[], itemsJson: () => string): Session {
+  const session = {
+    id: head.id,
+    source: head.source,
+    title: head.title,
+    project: head.project,
+    files: head.files,
+  } as Record<string, unknown>;
+  const settle = (items: Item[]): Item[] => {
+    Object.defineProperty(session, 'items', { value: items, writable: true, enumerable: true, configurable: true });
+    return items;
+  };
+  Object.defineProperty(session, 'items', {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(JSON.parse(itemsJson()) as Item[]),
+    set: (items: Item[]) => settle(items),
+  });
+  session['requests'] = requests;
+  session['events'] = head.events;
+  session['issues'] = head.issues;
+  session['parentSessionId'] = head.parentSessionId;
+  session['totalsOnly'] = head.totalsOnly;
+  // The object was built key by key in the model's order from a head that was a session's.
+  return session as Session;
+}
