@@ -26,7 +26,7 @@ import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { finished } from 'node:stream/promises';
-import { type FileLine, type RawLine, scanFileLines } from './lines.js';
+import { type FileLine, type LineStart, type RawLine, scanFileLines } from './lines.js';
 
 /** An open cache: its directory, the fingerprint of the code that writes its entries, the run's clock. */
 export type ParseCache = { readonly dir: string; readonly fingerprint: string; readonly nowMs: number };
@@ -273,38 +273,37 @@ async function writeEntry<T>(
 /** Bytes, lines and entries of the complete lines read so far. */
 type Progress = { readonly offset: number; readonly lines: number; readonly entries: number };
 
-/** Parses `file` from `from` on into `entries`; complete lines advance the progress, an unterminated tail does not. */
-async function parseFrom<T>(file: string, parser: LineParser<T>, from: Progress, entries: T[]): Promise<Progress> {
-  let progress = from;
+/**
+ * Runs every line of `file` from `from` on through `parser`, handing `onLine` its entry (null when
+ * the line leaves none): from the line's bytes when the parser reads them itself (lines are then
+ * not decoded first), else from its decoded text.
+ */
+async function scanEntries<T>(
+  file: string,
+  parser: LineParser<T>,
+  from: LineStart | undefined,
+  onLine: (entry: T | null, line: RawLine) => void,
+): Promise<void> {
   const parseRaw = parser.parseRaw;
   if (parseRaw !== undefined) {
-    await scanFileLines(
-      file,
-      (raw) => {
-        const entry = parseRaw(raw);
-        if (entry !== null) entries.push(entry);
-        if (raw.terminated) progress = { offset: raw.endOffset, lines: raw.number, entries: entries.length };
-      },
-      { offset: from.offset, linesBefore: from.lines },
-      { decode: false },
-    );
-    return progress;
+    await scanFileLines(file, (raw) => onLine(parseRaw(raw), raw), from, { decode: false });
+    return;
   }
   await scanFileLines(
     file,
-    (raw, text) => {
-      const line: FileLine = {
-        number: raw.number,
-        text,
-        terminated: raw.terminated,
-        endOffset: raw.endOffset,
-      };
-      const entry = parser.parse(line);
-      if (entry !== null) entries.push(entry);
-      if (line.terminated) progress = { offset: line.endOffset, lines: line.number, entries: entries.length };
-    },
-    { offset: from.offset, linesBefore: from.lines },
+    (raw, text) =>
+      onLine(parser.parse({ number: raw.number, text, terminated: raw.terminated, endOffset: raw.endOffset }), raw),
+    from,
   );
+}
+
+/** Parses `file` from `from` on into `entries`; complete lines advance the progress, an unterminated tail does not. */
+async function parseFrom<T>(file: string, parser: LineParser<T>, from: Progress, entries: T[]): Promise<Progress> {
+  let progress = from;
+  await scanEntries(file, parser, { offset: from.offset, linesBefore: from.lines }, (entry, raw) => {
+    if (entry !== null) entries.push(entry);
+    if (raw.terminated) progress = { offset: raw.endOffset, lines: raw.number, entries: entries.length };
+  });
   return progress;
 }
 
@@ -314,22 +313,7 @@ async function parseFrom<T>(file: string, parser: LineParser<T>, from: Progress,
  * the entries read so far were handed over.
  */
 export async function forEachLineEntry<T>(file: string, parser: LineParser<T>, use: (entry: T) => void): Promise<void> {
-  const parseRaw = parser.parseRaw;
-  if (parseRaw !== undefined) {
-    // The parser reads the bytes itself: lines are not decoded first.
-    await scanFileLines(
-      file,
-      (raw) => {
-        const entry = parseRaw(raw);
-        if (entry !== null) use(entry);
-      },
-      undefined,
-      { decode: false },
-    );
-    return;
-  }
-  await scanFileLines(file, (raw, text) => {
-    const entry = parser.parse({ number: raw.number, text, terminated: raw.terminated, endOffset: raw.endOffset });
+  await scanEntries(file, parser, undefined, (entry) => {
     if (entry !== null) use(entry);
   });
 }
