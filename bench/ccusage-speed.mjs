@@ -26,7 +26,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { buildCopies, buildSingleFile, rewriteIds } from './corpus.mjs';
 import { measure, median } from './measure.mjs';
 
@@ -37,15 +37,18 @@ const source = resolve(repo, '..', 'shared', 'real-logs', 'claude-code');
 const VERSION = '20.0.24';
 const cachecostMain = join(repo, 'dist', 'cli', 'main.js');
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? fallback : args[i + 1];
-};
-const runs = Number(option('runs', '5'));
-const corpora = option('corpora', '12,48').split(',').filter(Boolean).map(Number);
-const bigMb = Number(option('big-mb', '1024'));
-const skipBig = args.includes('--skip-big');
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    corpora: { type: 'string', default: '12,48' },
+    'big-mb': { type: 'string', default: '1024' },
+    'skip-big': { type: 'boolean', default: false },
+  },
+});
+const runs = Number(values.runs);
+const corpora = values.corpora.split(',').filter(Boolean).map(Number);
+const bigMb = Number(values['big-mb']);
+const skipBig = values['skip-big'];
 
 if (!existsSync(cachecostMain)) {
   console.error('dist/ is missing: run `npm run build` first');

@@ -21,6 +21,7 @@
 import { existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import { buildSingleFile } from './corpus.mjs';
 import { measure, median } from './measure.mjs';
 
@@ -28,16 +29,20 @@ const repo = resolve(import.meta.dirname, '..');
 const out = join(repo, 'bench', 'out');
 const cachecostMain = join(repo, 'dist', 'cli', 'main.js');
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? fallback : args[i + 1];
-};
-const runs = Number(option('runs', '5'));
-const corpusMb = Number(option('mb', '100'));
-const big = args.includes('--big');
-const bigMb = Number(option('big-mb', '1024'));
-const baseline = option('baseline', null);
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    mb: { type: 'string', default: '100' },
+    big: { type: 'boolean', default: false },
+    'big-mb': { type: 'string', default: '1024' },
+    baseline: { type: 'string' },
+  },
+});
+const runs = Number(values.runs);
+const corpusMb = Number(values.mb);
+const big = values.big;
+const bigMb = Number(values['big-mb']);
+const baseline = values.baseline ?? null;
 
 if (!existsSync(cachecostMain)) {
   console.error('dist/ is missing: run `npm run build` first');
