@@ -12,7 +12,10 @@ import {
   type ClaudeSessionFiles,
   groupClaudeFiles,
   loadClaudeSession,
+  type ParallelParse,
+  type ParseAhead,
   type ResponseClaims,
+  startClaudeParseAhead,
 } from './claude-code/index.js';
 import { type CodexSessionFiles, groupCodexFiles } from './codex/discover.js';
 import type { ContentMode } from './content-mode.js';
@@ -28,6 +31,7 @@ import { detectFormatCached, type FoundLog, walkLogs } from './walk-logs.js';
 export type { ContentMode } from './content-mode.js';
 export { openParseCache, type ParseCache } from './parse-cache.js';
 export type { RunPack } from './run-pack.js';
+export type { ParallelParse, ParseAhead, ParseWorkerScript } from './claude-code/index.js';
 
 /** A session found on disk, not yet read (plain data: it is sent to worker threads). */
 export type SessionSource =
@@ -53,7 +57,48 @@ export type IngestOptions = {
    * are served from it. Used in `sizes` and `usage` modes.
    */
   readonly pack?: RunPack | null;
+  /** Transcripts being parsed ahead on worker threads (`startParseAhead`); absent or null = parse here. */
+  readonly ahead?: ParseAhead | null;
 };
+
+/**
+ * Below this many bytes of transcripts to parse, no worker is started: a worker costs ~30 ms of
+ * CPU to start (its own module graph) while one thread parses ~100 MB/s (README, performance).
+ */
+export const PARALLEL_MIN_BYTES = 8 << 20;
+/** Workers at most: past a few, the main thread building sessions is the bottleneck. */
+const MAX_PARSE_WORKERS = 3;
+
+/**
+ * How many threads parse: by default the available cores (at most `MAX_PARSE_WORKERS`), from
+ * `PARALLEL_MIN_BYTES` to parse on. `threads` (`$CACHECOST_THREADS`) asks for that many whatever
+ * the size of the logs; 1 = everything in the main thread.
+ */
+export function parallelParse(availableCores: number, threads?: number): ParallelParse {
+  if (threads !== undefined) return { workers: threads <= 1 ? 0 : threads, minBytes: 0 };
+  const workers = Math.min(availableCores, MAX_PARSE_WORKERS);
+  return { workers: workers <= 1 ? 0 : workers, minBytes: PARALLEL_MIN_BYTES };
+}
+
+/**
+ * Starts parsing ahead the transcripts a run that loads `sources` in order (with a shared run, as
+ * `forEachSession` does) will parse, when there are enough of them; close it when the run ends.
+ * Claude Code transcripts only, in `sizes` and `usage` modes.
+ */
+export function startParseAhead(
+  sources: readonly SessionSource[],
+  options: IngestOptions & { readonly parallel: ParallelParse },
+): ParseAhead | null {
+  const sessions: ClaudeSessionFiles[] = [];
+  for (const source of sources) if (source.format === 'claude-code') sessions.push(source.files);
+  return startClaudeParseAhead(sessions, {
+    content: options.content,
+    withClaims: true,
+    cache: options.cache ?? null,
+    pack: options.pack ?? null,
+    parallel: options.parallel,
+  });
+}
 
 /** State shared by the sessions of one run, loaded one after another. */
 export type IngestRun = { readonly claudeClaims: ResponseClaims };
@@ -178,6 +223,7 @@ export async function loadSession(source: SessionSource, options: IngestOptions)
         claims: options.run?.claudeClaims,
         cache: options.cache ?? null,
         pack: options.pack ?? null,
+        ahead: options.ahead ?? null,
       });
     case 'codex': {
       const { loadCodexSession } = await import('./codex/index.js');

@@ -188,6 +188,11 @@ function entryPath(cache: ParseCache, key: string, file: string): string {
   return join(cache.dir, `${createHash('sha256').update(`${key}\0${file}`).digest('hex').slice(0, 40)}.jsonl`);
 }
 
+/** Whether the cache has an entry for `file` under the parser's `key` (whether it can be trusted is decided on reading). */
+export function hasCacheEntry(cache: ParseCache, key: string, file: string): boolean {
+  return existsSync(entryPath(cache, key, file));
+}
+
 /** The entries and header of a cache file; null when missing, corrupt or written by other code. */
 async function loadEntry<T>(
   path: string,

@@ -8,6 +8,7 @@
 import type { BillGrouping } from '../cost/bill-groupings.js';
 import type { BillSessionRow, BillWindow, SubagentRow, UnknownTtlRow } from '../cost/bill.js';
 import type { RequestRow } from '../cost/rows.js';
+import type { ParallelParse } from '../ingest/index.js';
 import type { ParseCache } from '../ingest/parse-cache.js';
 import type { BillReport } from '../report/bill-json.js';
 import type { Session } from '../session/model.js';
@@ -40,6 +41,8 @@ export type BillOptions = {
   readonly pricingFile?: string | null;
   /** The parsed-line cache (`ingest/parse-cache.ts`); null or absent = parse every line. */
   readonly cache?: ParseCache | null;
+  /** Threads that parse transcripts (`forEachSession`); absent = the default. */
+  readonly parallel?: ParallelParse | undefined;
   /** This machine's name, for the `host` grouping (null or absent: the `host` lines say no host). */
   readonly host?: string | null;
   /** Also append the run (requests, sessions, runs) to a DuckDB file that keeps every run. */
@@ -47,7 +50,7 @@ export type BillOptions = {
 };
 
 /** The bill of exports (`report --from`): the rows many machines exported, grouped by the same SQL. */
-export type BillExportsOptions = Omit<BillOptions, 'paths' | 'host' | 'record' | 'cache'> & {
+export type BillExportsOptions = Omit<BillOptions, 'paths' | 'host' | 'record' | 'cache' | 'parallel'> & {
   /** A glob such as `fleet/**\/*.parquet`, or an export directory. */
   readonly from: string;
 };
@@ -71,6 +74,10 @@ type BillFrame = {
   readonly since: string | undefined;
   readonly until: string | undefined;
 };
+
+function parallelOf(options: BillOptions): { readonly parallel?: ParallelParse } {
+  return options.parallel === undefined ? {} : { parallel: options.parallel };
+}
 
 function billFrame(options: BillExportsOptions | BillOptions): BillFrame {
   const since = options.since ?? undefined;
@@ -151,7 +158,7 @@ export async function billSessions(options: BillOptions): Promise<BillReport> {
     };
     const issues = await forEachSession(
       options.paths,
-      { content: 'sizes', cache: options.cache ?? null },
+      { content: 'sizes', cache: options.cache ?? null, ...parallelOf(options) },
       async (session: Session) => {
         if (!wanted(session)) return;
         // A recorded run holds the sessions this report covers: the filtered-out ones are not in it.
@@ -217,7 +224,7 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
   // `usage`: the bill reads requests, not item sizes (the same requests and issues as `sizes`).
   const issues = await forEachSession(
     options.paths,
-    { content: 'usage', cache: options.cache ?? null },
+    { content: 'usage', cache: options.cache ?? null, ...parallelOf(options) },
     (session: Session) => {
       if (!wanted(session)) return;
       if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {

@@ -2,13 +2,46 @@
  * The ingest step of a command: discover sessions under the paths and hand them over one at a
  * time, collecting every ingest issue (discovery's and each session's) for the report.
  */
-import { discoverSessions, type IngestOptions, loadSession, newIngestRun, openRunPack } from '../ingest/index.js';
+import { availableParallelism } from 'node:os';
+import {
+  discoverSessions,
+  type IngestOptions,
+  loadSession,
+  newIngestRun,
+  openRunPack,
+  type ParallelParse,
+  parallelParse,
+  startParseAhead,
+} from '../ingest/index.js';
+import { CachecostError } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
+
+export type ForEachSessionOptions = IngestOptions & {
+  /** Threads that parse transcripts (`parallelParse`); default: as many as the machine has cores, up to a cap. */
+  readonly parallel?: ParallelParse | undefined;
+};
+
+/**
+ * The parse threads `$CACHECOST_THREADS` asks for (a whole number ≥ 1; 1 = parse in the main
+ * thread only); undefined when unset (then as many as the machine has cores, up to a cap). Anything
+ * else is a `BAD_ARGUMENT` error.
+ */
+export function parallelFromEnv(env: Readonly<Record<string, string | undefined>>): ParallelParse | undefined {
+  const raw = env['CACHECOST_THREADS']?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const threads = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(threads) || threads < 1)
+    throw new CachecostError(
+      'BAD_ARGUMENT',
+      `CACHECOST_THREADS must be a whole number of threads, at least 1 (got ${JSON.stringify(raw)})`,
+    );
+  return parallelParse(availableParallelism(), threads);
+}
 
 /** Loads each session under `paths` in turn and calls `use` with it; returns all ingest issues. */
 export async function forEachSession(
   paths: readonly string[],
-  options: IngestOptions,
+  options: ForEachSessionOptions,
   use: (session: Session) => void | Promise<void>,
   onDiscovered?: (sessions: number) => void,
 ): Promise<readonly IngestIssue[]> {
@@ -20,10 +53,20 @@ export async function forEachSession(
   const issues: IngestIssue[] = [...discoveryIssues];
   // One run: a response counted by one session is not counted again by a resumed copy in another.
   const run = options.run ?? newIngestRun();
-  for (const source of sources) {
-    const session = await loadSession(source, { ...options, run, pack });
-    issues.push(...session.issues);
-    await use(session);
+  // Transcripts are parsed on worker threads while sessions are built here, in the same order.
+  const ahead = startParseAhead(sources, {
+    ...options,
+    pack,
+    parallel: options.parallel ?? parallelParse(availableParallelism()),
+  });
+  try {
+    for (const source of sources) {
+      const session = await loadSession(source, { ...options, run, pack, ahead });
+      issues.push(...session.issues);
+      await use(session);
+    }
+  } finally {
+    await ahead?.close();
   }
   // A run the caller goes on with holds every claim, also those the pack let this one skip.
   if (options.run !== undefined) pack?.settle(run.claudeClaims);

@@ -60,12 +60,14 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
     ingestReport,
     { hostLabel, runStamp },
     { openCliParseCache },
+    { parallelFromEnv },
   ] = await Promise.all([
     import('../../usecases/bill.js'),
     import('../default-paths.js'),
     import('../ingest-report.js'),
     import('../run-context.js'),
     import('../parse-cache-dir.js'),
+    import('../../usecases/for-each-session.js'),
   ]);
   const common = {
     by: args.by,
@@ -102,7 +104,8 @@ async function run(args: ReportArgs, io: CliIo): Promise<number> {
     const host =
       record !== null ? record.stamp.host : args.by === 'host' || args.host !== undefined ? hostLabel(args.host) : null;
     const cache = await openCliParseCache(io, args.cache);
-    report = await billSessions({ ...common, paths, host, record, cache });
+    const parallel = parallelFromEnv(io.env);
+    report = await billSessions({ ...common, paths, host, record, cache, parallel });
   }
   ingestReport.checkIssues(report.issues, args, io);
 

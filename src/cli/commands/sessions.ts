@@ -22,7 +22,7 @@ async function run(args: SessionsArgs, io: CliIo): Promise<number> {
     throw new CachecostError('BAD_ARGUMENT', '--json and --csv - both write to stdout; choose one');
   const [
     { pathsOrDefault },
-    { forEachSession },
+    { forEachSession, parallelFromEnv },
     { checkIssues, reportIssueSummary },
     { summarizeSession },
     { sessionCost },
@@ -43,7 +43,8 @@ async function run(args: SessionsArgs, io: CliIo): Promise<number> {
   const rows: SessionRow[] = [];
   // Only counts are needed: requests, usage, prompts and events, no text or item sizes, so large
   // logs stay small in memory and their content is not read.
-  const issues = await forEachSession(paths, { content: 'usage', cache }, (session) => {
+  const parallel = parallelFromEnv(io.env);
+  const issues = await forEachSession(paths, { content: 'usage', cache, parallel }, (session) => {
     rows.push({ ...summarizeSession(session), ...sessionCost(session, prices) });
   });
   checkIssues(issues, args, io);

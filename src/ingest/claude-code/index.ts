@@ -2,10 +2,11 @@
  * The Claude Code adapter: group the detected transcripts by session → read each file line by
  * line (streamed) → build. Bad content never throws: it becomes ingest issues on the session.
  */
+import { statSync } from 'node:fs';
 import { errorMessage } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
-import { forEachLineEntry, type LineParser, type ParseCache, readLinesCached } from '../parse-cache.js';
+import { hasCacheEntry, type ParseCache } from '../parse-cache.js';
 import { type RunPack, stampFiles } from '../run-pack.js';
 import {
   type ClaudeFile,
@@ -16,7 +17,10 @@ import {
   type ResponseClaims,
 } from './build.js';
 import type { ClaudeSessionFiles } from './discover.js';
-import { type ClaudeLineResult, type ClaudeRecord, parseClaudeLine, parseClaudeRawLine } from './record.js';
+import { type LineEntry, lineParser } from './line-entry.js';
+import { ParseAhead, type ParallelParse, type PlannedRead } from './parse-ahead.js';
+import { readEntries } from './read-entries.js';
+import type { ClaudeRecord } from './record.js';
 
 export {
   buildClaudeSession,
@@ -29,50 +33,20 @@ export {
 } from './build.js';
 export { claudeCompanionFiles, groupClaudeFiles, type ClaudeAgentFile, type ClaudeSessionFiles } from './discover.js';
 export { parseClaudeLine, parseClaudeRawLine, type ClaudeRecord } from './record.js';
+export { defaultParseWorkerScript, ParseAhead, type ParallelParse, type ParseWorkerScript } from './parse-ahead.js';
 
 /**
- * One line's outcome, as cached: the record (null for blank/invalid/ignored lines) and its problem,
- * `repaired` when the record was read despite it (an invalid line is not read at all).
- */
-type LineEntry = {
-  readonly line: number;
-  readonly record: ClaudeRecord | null;
-  readonly problem: string | null;
-  readonly repaired: boolean;
-};
-
-function lineEntry(number: number, result: ClaudeLineResult): LineEntry | null {
-  if (result.kind === 'record') {
-    const record = result.record.kind === 'ignored' ? null : result.record;
-    return record === null && result.problem === null
-      ? null
-      : { line: number, record, problem: result.problem, repaired: true };
-  }
-  return result.kind === 'invalid' ? { line: number, record: null, problem: result.reason, repaired: false } : null;
-}
-
-function lineParser(content: ContentMode): LineParser<LineEntry> {
-  return {
-    key: `claude-code/${content}/2`,
-    parse: (line) => lineEntry(line.number, parseClaudeLine(line, content)),
-    // `usage` mode reads lines from their bytes, decoding only what it parses.
-    parseRaw: content === 'usage' ? (line) => lineEntry(line.number, parseClaudeRawLine(line, content)) : undefined,
-  };
-}
-
-/**
- * Reads one transcript, handing each record to `use` in line order and its bad lines to `issues`.
- * Without a cache (and in text mode, never cached) records are consumed as each line is parsed.
+ * Reads one transcript, handing each record to `use` in line order and its bad lines to `issues`:
+ * from the parse workers when they parsed it ahead, else here (`readEntries`).
  */
 async function readTranscript(
   file: string,
   content: ContentMode,
   cache: ParseCache | null,
+  ahead: ParseAhead | null,
   issues: IngestIssue[],
   use: (line: number, record: ClaudeRecord) => void,
 ): Promise<void> {
-  // Only character counts are cached: text mode would store the logs' content a second time.
-  const parser = lineParser(content);
   const lineIssues: IngestIssue[] = [];
   const take = (entry: LineEntry): void => {
     if (entry.record !== null) use(entry.line, entry.record);
@@ -81,15 +55,7 @@ async function readTranscript(
     else lineIssues.push({ file, line: entry.line, reason: entry.problem });
   };
   try {
-    if (content === 'text' || cache === null) await forEachLineEntry(file, parser, take);
-    else {
-      const entries: LineEntry[] = [];
-      try {
-        await readLinesCached(file, parser, cache, entries);
-      } finally {
-        for (const entry of entries) take(entry);
-      }
-    }
+    if (ahead === null || !(await ahead.read(file, take))) await readEntries(file, content, cache, take);
   } catch (error) {
     issues.push({ file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
   }
@@ -109,14 +75,16 @@ export async function loadClaudeSession(
     readonly claims?: ResponseClaims | undefined;
     readonly cache?: ParseCache | null;
     readonly pack?: RunPack | null;
+    /** Transcripts parsed ahead on worker threads (`startClaudeParseAhead`). */
+    readonly ahead?: ParseAhead | null;
   },
 ): Promise<Session> {
+  const ahead = options.ahead ?? null;
   const cache = options.cache ?? null;
   const paths = [...files.mainFiles, ...files.agentFiles.map((agent) => agent.file)];
   const pack = options.content === 'text' ? null : (options.pack ?? null);
   // A session read alone (no claims) records none: it is never served to a run that keeps claims.
-  const claimsMode = options.claims === undefined ? 'alone' : 'run';
-  const sessionKey = `claude-code/session/${options.content}/${claimsMode}/2/${JSON.stringify(files)}`;
+  const sessionKey = packKey(files, options.content, options.claims !== undefined);
   if (pack !== null) {
     const hit = pack.lookup(sessionKey, paths);
     if (hit !== null && pack.serve(hit, options.claims)) return hit.session();
@@ -130,16 +98,16 @@ export async function loadClaudeSession(
     // alone, the session stands unless one of them holds a response it asked for.
     const probe = new ProbeClaims(run);
     claims = new RecordingClaims(probe, files.sessionId);
-    session = await buildSession(files, options.content, cache, claims);
+    session = await buildSession(files, options.content, cache, ahead, claims);
     if (pack.deferredHoldsAny(claims.asked, files.sessionId, run)) {
       pack.settle(run);
       claims = new RecordingClaims(run, files.sessionId);
       // Read again (records are built as they are read): the line entries just written serve them.
-      session = await buildSession(files, options.content, cache, claims);
+      session = await buildSession(files, options.content, cache, ahead, claims);
     } else probe.commit();
   } else {
     claims = run === undefined ? undefined : new RecordingClaims(run, files.sessionId);
-    session = await buildSession(files, options.content, cache, claims);
+    session = await buildSession(files, options.content, cache, ahead, claims);
   }
   // Only a session built without another session's claims is the same in any run that makes the
   // same claims first: one that lost responses to another is rebuilt each time.
@@ -148,11 +116,69 @@ export async function loadClaudeSession(
   return session;
 }
 
+/** A session's files in the order they were found. */
+function listedFiles(files: ClaudeSessionFiles): ClaudeFile[] {
+  return [
+    ...files.mainFiles.map((file) => ({ file, agentId: null })),
+    ...files.agentFiles.map((agent) => ({ file: agent.file, agentId: agent.agentId })),
+  ];
+}
+
+/** The run pack's key of a session (a session read alone, without claims, records none: never served to a run that keeps claims). */
+function packKey(files: ClaudeSessionFiles, content: ContentMode, withClaims: boolean): string {
+  return `claude-code/session/${content}/${withClaims ? 'run' : 'alone'}/2/${JSON.stringify(files)}`;
+}
+
+/**
+ * Starts parsing ahead, on worker threads, the transcripts of `sessions` that a run loading them in
+ * this order will parse: not those of a session the run pack holds as it is, nor those the parse
+ * cache has an entry for (a re-run reads the entry, or only what a file appended). Null when
+ * there are too few bytes to parse for workers to pay (`ParseAhead.start`), and in text mode.
+ */
+export function startClaudeParseAhead(
+  sessions: readonly ClaudeSessionFiles[],
+  options: {
+    readonly content: ContentMode;
+    readonly withClaims: boolean;
+    readonly cache: ParseCache | null;
+    readonly pack: RunPack | null;
+    readonly parallel: ParallelParse;
+  },
+): ParseAhead | null {
+  const { content, cache, pack } = options;
+  // Text mode keeps the logs' content: moving it between threads would cost what parsing saves.
+  if (content === 'text' || options.parallel.workers < 1) return null;
+  const parser = lineParser(content);
+  const plan: PlannedRead[] = [];
+  for (const files of sessions) {
+    const listed = listedFiles(files);
+    const served =
+      pack?.lookup(
+        packKey(files, content, options.withClaims),
+        listed.map((file) => file.file),
+      ) ?? null;
+    if (served !== null) continue;
+    for (const group of readingGroups(listed))
+      for (const { file } of group) {
+        if (cache !== null && hasCacheEntry(cache, parser.key, file)) continue;
+        let bytes = 0;
+        try {
+          bytes = statSync(file).size;
+        } catch {
+          // Unreadable: reading it reports why.
+        }
+        plan.push({ file, bytes });
+      }
+  }
+  return ParseAhead.start(plan, content, cache, options.parallel);
+}
+
 /** Reads the session's files and builds it, each file's records built as they are read where its place is known. */
 async function buildSession(
   files: ClaudeSessionFiles,
   content: ContentMode,
   cache: ParseCache | null,
+  ahead: ParseAhead | null,
   claims: RecordingClaims | undefined,
 ): Promise<Session> {
   const build = new ClaudeSessionBuild({
@@ -162,17 +188,14 @@ async function buildSession(
     ...(claims === undefined ? {} : { claims }),
   });
   // Each file's bad lines, listed in the order the files were found whatever order they are read in.
-  const listed: ClaudeFile[] = [
-    ...files.mainFiles.map((file) => ({ file, agentId: null })),
-    ...files.agentFiles.map((agent) => ({ file: agent.file, agentId: agent.agentId })),
-  ];
+  const listed = listedFiles(files);
   const fileIssues = new Map<ClaudeFile, IngestIssue[]>(listed.map((file) => [file, []]));
   for (const group of readingGroups(listed)) {
     const only = group.length === 1 ? group[0] : undefined;
     if (only !== undefined) {
       // One file whose place is known: its records are built as they are read, never all held.
       build.beginFile(only);
-      await readTranscript(only.file, content, cache, fileIssues.get(only) ?? [], (line, record) =>
+      await readTranscript(only.file, content, cache, ahead, fileIssues.get(only) ?? [], (line, record) =>
         build.add(line, record),
       );
       build.endFile();
@@ -182,7 +205,7 @@ async function buildSession(
     const read: ClaudeFileRecords[] = [];
     for (const file of group) {
       const records: { line: number; record: ClaudeRecord }[] = [];
-      await readTranscript(file.file, content, cache, fileIssues.get(file) ?? [], (line, record) =>
+      await readTranscript(file.file, content, cache, ahead, fileIssues.get(file) ?? [], (line, record) =>
         records.push({ line, record }),
       );
       read.push({ file: file.file, agentId: file.agentId, records });

@@ -1,0 +1,295 @@
+/**
+ * Line entries in a compact form for moving them between threads (`parse-jobs.ts` →
+ * `parse-ahead.ts`). A structured clone of the entries themselves (a dozen small objects and
+ * strings per line) cost about half of what parsing the lines cost, in the worker and again in the
+ * main thread (README, performance). Here assistant and user records, almost every entry, become
+ * numbers in one `Float64Array` and their strings one buffer of bytes (both transferred, not
+ * copied: a posted string is copied at ~1 ns per byte), and are built again as object literals of the same shape; the strings are cut from it
+ * (V8 keeps a cut of 13 characters or more as a slice of the batch's string: a batch's string
+ * lives as long as one of its strings does, ~150 bytes per line, still bounded by the session
+ * that holds them). Any other entry travels as it is (`others`).
+ *
+ * The decoded entries equal the encoded ones, field for field and in the same key order (a test
+ * compares their JSON): a field added to a record type fails the type check here until it is
+ * carried.
+ */
+import type { MeasuredUsage, ToolCall } from '../../session/model.js';
+import type { LineEntry } from './line-entry.js';
+import type { AssistantRecord, ClaudeRecord, ToolResultBlock, UserRecord } from './record.js';
+
+/** A batch of entries as posted. */
+export type EncodedEntries = {
+  /** Per entry: its form, line, problem, then its record's fields (see `EntryWriter`). */
+  readonly numbers: Float64Array<ArrayBuffer>;
+  /**
+   * The entries' strings, one after another (the numbers give their lengths), as Latin-1 bytes
+   * when every character fits in one, else as UTF-16: either way every string comes back exactly.
+   */
+  readonly strings: Uint8Array<ArrayBuffer>;
+  readonly wide: boolean;
+  /** Entries of other forms, in order. */
+  readonly others: readonly LineEntry[];
+};
+
+const OTHER = 0;
+const NO_RECORD = 1;
+const ASSISTANT = 2;
+const USER = 3;
+/** A null string or number. */
+const NULL = -1;
+/** A character that Latin-1 cannot hold (above U+00FF). */
+const BEYOND_LATIN1 = /[\u0100-\uffff]/;
+
+/** Collects entries into an `EncodedEntries`. */
+export class EntryWriter {
+  private numbers = new Float64Array(16_384);
+  private length = 0;
+  private strings: string[] = [];
+  private others: LineEntry[] = [];
+  /** Entries written since the last `take`. */
+  count = 0;
+
+  private num(value: number): void {
+    if (this.length === this.numbers.length) {
+      const bigger = new Float64Array(this.numbers.length * 2);
+      bigger.set(this.numbers);
+      this.numbers = bigger;
+    }
+    this.numbers[this.length++] = value;
+  }
+
+  private str(value: string | null): void {
+    if (value === null) {
+      this.num(NULL);
+      return;
+    }
+    this.strings.push(value);
+    this.num(value.length);
+  }
+
+  /** A nullable number: a flag, then the value. */
+  private maybe(value: number | null): void {
+    if (value === null) this.num(0);
+    else {
+      this.num(1);
+      this.num(value);
+    }
+  }
+
+  private bool(value: boolean): void {
+    this.num(value ? 1 : 0);
+  }
+
+  private envelope(record: AssistantRecord | UserRecord): void {
+    this.str(record.uuid);
+    this.str(record.parentUuid);
+    this.bool(record.sidechain);
+    this.str(record.agentId);
+    this.str(record.sessionId);
+    this.maybe(record.timestampMs);
+    this.str(record.cwd);
+  }
+
+  private usage(usage: MeasuredUsage | null): void {
+    if (usage === null) {
+      this.num(0);
+      return;
+    }
+    this.num(1);
+    this.num(usage.promptTokens);
+    this.num(usage.uncachedInputTokens);
+    this.num(usage.cacheReadTokens);
+    this.num(usage.cacheWriteTokens);
+    this.maybe(usage.cacheWrite5mTokens);
+    this.maybe(usage.cacheWrite1hTokens);
+    this.num(usage.outputTokens);
+    this.maybe(usage.reasoningTokens);
+  }
+
+  write(entry: LineEntry): void {
+    this.count += 1;
+    const record = entry.record;
+    if (record === null) this.num(NO_RECORD);
+    else if (record.kind === 'assistant') this.num(ASSISTANT);
+    else if (record.kind === 'user') this.num(USER);
+    else {
+      this.num(OTHER);
+      this.others.push(entry);
+      return;
+    }
+    this.num(entry.line);
+    this.str(entry.problem);
+    this.bool(entry.repaired);
+    if (record === null) return;
+    this.envelope(record);
+    if (record.kind === 'assistant') {
+      this.str(record.messageId);
+      this.str(record.requestId);
+      this.str(record.model);
+      this.str(record.apiError);
+      this.usage(record.usage);
+      this.bool(record.usageInvalid);
+      this.str(record.text);
+      this.num(record.textChars);
+      this.num(record.thinkingChars);
+      this.num(record.toolCalls.length);
+      for (const call of record.toolCalls) {
+        this.str(call.callId);
+        this.str(call.name);
+        this.str(call.argsJson);
+      }
+      return;
+    }
+    this.bool(record.isMeta);
+    this.bool(record.isCompactSummary);
+    this.str(record.content.text);
+    this.num(record.content.chars);
+    this.num(record.content.imageParts);
+    this.num(record.content.imageChars);
+    this.bool(record.hasText);
+    this.num(record.toolResults.length);
+    for (const result of record.toolResults) {
+      this.str(result.text);
+      this.num(result.chars);
+      this.num(result.imageParts);
+      this.num(result.imageChars);
+      this.str(result.callId);
+      this.bool(result.failed);
+    }
+  }
+
+  /** The entries written since the last call; the writer starts over. */
+  take(): EncodedEntries {
+    const joined = this.strings.join('');
+    const wide = BEYOND_LATIN1.test(joined);
+    // Not from Buffer's shared pool: the bytes' whole ArrayBuffer is transferred to the other thread.
+    const strings = Buffer.allocUnsafeSlow(wide ? joined.length * 2 : joined.length);
+    strings.write(joined, wide ? 'utf16le' : 'latin1');
+    const batch = { numbers: this.numbers.slice(0, this.length), strings, wide, others: this.others };
+    this.length = 0;
+    this.strings = [];
+    this.others = [];
+    this.count = 0;
+    return batch;
+  }
+}
+
+/** Hands every entry of `batch` to `use`, in the order they were written. */
+export function readEntriesOf(batch: EncodedEntries, use: (entry: LineEntry) => void): void {
+  const { numbers, others } = batch;
+  const bytes = batch.strings;
+  const strings = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
+    batch.wide ? 'utf16le' : 'latin1',
+  );
+  let at = 0;
+  let other = 0;
+  let from = 0;
+  const num = (): number => numbers[at++] ?? 0;
+  const str = (): string | null => {
+    const length = num();
+    if (length === NULL) return null;
+    from += length;
+    return strings.slice(from - length, from);
+  };
+  const text = (): string => str() ?? '';
+  const maybe = (): number | null => (num() === 0 ? null : num());
+  const bool = (): boolean => num() === 1;
+  const usage = (): MeasuredUsage | null =>
+    num() === 0
+      ? null
+      : {
+          promptTokens: num(),
+          uncachedInputTokens: num(),
+          cacheReadTokens: num(),
+          cacheWriteTokens: num(),
+          cacheWrite5mTokens: maybe(),
+          cacheWrite1hTokens: maybe(),
+          outputTokens: num(),
+          reasoningTokens: maybe(),
+        };
+  while (at < numbers.length) {
+    const form = num();
+    if (form === OTHER) {
+      const entry = others[other++];
+      if (entry !== undefined) use(entry);
+      continue;
+    }
+    const line = num();
+    const problem = str();
+    const repaired = bool();
+    let record: ClaudeRecord | null = null;
+    if (form !== NO_RECORD) {
+      const uuid = str();
+      const parentUuid = str();
+      const sidechain = bool();
+      const agentId = str();
+      const sessionId = str();
+      const timestampMs = maybe();
+      const cwd = str();
+      if (form === ASSISTANT) {
+        const messageId = str();
+        const requestId = str();
+        const model = text();
+        const apiError = str();
+        const measured = usage();
+        const usageInvalid = bool();
+        const assistantText = str();
+        const textChars = num();
+        const thinkingChars = num();
+        const toolCalls: ToolCall[] = new Array<ToolCall>(num());
+        for (let i = 0; i < toolCalls.length; i += 1) toolCalls[i] = { callId: text(), name: text(), argsJson: text() };
+        record = {
+          uuid,
+          parentUuid,
+          sidechain,
+          agentId,
+          sessionId,
+          timestampMs,
+          cwd,
+          kind: 'assistant',
+          messageId,
+          requestId,
+          model,
+          apiError,
+          usage: measured,
+          usageInvalid,
+          text: assistantText,
+          textChars,
+          thinkingChars,
+          toolCalls,
+        };
+      } else {
+        const isMeta = bool();
+        const isCompactSummary = bool();
+        const content = { text: str(), chars: num(), imageParts: num(), imageChars: num() };
+        const hasText = bool();
+        const toolResults: ToolResultBlock[] = new Array<ToolResultBlock>(num());
+        for (let i = 0; i < toolResults.length; i += 1)
+          toolResults[i] = {
+            text: str(),
+            chars: num(),
+            imageParts: num(),
+            imageChars: num(),
+            callId: text(),
+            failed: bool(),
+          };
+        record = {
+          uuid,
+          parentUuid,
+          sidechain,
+          agentId,
+          sessionId,
+          timestampMs,
+          cwd,
+          kind: 'user',
+          isMeta,
+          isCompactSummary,
+          content,
+          hasText,
+          toolResults,
+        };
+      }
+    }
+    use({ line, record, problem, repaired });
+  }
+}
