@@ -4,15 +4,17 @@
 // src/: the bundle is checked here against the in-process CLI, on the paths where bundling could
 // change behaviour (files found by module-relative paths, yargs' locales, external packages).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from './cli/run.js';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; bin: Record<string, string> };
 const bin = pkg.bin['cachecost'] ?? '';
+const REAL_LOGS = join('..', 'shared', 'real-logs', 'claude-code');
 const built = existsSync(bin);
 
 /** The newest modification time of a file under `dir`. */
@@ -94,6 +96,58 @@ describe.runIf(fresh)('the bundled bin against the CLI from src/', () => {
     await same(['report', '--by', 'session', '--json', '--no-cache', 'test/fixtures/claude-code']);
     await same(['report', '--by', 'session', '--json', 'test/fixtures/claude-code']);
     await same(['report', '--by', 'session', '--json', 'test/fixtures/claude-code']);
+  });
+
+  // Parse workers: the bundle's chunk finds the worker beside its tsc output (`dist/ingest/`); the
+  // CLI from src/ has no compiled worker and parses in one thread, so this is also the
+  // differential test of the built workers against one thread. A preload records each worker
+  // the bin starts (the worker_threads export patched before the CLI imports it).
+  it('parses on worker threads when asked, with the same output as one thread', { timeout: 120_000 }, async () => {
+    const log = join(scratch, 'workers.log');
+    const preload = join(scratch, 'log-workers.mjs');
+    writeFileSync(
+      preload,
+      [
+        "import { appendFileSync } from 'node:fs';",
+        "import { syncBuiltinESMExports } from 'node:module';",
+        "import threads from 'node:worker_threads';",
+        'const Worker = threads.Worker;',
+        'threads.Worker = class extends Worker {',
+        '  constructor(url, options) {',
+        '    super(url, options);',
+        `    appendFileSync(${JSON.stringify(log)}, String(url) + '\\n');`,
+        '  }',
+        '};',
+        'syncBuiltinESMExports();',
+      ].join('\n'),
+    );
+    const runs = [
+      ['report', '--by', 'session', '--json', '--no-cache', REAL_LOGS, 'test/fixtures/claude-code'],
+      ['sessions', '--json', '--no-cache', REAL_LOGS],
+      // A cold cache: the entries the workers parse are written by them.
+      ['report', '--by', 'day', '--json', REAL_LOGS],
+      ['report', '--by', 'day', '--json', REAL_LOGS],
+    ];
+    for (const argv of runs) {
+      writeFileSync(log, '');
+      const threads = { CACHECOST_THREADS: '3' };
+      const fromBin = await runBin(argv, {
+        ...env,
+        ...threads,
+        NODE_OPTIONS: `--import=${pathToFileURL(preload).href}`,
+      });
+      expect(fromBin).toEqual(await cli(argv, { ...env, ...threads }));
+      const started = readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '');
+      // The last run is served by the run pack: nothing to parse, no worker.
+      if (argv === runs[3]) expect(started).toEqual([]);
+      else
+        expect(started).toEqual([
+          expect.stringMatching(/\/dist\/ingest\/claude-code\/parse-worker\.js$/),
+          expect.anything(),
+        ]);
+    }
   });
 
   // DuckDB (an external package) and the SQL files read beside `dist/cost/db.js`.

@@ -62,22 +62,34 @@ export type IngestOptions = {
 };
 
 /**
- * Below this many bytes of transcripts to parse, no worker is started: a worker costs ~30 ms of
- * CPU to start (its own module graph) while one thread parses ~100 MB/s (README, performance).
+ * Below this many bytes of transcripts to parse, no worker is started: a worker costs ~0.15 s of
+ * CPU to start and warm up (its own module graph and compiled code), while one thread parses
+ * ~100 MB/s (README, performance).
  */
-export const PARALLEL_MIN_BYTES = 8 << 20;
-/** Workers at most: past a few, the main thread building sessions is the bottleneck. */
-const MAX_PARSE_WORKERS = 3;
+export const PARALLEL_MIN_BYTES = 32 << 20;
+/** Threads at most (the main thread and the workers): past a few, the main thread building sessions is the bottleneck. */
+const MAX_PARSE_THREADS = 4;
+/**
+ * Fewer cores than this: one thread by default. Measured on a shared 2-core machine, a main thread
+ * plus one worker took as much wall time as one thread or more, and 0.3–1 s more CPU on 67–269 MB
+ * (README, performance): the worker's start, the entries' transfer and a second heap cost what
+ * the overlap saved whenever the other core was busy.
+ */
+const MIN_CORES_FOR_WORKERS = 4;
 
 /**
- * How many threads parse: by default the available cores (at most `MAX_PARSE_WORKERS`), from
- * `PARALLEL_MIN_BYTES` to parse on. `threads` (`$CACHECOST_THREADS`) asks for that many whatever
- * the size of the logs; 1 = everything in the main thread.
+ * How many threads a run uses: with at least `MIN_CORES_FOR_WORKERS` cores, one per core (at
+ * most `MAX_PARSE_THREADS`), the main thread building sessions and the others parsing
+ * transcripts, from `PARALLEL_MIN_BYTES` to parse on; else one. `threads` (`$CACHECOST_THREADS`)
+ * asks for that many whatever the size of the logs; 1 = everything in the main thread.
  */
 export function parallelParse(availableCores: number, threads?: number): ParallelParse {
-  if (threads !== undefined) return { workers: threads <= 1 ? 0 : threads, minBytes: 0 };
-  const workers = Math.min(availableCores, MAX_PARSE_WORKERS);
-  return { workers: workers <= 1 ? 0 : workers, minBytes: PARALLEL_MIN_BYTES };
+  const automatic = availableCores >= MIN_CORES_FOR_WORKERS ? Math.min(availableCores, MAX_PARSE_THREADS) : 1;
+  const workers = (threads ?? automatic) - 1;
+  // One worker parses ~2.2 s of the 269 MB corpus while the main thread spends ~0.4 s building its
+  // sessions: the main thread takes ~40% of the bytes; with more workers it only builds.
+  const mainShare = workers === 1 ? 0.4 : 0;
+  return { workers, minBytes: threads === undefined ? PARALLEL_MIN_BYTES : 0, mainShare };
 }
 
 /**

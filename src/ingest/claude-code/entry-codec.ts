@@ -4,10 +4,10 @@
  * strings per line) cost about half of what parsing the lines cost, in the worker and again in the
  * main thread (README, performance). Here assistant and user records, almost every entry, become
  * numbers in one `Float64Array` and their strings one buffer of bytes (both transferred, not
- * copied: a posted string is copied at ~1 ns per byte), and are built again as object literals of the same shape; the strings are cut from it
- * (V8 keeps a cut of 13 characters or more as a slice of the batch's string: a batch's string
- * lives as long as one of its strings does, ~150 bytes per line, still bounded by the session
- * that holds them). Any other entry travels as it is (`others`).
+ * copied: a posted string is copied at ~1 ns per byte), and are built again as object literals
+ * of the same shape. Each string is decoded on its own: cut from one decoded string, it would be a
+ * slice that keeps the whole batch's text alive as long as the run holds it (response keys). Any
+ * other entry travels as it is (`others`).
  *
  * The decoded entries equal the encoded ones, field for field and in the same key order (a test
  * compares their JSON): a field added to a record type fails the type check here until it is
@@ -178,9 +178,9 @@ export class EntryWriter {
 export function readEntriesOf(batch: EncodedEntries, use: (entry: LineEntry) => void): void {
   const { numbers, others } = batch;
   const bytes = batch.strings;
-  const strings = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
-    batch.wide ? 'utf16le' : 'latin1',
-  );
+  const strings = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const encoding = batch.wide ? 'utf16le' : 'latin1';
+  const width = batch.wide ? 2 : 1;
   let at = 0;
   let other = 0;
   let from = 0;
@@ -188,8 +188,8 @@ export function readEntriesOf(batch: EncodedEntries, use: (entry: LineEntry) => 
   const str = (): string | null => {
     const length = num();
     if (length === NULL) return null;
-    from += length;
-    return strings.slice(from - length, from);
+    from += length * width;
+    return strings.toString(encoding, from - length * width, from);
   };
   const text = (): string => str() ?? '';
   const maybe = (): number | null => (num() === 0 ? null : num());

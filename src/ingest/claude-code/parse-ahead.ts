@@ -44,6 +44,11 @@ export type ParallelParse = {
   readonly workers: number;
   /** Bytes of planned transcripts below which no worker is started. */
   readonly minBytes: number;
+  /**
+   * The share of the planned bytes the main thread parses itself, between building sessions (0 to
+   * 1): with one worker the main thread would otherwise wait for it most of the run.
+   */
+  readonly mainShare?: number;
   /** The worker to start (tests); default `defaultParseWorkerScript()`. */
   readonly workerScript?: ParseWorkerScript | null;
 };
@@ -90,18 +95,28 @@ export class ParseAhead {
     content: ContentMode,
     cache: ParseCache | null,
     workers: number,
+    mainShare: number,
     script: ParseWorkerScript,
   ) {
-    this.jobs = plan.map((read, index) => ({
-      index,
-      spec: { id: index, file: read.file, content, cache },
-      slot: null,
-      batches: [],
-      ended: false,
-      lost: false,
-      dropped: false,
-      wake: null,
-    }));
+    // The main thread's transcripts are spread through the plan: whenever its part of the bytes
+    // so far falls below its share, the next one is its own (never sent; dropped when read).
+    let total = 0;
+    let mine = 0;
+    this.jobs = plan.map((read, index) => {
+      const own = mine < mainShare * total;
+      total += read.bytes;
+      if (own) mine += read.bytes;
+      return {
+        index,
+        spec: { id: index, file: read.file, content, cache },
+        slot: null,
+        batches: [],
+        ended: false,
+        lost: false,
+        dropped: own,
+        wake: null,
+      };
+    });
     for (const job of this.jobs) if (!this.byFile.has(job.spec.file)) this.byFile.set(job.spec.file, job);
     for (let i = 0; i < workers; i += 1) this.slots.push(this.startWorker(script));
     this.send();
@@ -124,7 +139,8 @@ export class ParseAhead {
     if (bytes < options.minBytes) return null;
     const script = options.workerScript === undefined ? defaultParseWorkerScript() : options.workerScript;
     if (script === null) return null;
-    return new ParseAhead(plan, content, cache, Math.min(workers, plan.length), script);
+    const share = Math.min(Math.max(options.mainShare ?? 0, 0), 1);
+    return new ParseAhead(plan, content, cache, Math.min(workers, plan.length), share, script);
   }
 
   private startWorker(script: ParseWorkerScript): Slot {

@@ -23,10 +23,12 @@ import {
   discoverSessions,
   openParseCache,
   openRunPack,
+  parallelParse,
+  PARALLEL_MIN_BYTES,
   type ParseCache,
   startParseAhead,
 } from '../../../src/ingest/index.js';
-import { forEachSession } from '../../../src/usecases/for-each-session.js';
+import { forEachSession, parallelFromEnv } from '../../../src/usecases/for-each-session.js';
 import { DYING_PARSE_WORKER, SOURCE_PARSE_WORKER } from '../support/parse-worker-script.js';
 
 const REAL_LOGS = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'real-logs', 'claude-code');
@@ -246,11 +248,16 @@ describe('parsing ahead on worker threads', () => {
 
   it('reads generated transcripts as one thread does', async () => {
     await fc.assert(
-      fc.asyncProperty(genSessions, fc.constantFrom(1, 2, 3), async (sessions, workers) => {
-        const dir = writeSessions(sessions);
-        const parallel = { ...WORKERS, workers };
-        expect(await runJson([dir], 'usage', parallel)).toBe(await runJson([dir], 'usage', IN_PROCESS));
-      }),
+      fc.asyncProperty(
+        genSessions,
+        fc.constantFrom(1, 2, 3),
+        fc.constantFrom(0, 0.4, 0.9),
+        async (sessions, workers, mainShare) => {
+          const dir = writeSessions(sessions);
+          const parallel = { ...WORKERS, workers, mainShare };
+          expect(await runJson([dir], 'usage', parallel)).toBe(await runJson([dir], 'usage', IN_PROCESS));
+        },
+      ),
       { numRuns: 12 },
     );
   });
@@ -317,5 +324,19 @@ describe('parsing ahead on worker threads', () => {
     const started = startParseAhead(sources, { content: 'usage', parallel: WORKERS });
     expect(started).not.toBeNull();
     await started?.close();
+  });
+});
+
+describe('how many threads', () => {
+  it('uses one thread below 4 cores, one per core up to 4 above, and what CACHECOST_THREADS asks for', () => {
+    expect(parallelParse(2)).toMatchObject({ workers: 0 });
+    expect(parallelParse(4)).toEqual({ workers: 3, minBytes: PARALLEL_MIN_BYTES, mainShare: 0 });
+    expect(parallelParse(64)).toMatchObject({ workers: 3 });
+    expect(parallelParse(2, 2)).toEqual({ workers: 1, minBytes: 0, mainShare: 0.4 });
+    expect(parallelFromEnv({})).toBeUndefined();
+    expect(parallelFromEnv({ CACHECOST_THREADS: ' 1 ' })).toMatchObject({ workers: 0 });
+    expect(parallelFromEnv({ CACHECOST_THREADS: '3' })).toMatchObject({ workers: 2, minBytes: 0 });
+    for (const bad of ['0', '-1', '1.5', 'two', '1e3'])
+      expect(() => parallelFromEnv({ CACHECOST_THREADS: bad })).toThrow(/CACHECOST_THREADS must be a whole number/);
   });
 });
