@@ -217,7 +217,8 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
   // `usage`: the bill reads requests, not item sizes (the same requests and issues as `sizes`).
   const issues = await forEachSession(
     options.paths,
-    { content: 'usage', cache: options.cache ?? null },
+    // Nor items: sessions served from the run pack leave them on disk.
+    { content: 'usage', cache: options.cache ?? null, readsItems: false },
     (session: Session) => {
       if (!wanted(session)) return;
       if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {

@@ -14,7 +14,7 @@ export async function forEachSession(
 ): Promise<readonly IngestIssue[]> {
   // With a cache: what this run reads is recorded in one pack, which the next run over the same
   // paths reads instead of the unchanged logs.
-  const pack = openRunPack(options.cache ?? null, options.content, paths);
+  const pack = openRunPack(options.cache ?? null, options.content, paths, { readsItems: options.readsItems ?? true });
   const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack);
   onDiscovered?.(sources.length);
   const issues: IngestIssue[] = [...discoveryIssues];
