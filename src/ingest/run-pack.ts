@@ -43,10 +43,9 @@ import type { ContentMode } from './content-mode.js';
 import { type ParseCache, racyMs } from './parse-cache.js';
 import {
   assembleSession,
-  decodeRequests,
   encodeSession,
   type EncodedSession,
-  REQUEST_SLOTS,
+  requestColumns,
   type SessionHead,
 } from './session-codec.js';
 
@@ -594,13 +593,7 @@ function decodeColumns(
   blob: Buffer,
   itemsJson: () => string,
 ): Session {
-  const count = blob.length / (8 + 4 * REQUEST_SLOTS);
-  if (!Number.isInteger(count)) throw new Error('run pack: a request row is cut');
-  // In place when aligned (the pack aligns every blob); a copy (at offset 0) otherwise.
-  const bytes = blob.byteOffset % ALIGN === 0 ? blob : new Uint8Array(blob);
-  const timestamps = new Float64Array(bytes.buffer, bytes.byteOffset, count);
-  const rows = new Int32Array(bytes.buffer, bytes.byteOffset + 8 * count, count * REQUEST_SLOTS);
-  return assembleSession(stored.head, decodeRequests(timestamps, rows, stored.strings), itemsJson);
+  return assembleSession(stored.head, requestColumns(blob, stored.strings), itemsJson);
 }
 
 /** Whether another session than `owner` holds one of `keys` in `claims`. */
