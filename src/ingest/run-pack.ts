@@ -203,6 +203,8 @@ export class RunPack {
   /** Positions of the stored sessions whose requests and claims were checked (and items, for `readsItems`). */
   private readonly checked = new Set<number>();
   private changed = false;
+  /** The lazy region of the pack read, once a pack is written with items from it. */
+  private lazy: Buffer | null = null;
   /** Sessions served in pack order so far, whose claims are not yet in the run's map. */
   private deferred: PackHit[] = [];
   private inOrder = true;
@@ -449,8 +451,16 @@ export class RunPack {
       fresh: false,
       eager: [claims, this.eagerBlob(stored.requests) ?? Buffer.alloc(0)],
       // Copied as stored, unchecked: its check goes with it, and whoever reads it checks it.
-      items: () => this.lazyBlob(stored.items) ?? Buffer.alloc(0),
+      items: () => this.keptItems(stored.items),
     });
+  }
+
+  /** A kept session's items for the next pack, from the lazy region read whole once (one read, not one per session). */
+  private keptItems(blob: Blob): Buffer {
+    const old = this.old;
+    if (old === null) return Buffer.alloc(0);
+    this.lazy ??= readAt(old.fd, old.header.lazyBytes, old.lazyStart);
+    return this.lazy.subarray(blob[0], blob[0] + blob[1]);
   }
 
   /**
