@@ -49,7 +49,7 @@ import {
   type SessionHead,
 } from './session-codec.js';
 
-const MAGIC = 'cachecost-run-pack/2';
+const MAGIC = 'cachecost-run-pack/3';
 const ALIGN = 8;
 /** Builds checked against the deferred claims before they are put in the run's map. */
 const MAX_DEFERRED_CHECKS = 8;
@@ -124,6 +124,8 @@ type Loaded = {
 
 /** A session the pack can serve: its position in the pack, and its parts read on demand. */
 export type PackHit = {
+  /** A 32-bit hash of each response it claims (`claimHash`): a key whose hash is not here is not claimed. */
+  readonly hashes: () => Uint32Array;
   readonly position: number;
   readonly owner: string;
   readonly session: () => Session;
@@ -210,6 +212,12 @@ export class RunPack {
   private inOrder = true;
   private lastPosition = -1;
   private checks = 0;
+  /** The run's map as `mayHold` last saw it: how many of its keys it hashed, and their hashes. */
+  private mapSeen: { map: Map<string, string> | null; keys: number; hashes: Set<number> } = {
+    map: null,
+    keys: 0,
+    hashes: new Set(),
+  };
 
   private constructor(
     private readonly cache: ParseCache,
@@ -357,7 +365,8 @@ export class RunPack {
     return {
       position,
       owner: stored.owner,
-      claimed: () => (claimed ??= JSON.parse(claims.toString('utf8')) as string[]),
+      hashes: () => claimHashes(claims),
+      claimed: () => (claimed ??= claimKeys(claims)),
       session: () =>
         stored.kind === 'json'
           ? decodeWhole(body)
@@ -387,7 +396,8 @@ export class RunPack {
       if (this.inOrder && hit.position > this.lastPosition) {
         // The sessions served before it in the pack's order cannot hold its responses (module
         // comment); the map holds what the sessions built in this run claimed: only those are checked.
-        if (claims.size > 0 && holdsOther(hit.claimed(), hit.owner, claims)) return false;
+        // Its claims are read only when one of the map's keys hashes as one of them.
+        if (claims.size > 0 && this.mayHold(hit, claims) && holdsOther(hit.claimed(), hit.owner, claims)) return false;
         this.deferred.push(hit);
         this.lastPosition = hit.position;
       } else {
@@ -412,11 +422,28 @@ export class RunPack {
       return true;
     }
     const asked = new Set(keys);
+    const hashes = new Set(keys.map(claimHash));
     for (const hit of this.deferred) {
-      if (hit.owner === owner) continue;
+      if (hit.owner === owner || !hit.hashes().some((hash) => hashes.has(hash))) continue;
       for (const key of hit.claimed()) if (asked.has(key)) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether one of the keys of `claims` (the run's map) hashes as one of the hit's claims: when
+   * not, the hit holds none of them. The hashes of the map's keys are kept, added as the map grows
+   * (sessions built in this run only add to it).
+   */
+  private mayHold(hit: PackHit, claims: Map<string, string>): boolean {
+    if (claims !== this.mapSeen.map) this.mapSeen = { map: claims, keys: 0, hashes: new Set() };
+    const seen = this.mapSeen;
+    if (claims.size !== seen.keys) {
+      let i = 0;
+      for (const key of claims.keys()) if (i++ >= seen.keys) seen.hashes.add(claimHash(key));
+      seen.keys = claims.size;
+    }
+    return hit.hashes().some((hash) => seen.hashes.has(hash));
   }
 
   /** Whether responses are still deferred (a session built now must be checked against them). */
@@ -485,7 +512,7 @@ export class RunPack {
     }
     this.changed = true;
     const encoded: EncodedSession = encodeSession(session);
-    const claims = Buffer.from(JSON.stringify(claimed));
+    const claims = encodeClaims(claimed);
     // Offsets and checks are set when the pack is written.
     const blob: Blob = [0, 0, 0];
     if (encoded.kind === 'json') {
@@ -604,6 +631,47 @@ function decodeColumns(
   itemsJson: () => string,
 ): Session {
   return assembleSession(stored.head, requestColumns(blob, stored.strings), itemsJson);
+}
+
+/**
+ * FNV-1a over the UTF-16 code units of a response key: a session's claims blob lists these hashes
+ * before the keys, so that checking keys against a session reads its keys only when a hash matches.
+ */
+function claimHash(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** A claims blob: the number of keys (uint32 LE), their hashes (uint32 each, native order), then the keys as JSON. */
+function encodeClaims(claimed: readonly string[]): Buffer {
+  const hashes = Uint32Array.from(claimed, claimHash);
+  const count = Buffer.alloc(4);
+  count.writeUInt32LE(hashes.length);
+  return Buffer.concat([
+    count,
+    Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength),
+    Buffer.from(JSON.stringify(claimed)),
+  ]);
+}
+
+function claimCount(blob: Buffer): number {
+  if (blob.length < 4) throw new Error('run pack: a claims blob is cut');
+  return blob.readUInt32LE(0);
+}
+
+/** The hashes of a claims blob (`encodeClaims`), in place when 4-aligned. */
+function claimHashes(blob: Buffer): Uint32Array {
+  const count = claimCount(blob);
+  const bytes = blob.subarray(4, 4 + 4 * count);
+  if (bytes.length !== 4 * count) throw new Error('run pack: a claims blob is cut');
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, count);
+}
+
+/** The keys of a claims blob (`encodeClaims`). */
+function claimKeys(blob: Buffer): string[] {
+  return JSON.parse(blob.toString('utf8', 4 + 4 * claimCount(blob))) as string[];
 }
 
 /** Whether another session than `owner` holds one of `keys` in `claims`. */
