@@ -199,7 +199,8 @@ export class RunPack {
    * or, when its session is built, as it is when read, like any file changed during a run.
    */
   private readonly seen = new Map<string, FileStamp | null>();
-  private readonly kept: Kept[] = [];
+  /** What the next pack holds, in order: sessions built in this run, and positions of sessions served. */
+  private readonly kept: (Kept | number)[] = [];
   private readonly byKey: Map<string, number>;
   private readonly oldFiles: Map<string, Index['files'][number]>;
   /** Positions of the stored sessions whose requests and claims were checked (and items, for `readsItems`). */
@@ -461,25 +462,24 @@ export class RunPack {
 
   /** Keeps a served session for the next pack (its blobs as stored, with their checks). */
   private keep(position: number): void {
+    // Only its position: its blobs are looked up if and when a pack is written.
+    this.kept.push(position);
+  }
+
+  /** A served session as the next pack keeps it (null when the pack read is gone). */
+  private served(position: number): Kept | null {
     const stored = this.old?.index.sessions[position];
-    if (stored === undefined) return;
+    if (stored === undefined) return null;
     const claims = this.eagerBlob(stored.claims) ?? Buffer.alloc(0);
-    if (stored.kind === 'json') {
-      this.kept.push({
-        stored,
-        fresh: false,
-        eager: [claims, this.eagerBlob(stored.whole) ?? Buffer.alloc(0)],
-        items: null,
-      });
-      return;
-    }
-    this.kept.push({
+    if (stored.kind === 'json')
+      return { stored, fresh: false, eager: [claims, this.eagerBlob(stored.whole) ?? Buffer.alloc(0)], items: null };
+    return {
       stored,
       fresh: false,
       eager: [claims, this.eagerBlob(stored.requests) ?? Buffer.alloc(0)],
       // Copied as stored, unchecked: its check goes with it, and whoever reads it checks it.
       items: () => this.keptItems(stored.items),
-    });
+    };
   }
 
   /** A kept session's items for the next pack, from the lazy region read whole once (one read, not one per session). */
@@ -570,7 +570,11 @@ export class RunPack {
       }
       return blob;
     };
-    const sessions: StoredSession[] = this.kept.map(({ stored, fresh, eager: [claims, body], items }) => {
+    const kept = this.kept.flatMap((entry) => {
+      const resolved = typeof entry === 'number' ? this.served(entry) : entry;
+      return resolved === null ? [] : [resolved];
+    });
+    const sessions: StoredSession[] = kept.map(({ stored, fresh, eager: [claims, body], items }) => {
       const old = fresh ? null : stored;
       const claimsBlob = place(eager, claims, old?.claims ?? null);
       if (stored.kind === 'json')
