@@ -110,9 +110,13 @@ export type RawLine = {
   readonly endOffset: number;
 };
 
-/** The text of a raw line, as `readLines` gives it (no trailing `\r`, no byte order mark on line 1). */
+/**
+ * The text of a raw line, as `readLines` gives it (no trailing `\r`, no byte order mark on line 1):
+ * the bytes between `rawLineStart` and `rawLineEnd`, decoded in place (the BOM's three bytes are
+ * exactly what decodes to the U+FEFF `decode` drops).
+ */
 export function rawLineText(line: RawLine): string {
-  return decode([line.buffer.subarray(line.start, line.end)], line.end - line.start, line.number);
+  return line.buffer.toString('utf8', rawLineStart(line), rawLineEnd(line));
 }
 
 /** Where a raw line's text starts in its buffer: after a UTF-8 byte order mark on line 1 (as `rawLineText`). */

@@ -107,24 +107,39 @@ const IGNORED_TYPES: ReadonlySet<string> = new Set([
  */
 const shared = new Map<string, string>();
 
-function sharedString(value: unknown): string | null {
+/**
+ * The last string a field gave: consecutive lines almost always repeat it, and comparing with it
+ * costs less than hashing the new copy for the table.
+ */
+type LastShared = { value: string };
+
+function sharedString(value: unknown, last: LastShared): string | null {
   if (typeof value !== 'string') return null;
-  const known = shared.get(value);
-  if (known !== undefined) return known;
-  if (shared.size >= 10_000) shared.clear();
-  shared.set(value, value);
-  return value;
+  if (value === last.value) return last.value;
+  let known = shared.get(value);
+  if (known === undefined) {
+    if (shared.size >= 10_000) shared.clear();
+    shared.set(value, value);
+    known = value;
+  }
+  last.value = known;
+  return known;
 }
+
+const lastAgentId: LastShared = { value: '' };
+const lastSessionId: LastShared = { value: '' };
+const lastCwd: LastShared = { value: '' };
+const lastModel: LastShared = { value: '' };
 
 function envelope(line: JsonObject): Envelope {
   return {
     uuid: asString(line['uuid']) ?? null,
     parentUuid: asString(line['parentUuid']) ?? null,
     sidechain: line['isSidechain'] === true,
-    agentId: sharedString(line['agentId']),
-    sessionId: sharedString(line['sessionId']),
+    agentId: sharedString(line['agentId'], lastAgentId),
+    sessionId: sharedString(line['sessionId'], lastSessionId),
     timestampMs: timestampMsOf(line['timestamp']),
-    cwd: sharedString(line['cwd']),
+    cwd: sharedString(line['cwd'], lastCwd),
   };
 }
 
@@ -272,8 +287,9 @@ function assistantRecord(
   line: JsonObject,
   message: JsonObject | undefined,
   content: ContentMode,
+  mayBeDeep: boolean,
 ): { record: AssistantRecord; problem: string | null } {
-  const model = sharedString(message?.['model']) ?? 'unknown';
+  const model = sharedString(message?.['model'], lastModel) ?? 'unknown';
   const isError = isApiError(line, message);
   let text = '';
   let textChars = 0;
@@ -285,7 +301,8 @@ function assistantRecord(
   for (const block of asArray(raw) ?? (typeof raw === 'string' ? [raw] : [])) {
     if (!sized) {
       const type = asObject(block)?.['type'];
-      if (type === 'tool_use' || type === 'server_tool_use') usageModeToolCall(asObject(block)?.['input']);
+      if (mayBeDeep && (type === 'tool_use' || type === 'server_tool_use'))
+        usageModeToolCall(asObject(block)?.['input']);
       continue;
     }
     if (typeof block === 'string') {
@@ -404,7 +421,15 @@ function assistantMessageProblem(raw: unknown): string | null {
 export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineResult {
   const json = parseJsonLine(line);
   if (json.kind !== 'json') return json;
-  return guarded(json.value, content, false) ?? { kind: 'invalid', reason: 'unreachable: a whole line was elided' };
+  // A value nested n levels deep is at least 2n characters long ("[" and "]" per level): a shorter
+  // line cannot hold a tool input deeper than MAX_JSON_DEPTH, and its walk is skipped.
+  const mayBeDeep = line.text.length >= 2 * (MAX_JSON_DEPTH + 1);
+  return (
+    guarded(json.value, content, false, mayBeDeep) ?? {
+      kind: 'invalid',
+      reason: 'unreachable: a whole line was elided',
+    }
+  );
 }
 
 /**
@@ -473,7 +498,7 @@ export function parseScannedClaudeLine(line: RawLine): ClaudeLineResult {
   if (value !== undefined) {
     const assistant = asObject(value)?.['type'] === 'assistant';
     if (!assistant || isJson(line.buffer, start, end, MAX_JSON_DEPTH)) {
-      const result = guarded(value, 'usage', true);
+      const result = guarded(value, 'usage', true, false);
       if (result !== null) return result;
     }
   }
@@ -488,9 +513,14 @@ function parsedOrUndefined(text: string): unknown {
   }
 }
 
-function guarded(value: unknown, content: ContentMode, elided: boolean): ClaudeLineResult | null {
+/**
+ * `recordOf`, with a depth failure as the line's issue. `mayBeDeep`: false when no value of the
+ * line can nest deeper than `MAX_JSON_DEPTH` (a short line; a scanned one, whose depth the scan
+ * bounded), so `usage` mode need not walk its tool inputs.
+ */
+function guarded(value: unknown, content: ContentMode, elided: boolean, mayBeDeep: boolean): ClaudeLineResult | null {
   try {
-    return recordOf(value, content, elided);
+    return recordOf(value, content, elided, mayBeDeep);
   } catch (error) {
     const reason = tooDeepReason(error);
     if (reason === null) throw error;
@@ -499,7 +529,7 @@ function guarded(value: unknown, content: ContentMode, elided: boolean): ClaudeL
 }
 
 /** The record of a parsed line; null when `elided` and the line needs what was elided (an API error's text). */
-function recordOf(value: unknown, content: ContentMode, elided: boolean): ClaudeLineResult | null {
+function recordOf(value: unknown, content: ContentMode, elided: boolean, mayBeDeep: boolean): ClaudeLineResult | null {
   const object = asObject(value);
   if (object === undefined) return { kind: 'invalid', reason: 'not a JSON object' };
   const type = asString(object['type']);
@@ -510,7 +540,7 @@ function recordOf(value: unknown, content: ContentMode, elided: boolean): Claude
       const malformed = assistantMessageProblem(object['message']);
       if (malformed !== null) return { kind: 'invalid', reason: malformed };
       if (elided && isApiError(object, message)) return null;
-      const { record, problem } = assistantRecord(object, message, content);
+      const { record, problem } = assistantRecord(object, message, content, mayBeDeep);
       return { kind: 'record', record, problem };
     }
     case 'user':

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { mutate } from '../mutate-bytes.js';
 import { parseClaudeLine, parseClaudeRawLine, parseScannedClaudeLine } from '../../../src/ingest/claude-code/record.js';
 import { scanJson } from '../../../src/ingest/json-scan.js';
+import { MAX_JSON_DEPTH } from '../../../src/ingest/json-text.js';
 import { forEachLineEntry, type LineParser, readLinesCached } from '../../../src/ingest/parse-cache.js';
 import { type RawLine, rawLineEnd, rawLineStart, rawLineText, scanFileLines } from '../../../src/ingest/lines.js';
 
@@ -291,7 +292,15 @@ describe('parseClaudeRawLine = parseClaudeLine in usage mode (differential)', ()
           `{"type":"${type}","message":{"id":"m","model":"x","content":[{"type":"tool_use","id":"t","input":${input}}],` +
           `"usage":${where === 'usage' ? value : '{"input_tokens":1,"output_tokens":2}'}}` +
           `${where === 'toolUseResult' ? `,"toolUseResult":${value}` : ''}}`;
-        expectSameAsText(framed(Buffer.from(line, 'utf8'), f));
+        const raw = framed(Buffer.from(line, 'utf8'), f);
+        expectSameAsText(raw);
+        // And what that is: an assistant's tool input deeper than MAX_JSON_DEPTH is the line's issue in every
+        // mode (other values are not read in usage mode).
+        const result = parseClaudeRawLine(raw, 'usage');
+        // (A byte order mark is only dropped on line 1: elsewhere it makes the line malformed.)
+        if (type === 'assistant' && where === 'input' && !(f.bom && f.number !== 1)) {
+          expect(result.kind === 'invalid' && result.reason.includes('nested deeper')).toBe(depth > MAX_JSON_DEPTH);
+        }
       }),
       { numRuns: 200 },
     );
