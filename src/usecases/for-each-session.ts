@@ -11,6 +11,7 @@ import {
   openRunPack,
   type ParallelParse,
   parallelParse,
+  type ParseAhead,
   startParseAhead,
 } from '../ingest/index.js';
 import { CachecostError } from '../session/errors.js';
@@ -47,29 +48,33 @@ export async function forEachSession(
 ): Promise<readonly IngestIssue[]> {
   // With a cache: what this run reads is recorded in one pack, which the next run over the same
   // paths reads instead of the unchanged logs.
-  const pack = openRunPack(options.cache ?? null, options.content, paths);
-  const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack);
-  onDiscovered?.(sources.length);
-  const issues: IngestIssue[] = [...discoveryIssues];
-  // One run: a response counted by one session is not counted again by a resumed copy in another.
-  const run = options.run ?? newIngestRun();
-  // Transcripts are parsed on worker threads while sessions are built here, in the same order.
-  const ahead = startParseAhead(sources, {
-    ...options,
-    pack,
-    parallel: options.parallel ?? parallelParse(availableParallelism()),
-  });
+  const pack = openRunPack(options.cache ?? null, options.content, paths, { readsItems: options.readsItems ?? true });
+  let ahead: ParseAhead | null = null;
   try {
+    const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack);
+    onDiscovered?.(sources.length);
+    const issues: IngestIssue[] = [...discoveryIssues];
+    // One run: a response counted by one session is not counted again by a resumed copy in another.
+    const run = options.run ?? newIngestRun();
+    // Transcripts are parsed on worker threads while sessions are built here, in the same order.
+    ahead = startParseAhead(sources, {
+      ...options,
+      pack,
+      parallel: options.parallel ?? parallelParse(availableParallelism()),
+    });
     for (const source of sources) {
       const session = await loadSession(source, { ...options, run, pack, ahead });
       issues.push(...session.issues);
       await use(session);
     }
+    await ahead?.close();
+    // A run the caller goes on with holds every claim, also those the pack let this one skip.
+    if (options.run !== undefined) pack?.settle(run.claudeClaims);
+    await pack?.save();
+    return issues;
   } finally {
     await ahead?.close();
+    // A run that failed writes no pack; the one it read is closed either way.
+    pack?.close();
   }
-  // A run the caller goes on with holds every claim, also those the pack let this one skip.
-  if (options.run !== undefined) pack?.settle(run.claudeClaims);
-  await pack?.save();
-  return issues;
 }
