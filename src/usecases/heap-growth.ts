@@ -22,26 +22,35 @@ export const BOUNDED_GROWTH_PERCENT = 30;
 export type HeapGrowthPolicy = { readonly check: () => void; readonly stop: () => void };
 
 /**
- * Starts the policy: the heap is checked after every full collection (while the run reads logs)
- * and wherever the caller calls `check` (before a long synchronous replay, which no observer
- * interrupts). `stop` restores V8's default.
+ * Starts the policy, bounded: nothing tells how large the first session is before it is read,
+ * and its reading is synchronous (no observer runs during it), while the limit V8 sets at one
+ * full collection holds until the next, so a bound set only once the heap is seen large comes a
+ * whole (up to 4×) growth late. From then on the heap is checked wherever the caller calls `check`
+ * (a session just read, before its long synchronous replay): below `LARGE_HEAP_BYTES`, V8's
+ * default again; a collection observed above it bounds the growth again. `stop` restores V8's
+ * default.
  */
 export function boundHeapGrowthWhenLarge(): HeapGrowthPolicy {
   let bounded = false;
-  const check = (): void => {
-    const large = getHeapStatistics().used_heap_size > LARGE_HEAP_BYTES;
+  const set = (large: boolean): void => {
     if (large === bounded) return;
     bounded = large;
     setFlagsFromString(`--heap-growing-percent=${large ? BOUNDED_GROWTH_PERCENT : 0}`);
   };
-  const observer = new PerformanceObserver(check);
+  set(true);
+  const large = (): boolean => getHeapStatistics().used_heap_size > LARGE_HEAP_BYTES;
+  const check = (): void => set(large());
+  // A collection seen while reading only ever bounds the growth: the first session may still be
+  // growing past a small heap, and only a session boundary (`check`) says what the run holds.
+  const observer = new PerformanceObserver(() => {
+    if (large()) set(true);
+  });
   observer.observe({ entryTypes: ['gc'] });
   return {
     check,
     stop: () => {
       observer.disconnect();
-      if (bounded) setFlagsFromString('--heap-growing-percent=0');
-      bounded = false;
+      set(false);
     },
   };
 }
