@@ -37,8 +37,14 @@ export function describeValue(value: unknown): string {
   }
 }
 
+/** Whether `value` is a token count (the rule `checkTokenCount` explains when it is not). */
+export function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= MAX_TOKENS_PER_REQUEST;
+}
+
 /** Checks one count; `name` is the field as the issue should name it. */
 export function checkTokenCount(name: string, value: unknown): TokenCountCheck {
+  if (isTokenCount(value)) return { ok: true, value };
   if (typeof value !== 'number') return { ok: false, reason: `${name} is not a token count (${describeValue(value)})` };
   if (!Number.isSafeInteger(value) || value < 0)
     return { ok: false, reason: `${name} is not a token count (${describeValue(value)})` };
@@ -53,5 +59,5 @@ export function checkTokenCount(name: string, value: unknown): TokenCountCheck {
 
 /** True when `value` is absent or a valid count: the adapters' guard before adding counts together. */
 export function isTokenCountOrAbsent(value: unknown): boolean {
-  return value === undefined || value === null || checkTokenCount('', value).ok;
+  return value === undefined || value === null || isTokenCount(value);
 }

@@ -4,7 +4,7 @@
  * difference, never `inputTokens` itself, and writes are never added on top.
  */
 import type { MeasuredUsage } from '../session/model.js';
-import { checkTokenCount, MAX_TOKENS_PER_REQUEST, USAGE_INVALID } from './token-count.js';
+import { checkTokenCount, isTokenCount, MAX_TOKENS_PER_REQUEST, USAGE_INVALID } from './token-count.js';
 
 /** Token fields as read from a log line; each may be absent or, in a bad line, not a count at all. */
 export type RawUsage = {
@@ -23,12 +23,10 @@ export type UsageReading = {
   readonly invalid?: boolean;
 };
 
-type Count = { readonly value: number | undefined; readonly problem: string | null };
-
-function readCount(name: string, value: unknown): Count {
-  if (value === undefined || value === null) return { value: undefined, problem: null };
+function readProblem(name: string, value: unknown): string | null {
+  if (value === undefined || value === null) return null;
   const checked = checkTokenCount(name, value);
-  return checked.ok ? { value: checked.value, problem: null } : { value: undefined, problem: checked.reason };
+  return checked.ok ? null : checked.reason;
 }
 
 /**
@@ -42,44 +40,46 @@ function readCount(name: string, value: unknown): Count {
  * input/output/read/write reports no usage (null), which is not a problem.
  */
 export function normalizeUsage(raw: RawUsage): UsageReading {
-  const input = readCount('inputTokens', raw.inputTokens);
-  const output = readCount('outputTokens', raw.outputTokens);
-  const read = readCount('cacheReadTokens', raw.cacheReadTokens);
-  const write = readCount('cacheWriteTokens', raw.cacheWriteTokens);
-  const reasoning = readCount('reasoningTokens', raw.reasoningTokens);
-  const problems = [input, output, read, write, reasoning].flatMap((count) =>
-    count.problem === null ? [] : [count.problem],
-  );
-  if (problems.length > 0) return { usage: null, problem: `${USAGE_INVALID}: ${problems.join('; ')}`, invalid: true };
-
+  // Counts as numbers, undefined when absent: every line is read here, so no object per count.
+  const input = countValue(raw.inputTokens);
+  const output = countValue(raw.outputTokens);
+  const read = countValue(raw.cacheReadTokens);
+  const write = countValue(raw.cacheWriteTokens);
+  const reasoning = countValue(raw.reasoningTokens);
   if (
-    input.value === undefined &&
-    output.value === undefined &&
-    read.value === undefined &&
-    write.value === undefined
+    input === NOT_A_COUNT ||
+    output === NOT_A_COUNT ||
+    read === NOT_A_COUNT ||
+    write === NOT_A_COUNT ||
+    reasoning === NOT_A_COUNT
   ) {
+    return invalidUsage(raw);
+  }
+  if (input === undefined && output === undefined && read === undefined && write === undefined) {
     return { usage: null, problem: null };
   }
-  const cacheReadTokens = read.value ?? 0;
-  const cacheWriteTokens = write.value ?? 0;
+  const cacheReadTokens = read ?? 0;
+  const cacheWriteTokens = write ?? 0;
   const cachedTokens = cacheReadTokens + cacheWriteTokens;
   let promptTokens: number;
-  if (input.value === undefined) {
+  let problem: string | null = null;
+  if (input === undefined) {
     promptTokens = cachedTokens;
-    problems.push(`inputTokens missing; prompt taken as cache read + write (${cachedTokens})`);
-  } else if (cachedTokens > input.value) {
+    problem = `inputTokens missing; prompt taken as cache read + write (${cachedTokens})`;
+  } else if (cachedTokens > input) {
     promptTokens = cachedTokens;
-    problems.push(
-      `cache read + write (${cachedTokens}) exceed the inclusive inputTokens (${input.value}); prompt taken as ${cachedTokens}`,
-    );
+    problem = `cache read + write (${cachedTokens}) exceed the inclusive inputTokens (${input}); prompt taken as ${cachedTokens}`;
   } else {
-    promptTokens = input.value;
+    promptTokens = input;
   }
   if (promptTokens > MAX_TOKENS_PER_REQUEST) {
     const reason = `prompt of ${promptTokens} tokens is above ${MAX_TOKENS_PER_REQUEST}, more than any one request can hold`;
     return { usage: null, problem: `${USAGE_INVALID}: ${reason}`, invalid: true };
   }
-  if (output.value === undefined) problems.push('outputTokens missing; taken as 0');
+  if (output === undefined) {
+    const missing = 'outputTokens missing; taken as 0';
+    problem = problem === null ? missing : `${problem}; ${missing}`;
+  }
   return {
     usage: {
       promptTokens,
@@ -88,9 +88,29 @@ export function normalizeUsage(raw: RawUsage): UsageReading {
       cacheWriteTokens,
       cacheWrite5mTokens: null,
       cacheWrite1hTokens: null,
-      outputTokens: output.value ?? 0,
-      reasoningTokens: reasoning.value ?? null,
+      outputTokens: output ?? 0,
+      reasoningTokens: reasoning ?? null,
     },
-    problem: problems.length > 0 ? problems.join('; ') : null,
+    problem,
   };
+}
+
+/** `countValue` of a value that is present but not a token count. */
+const NOT_A_COUNT = -1;
+
+function countValue(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  return isTokenCount(value) ? value : NOT_A_COUNT;
+}
+
+/** The reading of a line with at least one value that is not a count: each one named, in field order. */
+function invalidUsage(raw: RawUsage): UsageReading {
+  const problems = [
+    readProblem('inputTokens', raw.inputTokens),
+    readProblem('outputTokens', raw.outputTokens),
+    readProblem('cacheReadTokens', raw.cacheReadTokens),
+    readProblem('cacheWriteTokens', raw.cacheWriteTokens),
+    readProblem('reasoningTokens', raw.reasoningTokens),
+  ].filter((problem) => problem !== null);
+  return { usage: null, problem: `${USAGE_INVALID}: ${problems.join('; ')}`, invalid: true };
 }

@@ -122,11 +122,11 @@ describe('scanFileLines', () => {
     )
     .map((parts) => Buffer.concat(parts));
 
-  it('gives the text, number, end offset and termination of readFileLines, whatever the chunk size and start', async () => {
+  it('gives the text (rawLineText too), number, end offset and termination of readFileLines, whatever the chunk size and start', async () => {
     const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { readFileLines, scanFileLines } = await import('../../src/ingest/lines.js');
+    const { rawLineText, readFileLines, scanFileLines } = await import('../../src/ingest/lines.js');
     const dir = await mkdtemp(join(tmpdir(), 'cachecost-scan-'));
     try {
       await fc.assert(
@@ -142,8 +142,11 @@ describe('scanFileLines', () => {
           const seen: unknown[] = [];
           await scanFileLines(
             file,
-            (line, text) =>
-              seen.push({ number: line.number, text, terminated: line.terminated, endOffset: line.endOffset }),
+            (line, text) => {
+              // The text of one line decoded from its bytes alone (the byte readers' fallback) is the same.
+              expect(rawLineText(line)).toBe(text);
+              seen.push({ number: line.number, text, terminated: line.terminated, endOffset: line.endOffset });
+            },
             from,
             { chunkBytes },
           );

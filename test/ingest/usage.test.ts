@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_TOKENS_PER_REQUEST } from '../../src/ingest/token-count.js';
+import { checkTokenCount, MAX_TOKENS_PER_REQUEST } from '../../src/ingest/token-count.js';
 import { normalizeUsage } from '../../src/ingest/usage.js';
 import { MeasuredUsageSchema } from '../../src/session/model.js';
 
@@ -97,6 +97,32 @@ describe('normalizeUsage', () => {
     expect(sum.problem).toMatch(/^usage invalid: prompt of 180000000 tokens/);
     expect(normalizeUsage({ inputTokens: MAX_TOKENS_PER_REQUEST, outputTokens: 0 }).usage?.promptTokens).toBe(
       MAX_TOKENS_PER_REQUEST,
+    );
+  });
+
+  // Deliberate bug checked once: leaving `reasoningTokens` out of the invalid-count test (it is read
+  // on its own, after the four others) lets a line with reasoning 1.5 be priced, and this fails.
+  it('any present value that is not a count makes the usage invalid, naming each such field in order', () => {
+    const value = fc.oneof(
+      fc.nat(200_000),
+      fc.constantFrom(undefined, null, -1, -0, 1.5, '7', 1e308, 2 ** 53, MAX_TOKENS_PER_REQUEST + 1, [], {}),
+    );
+    fc.assert(
+      fc.property(value, value, value, value, value, (a, b, c, d, e) => {
+        const raw = { inputTokens: a, outputTokens: b, cacheReadTokens: c, cacheWriteTokens: d, reasoningTokens: e };
+        const reasons = Object.entries(raw).flatMap(([field, v]) => {
+          if (v === undefined || v === null) return [];
+          const checked = checkTokenCount(field, v);
+          return checked.ok ? [] : [checked.reason];
+        });
+        const reading = normalizeUsage(raw);
+        if (reasons.length > 0) {
+          expect(reading).toEqual({ usage: null, problem: `usage invalid: ${reasons.join('; ')}`, invalid: true });
+        } else {
+          expect(reading.invalid).toBeUndefined();
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -10,13 +10,17 @@ import { parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
 import { type Line, type RawLine, rawLineEnd, rawLineStart, rawLineText } from '../lines.js';
 import { type CompiledElision, compileElision, isJson, scanJson } from '../json-scan.js';
-import { checkTokenCount, isTokenCountOrAbsent } from '../token-count.js';
+import { isTokenCount } from '../token-count.js';
 import { normalizeUsage, type UsageReading } from '../usage.js';
 import { jsonText, JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeepReason } from '../json-text.js';
 
 function tokenCountOf(value: unknown): number | undefined {
-  const checked = checkTokenCount('', value);
-  return checked.ok ? checked.value : undefined;
+  return isTokenCount(value) ? value : undefined;
+}
+
+/** A count to add to the inclusive prompt: a valid one, else 0 (an invalid one makes the usage invalid anyway). */
+function countOrZero(value: unknown): number {
+  return isTokenCount(value) ? value : 0;
 }
 
 /** Fields of a conversation record that place it in the session. */
@@ -107,24 +111,39 @@ const IGNORED_TYPES: ReadonlySet<string> = new Set([
  */
 const shared = new Map<string, string>();
 
-function sharedString(value: unknown): string | null {
+/**
+ * The last string a field gave: consecutive lines almost always repeat it, and comparing with it
+ * costs less than hashing the new copy for the table.
+ */
+type LastShared = { value: string };
+
+function sharedString(value: unknown, last: LastShared): string | null {
   if (typeof value !== 'string') return null;
-  const known = shared.get(value);
-  if (known !== undefined) return known;
-  if (shared.size >= 10_000) shared.clear();
-  shared.set(value, value);
-  return value;
+  if (value === last.value) return last.value;
+  let known = shared.get(value);
+  if (known === undefined) {
+    if (shared.size >= 10_000) shared.clear();
+    shared.set(value, value);
+    known = value;
+  }
+  last.value = known;
+  return known;
 }
+
+const lastAgentId: LastShared = { value: '' };
+const lastSessionId: LastShared = { value: '' };
+const lastCwd: LastShared = { value: '' };
+const lastModel: LastShared = { value: '' };
 
 function envelope(line: JsonObject): Envelope {
   return {
     uuid: asString(line['uuid']) ?? null,
     parentUuid: asString(line['parentUuid']) ?? null,
     sidechain: line['isSidechain'] === true,
-    agentId: sharedString(line['agentId']),
-    sessionId: sharedString(line['sessionId']),
+    agentId: sharedString(line['agentId'], lastAgentId),
+    sessionId: sharedString(line['sessionId'], lastSessionId),
     timestampMs: timestampMsOf(line['timestamp']),
-    cwd: sharedString(line['cwd']),
+    cwd: sharedString(line['cwd'], lastCwd),
   };
 }
 
@@ -238,13 +257,8 @@ function usageOf(value: unknown): UsageReading {
   const write = raw['cache_creation_input_tokens'];
   // Anthropic's input_tokens is the uncached part: the inclusive prompt adds reads and writes (§1.3).
   // Only valid counts are added; an invalid one reaches normalizeUsage as is and makes the usage invalid.
-  const countOrZero = (v: unknown): number => (isTokenCountOrAbsent(v) && typeof v === 'number' ? v : 0);
   const inclusive =
-    input === undefined
-      ? undefined
-      : isTokenCountOrAbsent(input) && typeof input === 'number'
-        ? input + countOrZero(read) + countOrZero(write)
-        : input;
+    input === undefined ? undefined : isTokenCount(input) ? input + countOrZero(read) + countOrZero(write) : input;
   const reading = normalizeUsage({
     inputTokens: inclusive,
     outputTokens: raw['output_tokens'],
@@ -260,7 +274,21 @@ function usageOf(value: unknown): UsageReading {
     const problem = `cache_creation split (${w5m} + ${w1h}) does not add up to cache_creation_input_tokens (${reading.usage.cacheWriteTokens}); TTL split unknown`;
     return { usage: reading.usage, problem: reading.problem === null ? problem : `${reading.problem}; ${problem}` };
   }
-  return { usage: { ...reading.usage, cacheWrite5mTokens: w5m, cacheWrite1hTokens: w1h }, problem: reading.problem };
+  // Listed, not spread (a spread and overrides is a slow path in V8, on every assistant line).
+  const usage = reading.usage;
+  return {
+    usage: {
+      promptTokens: usage.promptTokens,
+      uncachedInputTokens: usage.uncachedInputTokens,
+      cacheReadTokens: usage.cacheReadTokens,
+      cacheWriteTokens: usage.cacheWriteTokens,
+      cacheWrite5mTokens: w5m,
+      cacheWrite1hTokens: w1h,
+      outputTokens: usage.outputTokens,
+      reasoningTokens: usage.reasoningTokens,
+    },
+    problem: reading.problem,
+  };
 }
 
 /** `<synthetic>` messages and `isApiErrorMessage` lines are API errors, not requests (§6 item 1). */
@@ -272,8 +300,9 @@ function assistantRecord(
   line: JsonObject,
   message: JsonObject | undefined,
   content: ContentMode,
+  mayBeDeep: boolean,
 ): { record: AssistantRecord; problem: string | null } {
-  const model = sharedString(message?.['model']) ?? 'unknown';
+  const model = sharedString(message?.['model'], lastModel) ?? 'unknown';
   const isError = isApiError(line, message);
   let text = '';
   let textChars = 0;
@@ -285,7 +314,8 @@ function assistantRecord(
   for (const block of asArray(raw) ?? (typeof raw === 'string' ? [raw] : [])) {
     if (!sized) {
       const type = asObject(block)?.['type'];
-      if (type === 'tool_use' || type === 'server_tool_use') usageModeToolCall(asObject(block)?.['input']);
+      if (mayBeDeep && (type === 'tool_use' || type === 'server_tool_use'))
+        usageModeToolCall(asObject(block)?.['input']);
       continue;
     }
     if (typeof block === 'string') {
@@ -404,7 +434,15 @@ function assistantMessageProblem(raw: unknown): string | null {
 export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineResult {
   const json = parseJsonLine(line);
   if (json.kind !== 'json') return json;
-  return guarded(json.value, content, false) ?? { kind: 'invalid', reason: 'unreachable: a whole line was elided' };
+  // A value nested n levels deep is at least 2n characters long ("[" and "]" per level): a shorter
+  // line cannot hold a tool input deeper than MAX_JSON_DEPTH, and its walk is skipped.
+  const mayBeDeep = line.text.length >= 2 * (MAX_JSON_DEPTH + 1);
+  return (
+    guarded(json.value, content, false, mayBeDeep) ?? {
+      kind: 'invalid',
+      reason: 'unreachable: a whole line was elided',
+    }
+  );
 }
 
 /**
@@ -431,9 +469,29 @@ const USAGE_ELISION: CompiledElision = compileElision({
 });
 
 /**
- * `parseClaudeLine` of a line as read (its bytes). In `usage` mode the line is scanned on its bytes
- * (`json-scan.ts`): its structure, numbers and literals are checked, the values in `USAGE_ELISION`
- * are cut, and only the rest is decoded and parsed (`JSON.parse` checks every string kept).
+ * Lines shorter than this are decoded and parsed whole, longer ones scanned (`parseClaudeRawLine`).
+ * A short line is dense with keys, ids and numbers, which `JSON.parse` reads faster than the
+ * byte scan can (a scan and a `JSON.parse` of what it keeps cost about twice a whole parse on
+ * assistant lines under 2 KB); the scan pays off on long lines, whose bytes are mostly tool
+ * output in long strings crossed by a native search. Measured on copies of real transcripts:
+ * at 2 KB both paths cost the same per line. The choice changes no outcome, only the time.
+ */
+const SCAN_MIN_BYTES = 2048;
+
+/**
+ * `parseClaudeLine` of a line as read (its bytes): the same result, cheaper. In `usage` mode a
+ * line of `SCAN_MIN_BYTES` or more is read by `parseScannedClaudeLine`; any other line is
+ * decoded and parsed whole.
+ */
+export function parseClaudeRawLine(line: RawLine, content: ContentMode): ClaudeLineResult {
+  if (content === 'usage' && line.end - line.start >= SCAN_MIN_BYTES) return parseScannedClaudeLine(line);
+  return parseClaudeLine({ number: line.number, text: rawLineText(line), terminated: line.terminated }, content);
+}
+
+/**
+ * `parseClaudeLine(…, 'usage')` of a line read from its bytes (`json-scan.ts`): its structure,
+ * numbers and literals are checked, the values in `USAGE_ELISION` are cut, and only the rest is
+ * decoded and parsed (`JSON.parse` checks every string kept).
  * - An assistant record (the only kind that carries usage, formats.md §1.3) is also checked
  *   byte for byte, strings included, as `JSON.parse` would: a malformed one takes the text path
  *   and is the same issue as there.
@@ -443,23 +501,21 @@ const USAGE_ELISION: CompiledElision = compileElision({
  *   line is exactly what a valid line gives.
  * A line the scan rejects, a line nested deeper than `MAX_JSON_DEPTH`, a kept part that does not
  * parse, and an API error line (its text is in cut blocks) take the text path: same reasons,
- * same records. Other modes always take the text path.
+ * same records.
  */
-export function parseClaudeRawLine(line: RawLine, content: ContentMode): ClaudeLineResult {
-  if (content === 'usage') {
-    const start = rawLineStart(line);
-    const end = rawLineEnd(line);
-    const scanned = scanJson(line.buffer, start, end, USAGE_ELISION, MAX_JSON_DEPTH, 'structure');
-    const value = scanned.kind === 'json' ? parsedOrUndefined(scanned.text) : undefined;
-    if (value !== undefined) {
-      const assistant = asObject(value)?.['type'] === 'assistant';
-      if (!assistant || isJson(line.buffer, start, end, MAX_JSON_DEPTH)) {
-        const result = guarded(value, content, true);
-        if (result !== null) return result;
-      }
+export function parseScannedClaudeLine(line: RawLine): ClaudeLineResult {
+  const start = rawLineStart(line);
+  const end = rawLineEnd(line);
+  const scanned = scanJson(line.buffer, start, end, USAGE_ELISION, MAX_JSON_DEPTH, 'structure');
+  const value = scanned.kind === 'json' ? parsedOrUndefined(scanned.text) : undefined;
+  if (value !== undefined) {
+    const assistant = asObject(value)?.['type'] === 'assistant';
+    if (!assistant || isJson(line.buffer, start, end, MAX_JSON_DEPTH)) {
+      const result = guarded(value, 'usage', true, false);
+      if (result !== null) return result;
     }
   }
-  return parseClaudeLine({ number: line.number, text: rawLineText(line), terminated: line.terminated }, content);
+  return parseClaudeLine({ number: line.number, text: rawLineText(line), terminated: line.terminated }, 'usage');
 }
 
 function parsedOrUndefined(text: string): unknown {
@@ -470,9 +526,14 @@ function parsedOrUndefined(text: string): unknown {
   }
 }
 
-function guarded(value: unknown, content: ContentMode, elided: boolean): ClaudeLineResult | null {
+/**
+ * `recordOf`, with a depth failure as the line's issue. `mayBeDeep`: false when no value of the
+ * line can nest deeper than `MAX_JSON_DEPTH` (a short line; a scanned one, whose depth the scan
+ * bounded), so `usage` mode need not walk its tool inputs.
+ */
+function guarded(value: unknown, content: ContentMode, elided: boolean, mayBeDeep: boolean): ClaudeLineResult | null {
   try {
-    return recordOf(value, content, elided);
+    return recordOf(value, content, elided, mayBeDeep);
   } catch (error) {
     const reason = tooDeepReason(error);
     if (reason === null) throw error;
@@ -481,7 +542,7 @@ function guarded(value: unknown, content: ContentMode, elided: boolean): ClaudeL
 }
 
 /** The record of a parsed line; null when `elided` and the line needs what was elided (an API error's text). */
-function recordOf(value: unknown, content: ContentMode, elided: boolean): ClaudeLineResult | null {
+function recordOf(value: unknown, content: ContentMode, elided: boolean, mayBeDeep: boolean): ClaudeLineResult | null {
   const object = asObject(value);
   if (object === undefined) return { kind: 'invalid', reason: 'not a JSON object' };
   const type = asString(object['type']);
@@ -492,7 +553,7 @@ function recordOf(value: unknown, content: ContentMode, elided: boolean): Claude
       const malformed = assistantMessageProblem(object['message']);
       if (malformed !== null) return { kind: 'invalid', reason: malformed };
       if (elided && isApiError(object, message)) return null;
-      const { record, problem } = assistantRecord(object, message, content);
+      const { record, problem } = assistantRecord(object, message, content, mayBeDeep);
       return { kind: 'record', record, problem };
     }
     case 'user':
