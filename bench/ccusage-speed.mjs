@@ -4,6 +4,7 @@
 // less). Needs the network once to install ccusage (into bench/out/, never a project dependency).
 //
 //   node bench/ccusage-speed.mjs [--runs 5] [--corpora 12,48] [--big-mb 1024] [--skip-big]
+//                                [--skip-cold] [--baseline <another build's dist/cli/main.js>]
 //
 // 1. Builds the unique-id corpora (bench/corpus.mjs) under bench/out/: 12 and 48 rewritten copies
 //    of ../shared/real-logs/claude-code (≈ 65 MB and ≈ 259 MB), and one ≈ 1 GB single transcript.
@@ -11,8 +12,11 @@
 //    `cachecost report --by session --json --no-cache`, cold `cachecost sessions --json --no-cache`,
 //    and with a primed cache: a warm re-run, and a re-run after one transcript grew.
 //    Each command's wall time and peak RSS (`/usr/bin/time -f %M`) are recorded.
-// 3. Prints the median of each, the ratio of medians against ccusage, peak RSS, and checks that the
-//    cached and uncached JSON outputs are byte-identical and that token totals match ccusage's.
+//    `--baseline`: another build's warm and grown runs alternate too (its own cache), so a change
+//    is measured before / after in one run; `--skip-cold` leaves the cold runs out.
+// 3. Prints the median of each (wall and CPU time, user + system: the steadier figure on a loaded
+//    machine), the ratios of medians against ccusage's, peak RSS, and checks that the cached and
+//    uncached JSON outputs are byte-identical and that token totals match ccusage's.
 // 4. On the 1 GB file: peak RSS of `report`, `sessions` and `simulate --scenario freecode`.
 import { execFile } from 'node:child_process';
 import {
@@ -43,12 +47,20 @@ const { values } = parseArgs({
     corpora: { type: 'string', default: '12,48' },
     'big-mb': { type: 'string', default: '1024' },
     'skip-big': { type: 'boolean', default: false },
+    'skip-cold': { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
 const corpora = values.corpora.split(',').filter(Boolean).map(Number);
 const bigMb = Number(values['big-mb']);
 const skipBig = values['skip-big'];
+const skipCold = values['skip-cold'];
+const baselineMain = values.baseline === undefined ? null : resolve(values.baseline);
+if (baselineMain !== null && !existsSync(baselineMain)) {
+  console.error(`--baseline: no such file: ${baselineMain}`);
+  process.exit(1);
+}
 
 if (!existsSync(cachecostMain)) {
   console.error('dist/ is missing: run `npm run build` first');
@@ -125,6 +137,9 @@ for (const copies of corpora) {
   const mb = corpus.bytes / 1e6;
   const cacheDir = join(out, `cache-x${copies}`);
   rmSync(cacheDir, { recursive: true, force: true });
+  const baselineCacheDir = join(out, `cache-baseline-x${copies}`);
+  rmSync(baselineCacheDir, { recursive: true, force: true });
+  const baseEnv = { CACHECOST_CACHE_DIR: baselineCacheDir, NO_COLOR: '1' };
   const ccEnv = { HOME: emptyHome, CLAUDE_CONFIG_DIR: corpus.dir, NO_COLOR: '1' };
   const ourEnv = { CACHECOST_CACHE_DIR: cacheDir, NO_COLOR: '1' };
   const report = ['report', corpus.dir, '--by', 'session', '--json'];
@@ -135,24 +150,31 @@ for (const copies of corpora) {
     .split('\n')
     .filter((line) => line.includes('"type":"assistant"') && line.includes('"usage"'));
   const original = readFileSync(grown);
-  const samples = { ccusage: [], report: [], sessions: [], warm: [], grown: [] };
+  const samples = { ccusage: [], report: [], sessions: [], warm: [], grown: [], baseWarm: [], baseGrown: [] };
   let outputs = {};
   try {
     // Prime the cache once (not timed), then alternate.
     await measure(cachecostMain, report, ourEnv);
+    if (baselineMain !== null) await measure(baselineMain, report, baseEnv);
     for (let i = 0; i < runs; i += 1) {
       const c = await measure(ccusage, ['session', '--json', '--offline'], ccEnv);
       samples.ccusage.push(c);
-      const r = await measure(cachecostMain, [...report, '--no-cache'], ourEnv);
-      samples.report.push(r);
-      const s = await measure(cachecostMain, [...sessions, '--no-cache'], ourEnv);
-      samples.sessions.push(s);
+      // With --skip-cold, one uncached run in the last round still gives the outputs to compare
+      // (the logs as ccusage and the warm run read them: the grown file grows every round).
+      const timed = !skipCold;
+      const r = timed || i === runs - 1 ? await measure(cachecostMain, [...report, '--no-cache'], ourEnv) : null;
+      if (timed && r !== null) {
+        samples.report.push(r);
+        samples.sessions.push(await measure(cachecostMain, [...sessions, '--no-cache'], ourEnv));
+      }
       const w = await measure(cachecostMain, report, ourEnv);
       samples.warm.push(w);
+      if (baselineMain !== null) samples.baseWarm.push(await measure(baselineMain, report, baseEnv));
       appendFileSync(grown, `${rewriteIds(grownLines[i % grownLines.length], 1000 + i)}\n`);
       const g = await measure(cachecostMain, report, ourEnv);
       samples.grown.push(g);
-      outputs = { ccusage: c.stdout, cold: r.stdout, warm: w.stdout, grown: g.stdout };
+      if (baselineMain !== null) samples.baseGrown.push(await measure(baselineMain, report, baseEnv));
+      outputs = { ccusage: c.stdout, cold: r?.stdout ?? '', warm: w.stdout, grown: g.stdout };
     }
     const noCacheGrown = await measure(cachecostMain, [...report, '--no-cache'], ourEnv);
     outputs.grownCold = noCacheGrown.stdout;
@@ -160,22 +182,29 @@ for (const copies of corpora) {
     writeFileSync(grown, original);
   }
   const base = median(samples.ccusage.map((s) => s.ms));
+  const baseCpu = median(samples.ccusage.map((s) => s.cpuMs));
   const row = (label, list) => {
+    if (list.length === 0) return;
     const ms = median(list.map((s) => s.ms));
+    const cpuMs = median(list.map((s) => s.cpuMs));
     const rss = Math.max(...list.map((s) => s.rssMb));
-    return {
+    table.push({
       corpus: `${copies} copies (${mb.toFixed(0)} MB)`,
       command: label,
       median: fmtMs(ms),
       ratio: `${(ms / base).toFixed(2)}×`,
+      cpu: fmtMs(cpuMs),
+      cpuRatio: `${(cpuMs / baseCpu).toFixed(2)}×`,
       peakRss: fmtMb(rss),
-    };
+    });
   };
-  table.push(row('ccusage session --json --offline', samples.ccusage));
-  table.push(row('report --by session --json (cold, --no-cache)', samples.report));
-  table.push(row('sessions --json (cold, --no-cache)', samples.sessions));
-  table.push(row('report, warm cache, logs unchanged', samples.warm));
-  table.push(row('report, warm cache, one file grew', samples.grown));
+  row('ccusage session --json --offline', samples.ccusage);
+  row('report --by session --json (cold, --no-cache)', samples.report);
+  row('sessions --json (cold, --no-cache)', samples.sessions);
+  row('report, warm cache, logs unchanged', samples.warm);
+  row('report, warm cache, one file grew', samples.grown);
+  row('baseline: report, warm cache, logs unchanged', samples.baseWarm);
+  row('baseline: report, warm cache, one file grew', samples.baseGrown);
   const totals = tokenTotals(outputs.ccusage, outputs.cold);
   console.log(
     `${copies} copies: token totals in/read/write/out cachecost ${totals.ours.join('/')} · ccusage ${totals.theirs.join('/')}`,

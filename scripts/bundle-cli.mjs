@@ -10,7 +10,8 @@
 // sources that the parse cache fingerprints. DuckDB (a native binary found beside its package)
 // and vega (large, loaded only to draw charts) stay external packages.
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -138,3 +139,12 @@ for (const [output, meta] of Object.entries(result.metafile.outputs)) {
       throw new Error(`${input} reads files by import.meta.url but was bundled into ${output}, outside ${chunkDir}`);
   }
 }
+
+// The parse cache's code fingerprint, hashed once here rather than on every run: a manifest beside
+// the entry that a run checks by file sizes (`FINGERPRINT_MANIFEST` in src/ingest/parse-cache.ts).
+// Written last, when every file it describes is in place.
+const parseCache = await import(pathToFileURL(join(root, 'dist', 'ingest', 'parse-cache.js')).href);
+await writeFile(
+  join(outdir, parseCache.FINGERPRINT_MANIFEST),
+  JSON.stringify(parseCache.fingerprintManifest(join(outdir, 'main.js'))),
+);

@@ -53,6 +53,11 @@ export type IngestOptions = {
    * are served from it. Used in `sizes` and `usage` modes.
    */
   readonly pack?: RunPack | null;
+  /**
+   * Whether the caller reads the sessions' items (default true). The bill does not: sessions served
+   * from the run pack then leave their items on disk (`run-pack.ts`).
+   */
+  readonly readsItems?: boolean;
 };
 
 /** State shared by the sessions of one run, loaded one after another. */
@@ -67,8 +72,13 @@ export function newIngestRun(): IngestRun {
  * The run pack of a run over `paths` in `content` mode (`run-pack.ts`), or null when there is no
  * cache or the mode is `text` (the pack would store the logs' content). Save it when the run ends.
  */
-export function openRunPack(cache: ParseCache | null, content: ContentMode, paths: readonly string[]): RunPack | null {
-  return cache === null || content === 'text' ? null : RunPack.open(cache, content, paths);
+export function openRunPack(
+  cache: ParseCache | null,
+  content: ContentMode,
+  paths: readonly string[],
+  options: { readonly readsItems: boolean } = { readsItems: true },
+): RunPack | null {
+  return cache === null || content === 'text' ? null : RunPack.open(cache, content, paths, options);
 }
 
 function isMissing(error: unknown): boolean {

@@ -10,6 +10,8 @@
  * A session of any other shape (a field added to the model, a NaN) is stored whole as JSON: the
  * codec never drops or changes a value it does not know. Decoding gives an object equal to the
  * one encoded, keys in the same order, so `JSON.stringify` of both is the same bytes.
+ * A decoded session builds its request objects on first read too: the bill reads the columns
+ * themselves (`packedRequestsOf`), ~35,000 requests on a large re-run that then make no objects.
  */
 import type { Item, MeasuredUsage, Request, Session } from '../session/model.js';
 
@@ -155,6 +157,45 @@ export function encodeSession(session: Session): EncodedSession {
   };
 }
 
+/** Int32 slot of each field in a request row (`REQUEST_SLOTS` per request). */
+export const SLOT = {
+  index: 0,
+  itemIndex: 1,
+  model: 2,
+  provider: 3,
+  /** 1 when the request has usage (the counts below), else 0. */
+  hasUsage: 4,
+  promptTokens: 5,
+  uncachedInputTokens: 6,
+  cacheReadTokens: 7,
+  cacheWriteTokens: 8,
+  cacheWrite5mTokens: 9,
+  cacheWrite1hTokens: 10,
+  outputTokens: 11,
+  reasoningTokens: 12,
+  agentId: 13,
+} as const;
+
+/**
+ * A decoded session's requests as stored: a timestamp per request (NaN = null), `REQUEST_SLOTS`
+ * int32 per request (`SLOT`; -1 = null count or string), and the strings the string slots index.
+ */
+export type PackedRequests = {
+  readonly timestamps: Float64Array;
+  readonly rows: Int32Array;
+  readonly strings: readonly string[];
+};
+
+/** The value of a null count or string in a row. */
+export const NULL_ROW_SLOT = NULL_SLOT;
+
+const packed = new WeakMap<Session, PackedRequests>();
+
+/** The stored columns of a session decoded by `assembleSession` (undefined for any other session). */
+export function packedRequestsOf(session: Session): PackedRequests | undefined {
+  return packed.get(session);
+}
+
 const countOrNull = (value: number | undefined): number | null =>
   value === undefined || value === NULL_SLOT ? null : value;
 
@@ -191,12 +232,38 @@ export function decodeRequests(timestamps: Float64Array, rows: Int32Array, strin
   return requests;
 }
 
+/** The columns of a `requests` blob (`EncodedSession`); in place when the blob is 8-aligned, else copied. */
+export function requestColumns(blob: Uint8Array, strings: readonly string[]): PackedRequests {
+  const count = blob.length / (8 + 4 * REQUEST_SLOTS);
+  if (!Number.isInteger(count)) throw new Error('session codec: a request row is cut');
+  const bytes = blob.byteOffset % 8 === 0 ? blob : new Uint8Array(blob);
+  return {
+    timestamps: new Float64Array(bytes.buffer, bytes.byteOffset, count),
+    rows: new Int32Array(bytes.buffer, bytes.byteOffset + 8 * count, count * REQUEST_SLOTS),
+    strings,
+  };
+}
+
+/** A property read on first access (then stored as a plain value); assigning it replaces it. */
+function lazyProperty<T>(target: object, key: string, read: () => T): void {
+  const settle = (value: T): T => {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+    return value;
+  };
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(read()),
+    set: (value: T) => settle(value),
+  });
+}
+
 /**
- * A session from its head, its decoded requests and its items' JSON text. `items` is parsed on
- * first read and then stored as a plain property; assigning it replaces it. The key order is the
- * model's, so the session serializes exactly as the one encoded.
+ * A session from its head, its stored request columns and its items' JSON text. `items` is parsed
+ * and `requests` built on first read, then kept as plain properties; assigning either replaces
+ * it. The key order is the model's, so the session serializes exactly as the one encoded.
  */
-export function assembleSession(head: SessionHead, requests: Request[], itemsJson: () => string): Session {
+export function assembleSession(head: SessionHead, columns: PackedRequests, itemsJson: () => string): Session {
   const session = {
     id: head.id,
     source: head.source,
@@ -204,21 +271,21 @@ export function assembleSession(head: SessionHead, requests: Request[], itemsJso
     project: head.project,
     files: head.files,
   } as Record<string, unknown>;
-  const settle = (items: Item[]): Item[] => {
-    Object.defineProperty(session, 'items', { value: items, writable: true, enumerable: true, configurable: true });
-    return items;
-  };
-  Object.defineProperty(session, 'items', {
-    enumerable: true,
-    configurable: true,
-    get: () => settle(JSON.parse(itemsJson()) as Item[]),
-    set: (items: Item[]) => settle(items),
-  });
-  session['requests'] = requests;
+  lazyProperty(session, 'items', () => JSON.parse(itemsJson()) as Item[]);
+  lazyProperty(session, 'requests', () => decodeRequests(columns.timestamps, columns.rows, columns.strings));
   session['events'] = head.events;
   session['issues'] = head.issues;
   session['parentSessionId'] = head.parentSessionId;
   session['totalsOnly'] = head.totalsOnly;
   // The object was built key by key in the model's order from a head that was a session's.
-  return session as Session;
+  const assembled = session as Session;
+  packed.set(assembled, columns);
+  return assembled;
+}
+
+/** The session `encodeSession` encoded (what the run pack serves). */
+export function decodeSession(encoded: EncodedSession): Session {
+  if (encoded.kind === 'json') return JSON.parse(encoded.whole.toString('utf8')) as Session;
+  const items = encoded.items.toString('utf8');
+  return assembleSession(encoded.head, requestColumns(encoded.requests, encoded.strings), () => items);
 }

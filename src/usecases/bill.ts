@@ -9,6 +9,8 @@ import type { BillGrouping } from '../cost/bill-groupings.js';
 import type { BillSessionRow, BillWindow, SubagentRow, UnknownTtlRow } from '../cost/bill.js';
 import type { RequestRow } from '../cost/rows.js';
 import type { ParseCache } from '../ingest/parse-cache.js';
+import { NULL_ROW_SLOT, type PackedRequests, packedRequestsOf, REQUEST_SLOTS, SLOT } from '../ingest/session-codec.js';
+import type { BillRequest } from '../cost/bill-aggregate.js';
 import type { BillReport } from '../report/bill-json.js';
 import type { Session } from '../session/model.js';
 import { billWindow, checkTimeZone, isoDate } from './bill-window.js';
@@ -217,7 +219,8 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
   // `usage`: the bill reads requests, not item sizes (the same requests and issues as `sizes`).
   const issues = await forEachSession(
     options.paths,
-    { content: 'usage', cache: options.cache ?? null },
+    // Nor items: sessions served from the run pack leave them on disk.
+    { content: 'usage', cache: options.cache ?? null, readsItems: false },
     (session: Session) => {
       if (!wanted(session)) return;
       if (session.totalsOnly !== null && session.requests.every((request) => request.usage === null)) {
@@ -226,8 +229,12 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
       }
       if (!projects.has(session.id)) projects.set(session.id, session.project);
       const project = projects.get(session.id) ?? null;
-      const requests = measuredBillRequests(session, { project, host });
-      requestsWithoutUsage += session.requests.length - requests.length;
+      const columns = packedRequestsOf(session);
+      const requests =
+        columns === undefined
+          ? measuredBillRequests(session, { project, host })
+          : packedBillRequests(session.id, columns, { project, host });
+      requestsWithoutUsage += (columns?.timestamps.length ?? session.requests.length) - requests.length;
       for (const request of requests) {
         if (bounded && request.timestampMs === null) undatedRequestsOutsideWindow += 1;
         aggregator.add(request);
@@ -287,4 +294,46 @@ export async function billExports(
   } finally {
     db.close();
   }
+}
+
+/**
+ * `measuredBillRequests` of a session served by the run pack, read from its stored columns
+ * (`ingest/session-codec.ts`) without building its request objects: the same values
+ * (test/usecases/bill-packed.test.ts holds them equal on random sessions).
+ */
+export function packedBillRequests(
+  sessionId: string,
+  { timestamps, rows, strings }: PackedRequests,
+  place: { readonly project: string | null; readonly host: string | null },
+): BillRequest[] {
+  const NULL = NULL_ROW_SLOT;
+  const out: BillRequest[] = [];
+  for (let i = 0, at = 0; i < timestamps.length; i += 1, at += REQUEST_SLOTS) {
+    if (rows[at + SLOT.hasUsage] !== 1) continue;
+    const write = rows[at + SLOT.cacheWriteTokens] ?? 0;
+    const write5m = rows[at + SLOT.cacheWrite5mTokens] ?? NULL;
+    const write1h = rows[at + SLOT.cacheWrite1hTokens] ?? NULL;
+    const known1h = write1h === NULL ? 0 : write1h;
+    const model = rows[at + SLOT.model] ?? NULL;
+    const agent = rows[at + SLOT.agentId] ?? NULL;
+    const timestampMs = timestamps[i] ?? Number.NaN;
+    out.push({
+      sessionId,
+      project: place.project,
+      host: place.host,
+      model: model === NULL ? '' : (strings[model] ?? ''),
+      timestampMs: Number.isNaN(timestampMs) ? null : timestampMs,
+      subagent: agent !== NULL && strings[agent] !== undefined,
+      promptTokens: rows[at + SLOT.promptTokens] ?? 0,
+      uncachedInputTokens: rows[at + SLOT.uncachedInputTokens] ?? 0,
+      cacheReadTokens: rows[at + SLOT.cacheReadTokens] ?? 0,
+      // As `measuredRows`: whatever is not a known 1h write bills at the 5m rate; the part of it
+      // whose TTL the log did not give (no 5m/1h split, or half of one) is the unknown-TTL share.
+      cacheWrite5mTokens: write - known1h,
+      cacheWrite1hTokens: known1h,
+      outputTokens: rows[at + SLOT.outputTokens] ?? 0,
+      unknownTtlTokens: write5m !== NULL && write1h !== NULL ? 0 : write - (write5m === NULL ? 0 : write5m) - known1h,
+    });
+  }
+  return out;
 }

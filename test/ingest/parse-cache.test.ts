@@ -302,6 +302,52 @@ describe('parsed-line cache, killed mid-write', () => {
     });
   }
 
+  // The build's fingerprint manifest (scripts/bundle-cli.mjs) stands for the code only while it
+  // describes it: same package file, same code files, same sizes; otherwise the code is hashed.
+  it('uses the build fingerprint manifest only while the code files are the ones it lists', async () => {
+    const dir = fresh('manifest');
+    const lib = join(dir, 'lib', 'a');
+    transpile(lib);
+    mkdirSync(join(lib, 'cli', 'chunks'), { recursive: true });
+    const main = join(lib, 'cli', 'main.js');
+    writeFileSync(main, 'export {};\n');
+    writeFileSync(join(lib, 'cli', 'chunks', 'parse.js'), 'export const parse = 1;\n');
+    const module = JSON.stringify(join(lib, 'ingest', 'parse-cache.js'));
+    const fingerprints = async (): Promise<{ used: string; hashed: string }> =>
+      JSON.parse(
+        (
+          await runChild(`
+            import { codeFingerprint, fingerprintManifest } from ${module};
+            const used = codeFingerprint(${JSON.stringify(main)});
+            process.stdout.write(JSON.stringify({ used, hashed: fingerprintManifest(${JSON.stringify(main)}).fingerprint }));
+          `)
+        ).stdout,
+      ) as { used: string; hashed: string };
+    const none = await fingerprints();
+    expect(none.used).toBe(none.hashed);
+    // A manifest with a marker instead of the hash: the marker is what a run uses while it holds.
+    await runChild(`
+      import { writeFileSync } from 'node:fs';
+      import { FINGERPRINT_MANIFEST, fingerprintManifest } from ${module};
+      const manifest = { ...fingerprintManifest(${JSON.stringify(main)}), fingerprint: 'as-built' };
+      writeFileSync(${JSON.stringify(join(lib, 'cli'))} + '/' + FINGERPRINT_MANIFEST, JSON.stringify(manifest));
+    `);
+    expect((await fingerprints()).used).toBe('as-built');
+    // A code file that changed size, a new code file, another package file: hashed again.
+    appendFileSync(join(lib, 'cli', 'chunks', 'parse.js'), '// edited\n');
+    const edited = await fingerprints();
+    expect(edited.used).toBe(edited.hashed);
+    expect(edited.hashed).not.toBe(none.hashed);
+    writeFileSync(join(lib, 'cli', 'chunks', 'parse.js'), 'export const parse = 1;\n');
+    expect((await fingerprints()).used).toBe('as-built');
+    writeFileSync(join(lib, 'cli', 'chunks', 'more.js'), 'export {};\n');
+    expect((await fingerprints()).used).not.toBe('as-built');
+    rmSync(join(lib, 'cli', 'chunks', 'more.js'));
+    expect((await fingerprints()).used).toBe('as-built');
+    writeFileSync(join(lib, '..', 'package.json'), '{"name":"cachecost","version":"0.0.0-other"}');
+    expect((await fingerprints()).used).not.toBe('as-built');
+  }, 60_000);
+
   it('a run killed while writing its entry leaves nothing that is trusted; the next run equals an uncached read', async () => {
     const dir = fresh('kill');
     const lib = join(dir, 'lib', 'a');

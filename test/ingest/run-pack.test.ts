@@ -7,8 +7,9 @@
  * same size and mtime (the one change the trust rules cannot see, by design): a trusted pack
  * still gives the old numbers, so any test where the new numbers come out proves the pack was
  * refused (the parsed-line entries, which would serve the same stale lines, are removed first).
- * Checked against a deliberate bug: the CRC-32 comparison dropped from `load` (a flipped byte in a
- * blob was served: the damage test failed).
+ * Checked against deliberate bugs: the CRC-32 comparison dropped from `load` (a flipped byte in a
+ * blob was served: the damage test failed); each blob's check dropped from `lookup` in turn
+ * (requests, claims, items: the damage test failed for that blob).
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,11 +43,55 @@ function logs(): string {
 }
 
 async function read(dir: string, cache: ParseCache | null): Promise<string> {
-  const sessions: unknown[] = [];
+  const sessions: string[] = [];
   const issues = await forEachSession([dir], { content: 'usage', cache }, (session) => {
-    sessions.push(session);
+    sessions.push(JSON.stringify(session));
   });
   return JSON.stringify({ sessions, issues });
+}
+
+/** What the bill reads of a run that does not read items: every session but its items. */
+async function readBill(dir: string, cache: ParseCache | null): Promise<string> {
+  const sessions: string[] = [];
+  const issues = await forEachSession([dir], { content: 'usage', cache, readsItems: false }, (session) => {
+    // Key by key: a spread would read `items`.
+    const { id, requests, events, issues: sessionIssues, totalsOnly } = session;
+    sessions.push(JSON.stringify({ id, requests, events, issues: sessionIssues, totalsOnly }));
+  });
+  return JSON.stringify({ sessions, issues });
+}
+
+type Blob = [offset: number, bytes: number, check: number | string];
+type PackLayout = {
+  header: { indexBytes: number; eagerBytes: number };
+  bodyStart: number;
+  sessions: { files: unknown[]; claims: Blob; requests?: Blob; items?: Blob; whole?: Blob }[];
+};
+
+/** The pack's header, where its body starts, and its sessions' blobs (what the damage cases aim at). */
+function layout(pack: Buffer): PackLayout {
+  const split = pack.indexOf(0x0a);
+  const header = JSON.parse(pack.toString('utf8', 0, split)) as PackLayout['header'];
+  const index = JSON.parse(pack.toString('utf8', split + 1, split + 1 + header.indexBytes)) as {
+    sessions: PackLayout['sessions'];
+  };
+  return { header, bodyStart: split + 1, sessions: index.sessions };
+}
+
+/** The file offset of the middle byte of the main session's blob `which`. */
+function blobByte(pack: Buffer, which: 'claims' | 'requests' | 'items'): number {
+  const { header, bodyStart, sessions } = layout(pack);
+  const main = sessions.find((session) => session.files.length === 3);
+  const blob = main?.[which];
+  if (blob === undefined) throw new Error(`no ${which} blob for the main session`);
+  const region = bodyStart + header.indexBytes + (which === 'items' ? header.eagerBytes : 0);
+  return region + blob[0] + Math.floor(blob[1] / 2);
+}
+
+function flip(pack: Buffer, at: number): Buffer {
+  const copy = Buffer.from(pack);
+  copy[at] = (copy[at] ?? 0) ^ 0x01;
+  return copy;
 }
 
 /** Rewrites the main transcript in place with other numbers, same size, same mtime: invisible to stat. */
@@ -97,11 +142,9 @@ describe('run pack', () => {
 
   it('never trusts a pack that is damaged, truncated, from another build or for other logs', async () => {
     const cases: Record<string, (pack: Buffer) => Buffer | string> = {
-      'a flipped byte in the last blob': (pack) => {
-        const copy = Buffer.from(pack);
-        copy[copy.length - 2] = (copy[copy.length - 2] ?? 0) ^ 0x01;
-        return copy;
-      },
+      "a flipped byte in the session's requests": (pack) => flip(pack, blobByte(pack, 'requests')),
+      "a flipped byte in the session's claims": (pack) => flip(pack, blobByte(pack, 'claims')),
+      "a flipped byte in the session's items": (pack) => flip(pack, blobByte(pack, 'items')),
       'a flipped byte in the index': (pack) => {
         const copy = Buffer.from(pack);
         const at = pack.indexOf(0x0a) + 40;
@@ -126,6 +169,26 @@ describe('run pack', () => {
       rewriteInvisibly(dir);
       expect(await read(dir, cache), what).toBe(await read(dir, null));
     }
+  });
+
+  it('a run that reads no items leaves them unread; reading one anyway checks it and refuses it damaged', async () => {
+    const dir = logs();
+    const cacheDir = join(root, `cache-${counter}`);
+    const cache = await cacheAt(cacheDir);
+    const before = await readBill(dir, null);
+    expect(await readBill(dir, cache)).toBe(before);
+    dropLineEntries(cacheDir);
+    const path = packOf(cacheDir);
+    writeFileSync(path, flip(readFileSync(path), blobByte(readFileSync(path), 'items')));
+    rewriteInvisibly(dir);
+    // Served from the pack (the old numbers), the damaged items never read.
+    expect(await readBill(dir, cache)).toBe(before);
+    // Read anyway: an error, never the damaged bytes.
+    await expect(
+      forEachSession([dir], { content: 'usage', cache, readsItems: false }, (session) => {
+        void session.items.length;
+      }),
+    ).rejects.toThrow(/run pack .*damaged/);
   });
 
   it('a pack written for other logs is not read for these (the key names the paths)', async () => {

@@ -12,6 +12,8 @@
  * claims check, as if the run so far were always the pack's own (a session rebuilt before it had
  * since claimed one of its responses), and a session built after served ones never checked against
  * their deferred claims (`deferredHoldsAny` always false: it counted a response the served one held).
+ * The claims' hash prefilter of the run pack, made to say "no match" always (in `serve` after a
+ * build, then in `deferredHoldsAny`), failed here too.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
