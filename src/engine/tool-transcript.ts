@@ -10,6 +10,12 @@ export const TOOL_TRANSCRIPT_LIMITS = Object.freeze({ MAX_RESULT_CHARS: 200, MAX
 export interface ToolActivity {
   readonly tool: string;
   readonly args?: unknown;
+  /**
+   * The arguments already serialized, `JSON.stringify(args)`, for a caller that holds them as JSON
+   * text: rendered instead of `args` (the same line), so the parsed value need not be kept. Absent
+   * when `args` is absent or null (the line shows no arguments then).
+   */
+  readonly argsJson?: string;
   readonly output?: string | undefined;
   readonly error?: string | undefined;
 }
@@ -44,7 +50,10 @@ function renderArgs(args: unknown): string {
 }
 
 function renderCall(entry: ToolActivity): string {
-  const args = renderArgs(entry.args);
+  const args =
+    entry.argsJson === undefined
+      ? renderArgs(entry.args)
+      : clipLine(entry.argsJson, TOOL_TRANSCRIPT_LIMITS.MAX_ARGS_CHARS);
   const head = args === '' ? `Tool ${entry.tool}:` : `Tool ${entry.tool}: ${args}`;
   // Truthiness on purpose, as FreeCode: an empty error is no error, an empty output is "ok".
   if (entry.error) return `${head} -> failed: ${clipLine(entry.error, TOOL_TRANSCRIPT_LIMITS.MAX_RESULT_CHARS)}`;

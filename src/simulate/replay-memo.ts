@@ -67,11 +67,15 @@ export class ReplayMemo {
     return updated;
   }
 
-  /** A call as the memory transcript sees it, its arguments parsed once. */
+  /**
+   * A call as the memory transcript sees it: its arguments parsed once and kept serialized
+   * (`ToolActivity.argsJson`), not as the parsed value (a session's arguments parsed are several
+   * times their text in memory, and the transcript only ever serializes them again).
+   */
   activity(call: ToolCall): ToolActivity {
     let entry = this.calls.get(call);
     if (entry === undefined) {
-      entry = { tool: call.name, args: parseArgs(call.argsJson) };
+      entry = activityOf(call);
       this.calls.set(call, entry);
     }
     return entry;
@@ -109,4 +113,17 @@ function parseArgs(argsJson: string): unknown {
   } catch {
     return argsJson;
   }
+}
+
+/**
+ * The entry `{ tool, args: parseArgs(argsJson) }` renders as, with the arguments serialized as the
+ * transcript serializes them. Most logs store `JSON.stringify` output, which serializes back to
+ * itself: the session's own string is kept then, not a copy.
+ */
+export function activityOf(call: ToolCall): ToolActivity {
+  const args = parseArgs(call.argsJson);
+  // As `renderArgs`: no arguments shown for null (JSON `null`); parsed JSON always serializes.
+  if (args === null) return { tool: call.name };
+  const json = JSON.stringify(args);
+  return { tool: call.name, argsJson: json === call.argsJson ? call.argsJson : json };
 }

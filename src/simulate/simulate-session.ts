@@ -184,24 +184,7 @@ function fitRecorded(
         warmStaticTokens: warmStatic,
         memo,
       });
-    const probe = replay(calibrateTokens([]), 0);
-    const points: CalibrationPoint[] = [];
-    const restarts = chainRestartRequests(session);
-    for (const row of probe.rows) {
-      if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
-      const request = session.requests[row.sourceRequestIndex];
-      if (request === undefined || request.agentId !== null || request.usage === null) continue;
-      const usage = request.usage;
-      const restartGroup = restarts.filter((at) => at <= request.index).length;
-      points.push({
-        promptTokens: usage.promptTokens - row.fixedTokens,
-        visibleChars: row.visibleChars,
-        visibleSegments: row.visibleUnits,
-        ...(restartGroup > 0 ? { restartGroup } : {}),
-        model: request.model,
-      });
-    }
-    const calibration = calibrateSession(points);
+    const calibration = calibrateSession(calibrationPoints(session, replay(calibrateTokens([]), 0)));
     const warmStatic = warmStaticTokens(session, calibration);
     const result = replay(calibration, warmStatic);
     const fidelity = measureFidelity(session, result.rows);
@@ -262,6 +245,31 @@ function fitRecorded(
       fit.warmStaticTokens,
     );
   });
+}
+
+/**
+ * The measured main-thread requests of a probe replay as calibration points (what was visible,
+ * what the provider counted). A function of its own so that the probe's rows are garbage before
+ * the calibrated walk starts (a 1 GB transcript's probe holds ~20 MB of rows).
+ */
+function calibrationPoints(session: Session, probe: ReplayResult): CalibrationPoint[] {
+  const points: CalibrationPoint[] = [];
+  const restarts = chainRestartRequests(session);
+  for (const row of probe.rows) {
+    if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
+    const request = session.requests[row.sourceRequestIndex];
+    if (request === undefined || request.agentId !== null || request.usage === null) continue;
+    const usage = request.usage;
+    const restartGroup = restarts.filter((at) => at <= request.index).length;
+    points.push({
+      promptTokens: usage.promptTokens - row.fixedTokens,
+      visibleChars: row.visibleChars,
+      visibleSegments: row.visibleUnits,
+      ...(restartGroup > 0 ? { restartGroup } : {}),
+      model: request.model,
+    });
+  }
+  return points;
 }
 
 /**

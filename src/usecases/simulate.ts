@@ -22,6 +22,7 @@ import { DEFAULT_THRESHOLDS } from '../detect/thresholds.js';
 import { scenarioRows, simulationRows, type SimulationRows } from '../simulate/to-rows.js';
 import type { CompactionRow, RequestRow, SessionRow } from '../cost/rows.js';
 import { forEachSession } from './for-each-session.js';
+import { boundHeapGrowthWhenLarge } from './heap-growth.js';
 import { resolvePrices } from './prices.js';
 import type { Progress } from './progress.js';
 import { replayWithPrices } from './replay-session.js';
@@ -82,6 +83,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
   let completed = false;
   const record = request.record ?? null;
   let sink: FleetSink | null = null;
+  const heapGrowth = boundHeapGrowthWhenLarge();
   try {
     sink =
       record === null
@@ -109,6 +111,11 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
         { content: 'text' },
         async (session: Session) => {
           request.progress?.increment();
+          // Earlier sessions' rows go in before this one is replayed, not after: the last rows are
+          // appended once the loop has let go of every session (a 1 GB log's single session holds
+          // ~0.5 GB of text the appenders need not wait beside).
+          if (pending.requests.length >= ROWS_PER_INSERT) await pending.flush(db);
+          heapGrowth.check();
           const replayed = replayWithPrices(session, request.scenarios, prices);
           if (replayed === null) {
             skipped.push(session.id);
@@ -135,7 +142,6 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
             );
           }
           pending.add(rows);
-          if (pending.requests.length >= ROWS_PER_INSERT) await pending.flush(db);
           facts.push({ sessionId: session.id, ...replayFacts(simulation) });
         },
         (total) => request.progress?.start(total),
@@ -152,6 +158,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     sink?.abandon();
     throw error;
   } finally {
+    heapGrowth.stop();
     if (completed) db.close();
     else db.abandon();
   }
@@ -160,7 +167,8 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
 /**
  * Request rows gathered before they are appended: one appender per table per ~`ROWS_PER_INSERT`
  * rows instead of three per session (closing an appender flushes it: 4% of a run over 79 small
- * sessions). The rows go in in the same order; nothing reads the tables before the last flush.
+ * sessions). The rows go in in the same order; nothing reads the tables before the last flush,
+ * which comes after the last session.
  */
 const ROWS_PER_INSERT = 50_000;
 
