@@ -75,21 +75,22 @@ export const PARALLEL_MIN_BYTES = 32 << 20;
 /** Threads at most (the main thread and the workers): past a few, the main thread building sessions is the bottleneck. */
 const MAX_PARSE_THREADS = 4;
 /**
- * Fewer cores than this: one thread by default. Measured on a shared 2-core machine, a main thread
- * plus one worker took as much wall time as one thread or more, and 0.3–1 s more CPU on 67–269 MB
- * (README, performance): the worker's start, the entries' transfer and a second heap cost what
- * the overlap saved whenever the other core was busy.
+ * Workers are opt-in (`threads`), never started by default: measured on a 2-core machine, idle as
+ * well as shared, a main thread plus one worker took as much wall time as one thread or more and
+ * 0.3–1 s more CPU on 67–269 MB (README, performance): the worker's start, the entries' transfer
+ * and a second heap cost what the overlap saved. A machine with more cores was never measured, so
+ * no default is claimed for it; `bench/parse-threads.mjs` measures one.
  */
-const MIN_CORES_FOR_WORKERS = 4;
+const AUTOMATIC_THREADS = 1;
 
 /**
- * How many threads a run uses: with at least `MIN_CORES_FOR_WORKERS` cores, one per core (at
- * most `MAX_PARSE_THREADS`), the main thread building sessions and the others parsing
- * transcripts, from `PARALLEL_MIN_BYTES` to parse on; else one. `threads` (`$CACHECOST_THREADS`)
- * asks for that many whatever the size of the logs; 1 = everything in the main thread.
+ * How many threads a run uses: `threads` (`$CACHECOST_THREADS`, whatever the size of the logs;
+ * 1 = everything in the main thread), else `AUTOMATIC_THREADS`, with workers only from
+ * `PARALLEL_MIN_BYTES` to parse on. The main thread builds sessions, the others parse
+ * transcripts; `availableCores` caps the automatic count (at most `MAX_PARSE_THREADS`).
  */
 export function parallelParse(availableCores: number, threads?: number): ParallelParse {
-  const automatic = availableCores >= MIN_CORES_FOR_WORKERS ? Math.min(availableCores, MAX_PARSE_THREADS) : 1;
+  const automatic = Math.max(1, Math.min(AUTOMATIC_THREADS, availableCores, MAX_PARSE_THREADS));
   const workers = (threads ?? automatic) - 1;
   // One worker parses ~2.2 s of the 269 MB corpus while the main thread spends ~0.4 s building its
   // sessions: the main thread takes ~40% of the bytes; with more workers it only builds.
