@@ -12,3 +12,13 @@ export type CacheClassTokens = {
   readonly uncachedInputTokens: number;
   readonly outputTokens: number;
 };
+
+/**
+ * Of a request's `cacheWrite` tokens, those whose TTL the log does not give (no 5m/1h split, or
+ * only half of one; null = not given): billed in the 5m column at the 5m rate, and shown apart
+ * (pricing.md §1: a write whose TTL is unknown is not silently a 5m write).
+ */
+export function unknownTtlTokens(cacheWrite: number, cacheWrite5m: number | null, cacheWrite1h: number | null): number {
+  if (cacheWrite5m !== null && cacheWrite1h !== null) return 0;
+  return cacheWrite - (cacheWrite5m ?? 0) - (cacheWrite1h ?? 0);
+}

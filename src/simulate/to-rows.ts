@@ -6,6 +6,7 @@ import type { BillRequest } from '../cost/bill-aggregate.js';
 import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from '../cost/rows.js';
 import { MEASURED_SCENARIO } from '../cost/rows.js';
 import type { MeasuredUsage, Session } from '../session/model.js';
+import { unknownTtlTokens } from '../session/cache-class-tokens.js';
 import { isModelledRequest } from './fidelity.js';
 import type { Scenario } from './scenario.js';
 import type { SessionSimulation } from './simulate-session.js';
@@ -30,13 +31,9 @@ export function sessionModels(session: Session): string[] {
   return [...new Set(session.requests.map((request) => request.model))];
 }
 
-/**
- * Cache-write tokens whose TTL the log does not give (no 5m/1h split, or only half of one): they are
- * in the `measured` row's 5m column and priced at the 5m rate; reports show them apart (pricing.md §1: a write whose TTL is unknown is not silently a 5m write).
- */
+/** A request's cache-write tokens of unknown TTL (`unknownTtlTokens`), in its `measured` row's 5m column. */
 export function unknownTtlWriteTokens(usage: MeasuredUsage): number {
-  if (usage.cacheWrite5mTokens !== null && usage.cacheWrite1hTokens !== null) return 0;
-  return usage.cacheWriteTokens - (usage.cacheWrite5mTokens ?? 0) - (usage.cacheWrite1hTokens ?? 0);
+  return unknownTtlTokens(usage.cacheWriteTokens, usage.cacheWrite5mTokens, usage.cacheWrite1hTokens);
 }
 
 /**

@@ -14,6 +14,7 @@ import { NULL_ROW_SLOT, type PackedRequests, packedRequestsOf, REQUEST_SLOTS, SL
 import type { BillRequest } from '../cost/bill-aggregate.js';
 import type { BillReport } from '../report/bill-json.js';
 import type { Session } from '../session/model.js';
+import { unknownTtlTokens } from '../session/cache-class-tokens.js';
 import { billWindow, checkTimeZone, isoDate } from './bill-window.js';
 import { forEachSession } from './for-each-session.js';
 import { resolvePrices } from './prices.js';
@@ -339,7 +340,7 @@ export function packedBillRequests(
       cacheWrite5mTokens: write - known1h,
       cacheWrite1hTokens: known1h,
       outputTokens: rows[at + SLOT.outputTokens] ?? 0,
-      unknownTtlTokens: write5m !== NULL && write1h !== NULL ? 0 : write - (write5m === NULL ? 0 : write5m) - known1h,
+      unknownTtlTokens: unknownTtlTokens(write, write5m === NULL ? null : write5m, write1h === NULL ? null : write1h),
     });
   }
   return out;
