@@ -31,7 +31,7 @@ import { detectFormatCached, type FoundLog, walkLogs } from './walk-logs.js';
 export type { ContentMode } from './content-mode.js';
 export { openParseCache, type ParseCache } from './parse-cache.js';
 export type { RunPack } from './run-pack.js';
-export type { ParallelParse, ParseAhead, ParseWorkerScript } from './claude-code/index.js';
+export type { ParallelParse, ParseAhead, WorkerScript } from './claude-code/index.js';
 
 /** A session found on disk, not yet read (plain data: it is sent to worker threads). */
 export type SessionSource =

@@ -4,26 +4,20 @@
  * discovery order, so the report is the same bytes whatever the number of workers and whichever
  * thread finished first.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SessionSource } from '../ingest/index.js';
+import { compiledWorker, type WorkerScript } from '../ingest/worker-script.js';
 import type { CachecostErrorCode } from '../session/errors.js';
 import { CachecostError } from '../session/errors.js';
 import type { FromWorker, ToWorker, WorkerFailure } from './sweep-messages.js';
 import type { SourceSweep, SweepConfig } from './sweep-source.js';
 import { sweepSource } from './sweep-source.js';
 
-/** The worker's entry module and the Node options to start it with. */
-export type WorkerScript = { readonly url: URL; readonly execArgv: readonly string[] };
+export type { WorkerScript };
 
-/**
- * The compiled worker beside this module (`dist/tune/sweep-worker.js`); null when this module runs
- * from its TypeScript source (a test runner), where there is no compiled worker to start.
- */
+/** The compiled worker beside this module (`dist/tune/sweep-worker.js`); null from the TypeScript source. */
 export function defaultWorkerScript(): WorkerScript | null {
-  const url = new URL('./sweep-worker.js', import.meta.url);
-  return existsSync(fileURLToPath(url)) ? { url, execArgv: [] } : null;
+  return compiledWorker(new URL('./sweep-worker.js', import.meta.url));
 }
 
 export type PoolOptions = {

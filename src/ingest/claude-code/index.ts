@@ -33,7 +33,8 @@ export {
 } from './build.js';
 export { claudeCompanionFiles, groupClaudeFiles, type ClaudeAgentFile, type ClaudeSessionFiles } from './discover.js';
 export { parseClaudeLine, parseClaudeRawLine, type ClaudeRecord } from './record.js';
-export { defaultParseWorkerScript, ParseAhead, type ParallelParse, type ParseWorkerScript } from './parse-ahead.js';
+export { defaultParseWorkerScript, ParseAhead, type ParallelParse } from './parse-ahead.js';
+export type { WorkerScript } from '../worker-script.js';
 
 /**
  * Reads one transcript, handing each record to `use` in line order and its bad lines to `issues`:

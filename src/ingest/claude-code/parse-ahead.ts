@@ -16,26 +16,18 @@
  * - A worker that dies loses nothing: the transcripts it had are read in the main thread, the
  *   entries already used skipped (a transcript's entries are the same on every read).
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentMode } from '../content-mode.js';
 import type { ParseCache } from '../parse-cache.js';
+import { compiledWorker, type WorkerScript } from '../worker-script.js';
 import { readEntriesOf } from './entry-codec.js';
 import type { LineEntry } from './line-entry.js';
 import { CREDITS, type ParseBatch, type ParseJob, type ParseWorkerData } from './parse-jobs.js';
 import { readEntries } from './read-entries.js';
 
-/** The worker's entry module and the Node options to start it with. */
-export type ParseWorkerScript = { readonly url: URL; readonly execArgv: readonly string[] };
-
-/**
- * The compiled worker beside this module (`dist/ingest/claude-code/parse-worker.js`); null when this
- * module runs from its TypeScript source (a test runner), where there is no compiled worker.
- */
-export function defaultParseWorkerScript(): ParseWorkerScript | null {
-  const url = new URL('./parse-worker.js', import.meta.url);
-  return existsSync(fileURLToPath(url)) ? { url, execArgv: [] } : null;
+/** The compiled worker beside this module (`dist/ingest/claude-code/parse-worker.js`); null from the TypeScript source. */
+export function defaultParseWorkerScript(): WorkerScript | null {
+  return compiledWorker(new URL('./parse-worker.js', import.meta.url));
 }
 
 /** How many workers parse, and from how many bytes to parse on. */
@@ -50,7 +42,7 @@ export type ParallelParse = {
    */
   readonly mainShare?: number;
   /** The worker to start (tests); default `defaultParseWorkerScript()`. */
-  readonly workerScript?: ParseWorkerScript | null;
+  readonly workerScript?: WorkerScript | null;
 };
 
 /** Transcripts sent to a worker before it has finished posting the one it reads. */
@@ -96,7 +88,7 @@ export class ParseAhead {
     cache: ParseCache | null,
     workers: number,
     mainShare: number,
-    script: ParseWorkerScript,
+    script: WorkerScript,
   ) {
     // The main thread's transcripts are spread through the plan: whenever its part of the bytes
     // so far falls below its share, the next one is its own (never sent; dropped when read).
@@ -143,7 +135,7 @@ export class ParseAhead {
     return new ParseAhead(plan, content, cache, Math.min(workers, plan.length), share, script);
   }
 
-  private startWorker(script: ParseWorkerScript): Slot {
+  private startWorker(script: WorkerScript): Slot {
     const shared = new SharedArrayBuffer(4);
     const credits = new Int32Array(shared);
     credits[0] = CREDITS;

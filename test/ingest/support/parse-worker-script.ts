@@ -1,16 +1,16 @@
 /** Parse workers run from their TypeScript sources, for tests that start real worker threads. */
-import type { ParseWorkerScript } from '../../../src/ingest/claude-code/parse-ahead.js';
+import type { WorkerScript } from '../../../src/ingest/worker-script.js';
 
 const hooks = ['--import', new URL('../../tune/support/register-ts-worker-hooks.mjs', import.meta.url).href];
 
 /** The production worker (`src/ingest/claude-code/parse-worker.ts`). */
-export const SOURCE_PARSE_WORKER: ParseWorkerScript = {
+export const SOURCE_PARSE_WORKER: WorkerScript = {
   url: new URL('../../../src/ingest/claude-code/parse-worker.ts', import.meta.url),
   execArgv: hooks,
 };
 
 /** A worker that serves jobs as the production one, then dies after posting its second batch. */
-export const DYING_PARSE_WORKER: ParseWorkerScript = {
+export const DYING_PARSE_WORKER: WorkerScript = {
   url: new URL('./dying-parse-worker.ts', import.meta.url),
   execArgv: hooks,
 };
