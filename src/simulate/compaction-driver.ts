@@ -28,12 +28,12 @@ import {
 } from '../engine/index.js';
 import type { Item } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
-import { calibrationForModel, tokensForChars } from './calibrate.js';
-import type { RenderedPrompt, ReplayMessage, SummaryBlock } from './provider-view.js';
-import { SUMMARY_BLOCK_PREFIX } from './provider-view.js';
+import { calibrationForModel } from './calibrate.js';
+import type { RenderedPrompt, ReplayMessage, ReplayPrompt, SummaryBlock } from './provider-view.js';
+import { SUMMARY_BLOCK_PREFIX, staticBlockIdOf } from './provider-view.js';
 import type { ReplayMemo } from './replay-memo.js';
-import type { ReplayCompaction, ReplayCompactionTrigger } from './replay-types.js';
-import type { RowContext, RowEmitter } from './row-emitter.js';
+import type { ReplayCompactionTrigger } from './replay-types.js';
+import type { ReplaySink, RowContext } from './row-emitter.js';
 import { toolResultEditor } from './policies/editors.js';
 import type { ToolResultEditor } from './policies/tool-result-editing.js';
 import type { Scenario } from './scenario.js';
@@ -56,7 +56,6 @@ export class CompactionDriver {
   private readonly byModel = new Map<string, TokenCalibration>();
   /** FreeCode's `lastMeasuredContextTokens` (engine.md §1.5): 0 after a compaction until the next response. */
   private lastMeasuredTokens = 0;
-  private readonly compactionList: ReplayCompaction[] = [];
   /** The scenario's tool-result editing, after the pruning (policies/). */
   private readonly editor: ToolResultEditor;
 
@@ -65,11 +64,17 @@ export class CompactionDriver {
     private readonly params: EngineParams,
     private readonly scenario: Scenario,
     private readonly calibration: TokenCalibration,
-    private readonly rows: RowEmitter,
+    private readonly rows: ReplaySink,
     preCompactHookBlocks: boolean,
     private readonly memo: ReplayMemo,
     /** FreeCode's reload serialization (`ReplayInput.reloadBreaks`), already limited to the newest engine. */
     private readonly reloadBreaks = false,
+    /**
+     * Prompts are left unsized (`ReplayPrompt.rendered` null) for the sink to size later
+     * (`recorded-trace.ts`): only where no decision reads a size (the `recorded` scenario without
+     * tool-result editing); `calibration` is then never read.
+     */
+    private readonly unsized = false,
   ) {
     const hooks: CompactionHooks = preCompactHookBlocks
       ? {
@@ -80,10 +85,6 @@ export class CompactionDriver {
     this.memory = new MemoryService(sessionId, { params, hooks, toolLines: memo.toolLines });
     this.editor = toolResultEditor(scenario.params.editing);
     this.pruneMemo = memo.prune;
-  }
-
-  get compactions(): readonly ReplayCompaction[] {
-    return this.compactionList;
   }
 
   /** The inclusive prompt of the last response was measured (engine.md §1.5). */
@@ -144,7 +145,7 @@ export class CompactionDriver {
    * The provider-facing copy, pruned as the scenario prunes, rendered as segments. Not pure:
    * prefix-stable pruning records its decisions, so every render is a send or a measurement.
    */
-  render(model: string): RenderedPrompt {
+  render(model: string): ReplayPrompt {
     let messages: readonly ReplayMessage[] = this.store.getMessages();
     if (this.params.legacyMicrocompact)
       messages = applyMicrocompact(messages, this.microcompact, this.microcompactShown);
@@ -155,13 +156,29 @@ export class CompactionDriver {
       this.params.toolResultBudgetChars,
       this.pruneMemo,
     );
-    const staticBlockId = `static:${model}`;
-    const renderer = this.memo.renderer(this.calibrationFor(model));
+    const staticBlockId = staticBlockIdOf(model);
+    const summary = this.summary;
+    const renderer = () => {
+      if (this.unsized) throw new Error('invariant: an unsized walk never sizes a prompt');
+      return this.memo.renderer(this.calibrationFor(model));
+    };
     const edited = this.editor.edit(
       pruned.messages,
-      (history) => renderer.render(staticBlockId, this.summary, history).promptTokens,
+      (history) => renderer().render(staticBlockId, summary, history).promptTokens,
     );
-    return renderer.render(staticBlockId, this.summary, edited);
+    return {
+      model,
+      summary,
+      visible: edited,
+      rendered: this.unsized ? null : renderer().render(staticBlockId, summary, edited),
+    };
+  }
+
+  /** `render` sized (engine scenarios, whose decisions read sizes). */
+  renderSized(model: string): RenderedPrompt {
+    const rendered = this.render(model).rendered;
+    if (rendered === null) throw new Error('invariant: an unsized walk never sizes a prompt');
+    return rendered;
   }
 
   /** The calibration with `model`'s own static block (`calibrationForModel`), made once per model. */
@@ -177,6 +194,7 @@ export class CompactionDriver {
 
   /** A compaction the engine decides (`runCompaction`, engine.md §2.4); a hook may block it. */
   compact(trigger: 'threshold' | 'overflow', at: RowContext, nowMs: number): ApplyCompactionResult {
+    if (this.unsized) throw new Error('invariant: an unsized walk never compacts by size');
     const before = this.render(at.model);
     const messagesBefore = this.store.getMessages().length;
     const summarizer = this.modelledSummarizer(at.model);
@@ -233,7 +251,6 @@ export class CompactionDriver {
     // Where the log's tree restarts at the summary (`restartsChain`), nothing before it is kept.
     const kept = restartsChain ? [] : keepLastNUserTurns(stored, this.params.preserveRecentTurns, this.params.version);
     if (restartsChain) this.chainRestarts += 1;
-    const restoredTokens = restartsChain ? (this.calibration.restoredTokens?.[this.chainRestarts - 1] ?? 0) : 0;
     if (kept.length < stored.length) this.store.replaceMessages(kept);
     const engineChars =
       result.kind === 'compacted'
@@ -246,7 +263,7 @@ export class CompactionDriver {
       before,
       messagesBefore: stored.length,
       summaryChars: recordedSummaryChars ?? engineChars,
-      restoredTokens,
+      restart: restartsChain ? this.chainRestarts : undefined,
       llmRequest: summarizer.request(),
       estimateTokensBefore: result.tokenCountBefore,
       estimateTokensAfter: result.tokenCountAfter,
@@ -262,44 +279,49 @@ export class CompactionDriver {
    */
   private settle(attempt: {
     readonly trigger: ReplayCompactionTrigger;
-    readonly before: RenderedPrompt;
+    readonly before: ReplayPrompt;
     readonly messagesBefore: number;
     readonly summaryChars: number | null;
-    readonly restoredTokens?: number;
+    /** A recorded compaction: whether (and as which) it restarted the log's chain. */
+    readonly restart?: number | undefined;
     readonly llmRequest: LlmSummaryRequest | null;
     readonly estimateTokensBefore: number;
     readonly estimateTokensAfter: number;
     readonly hookBlocked: boolean;
     readonly at: RowContext;
   }): void {
-    const compacted = attempt.summaryChars !== null;
-    let summaryTokens = 0;
+    let summaryChars: number | null = null;
     if (attempt.summaryChars !== null) {
       this.summaryCount += 1;
       this.summary = {
         id: `summary#${this.summaryCount}`,
         chars: SUMMARY_BLOCK_PREFIX.length + attempt.summaryChars,
-        ...(attempt.restoredTokens === undefined ? {} : { restoredTokens: attempt.restoredTokens }),
+        ...(attempt.restart === undefined ? {} : { restart: attempt.restart }),
       };
-      summaryTokens = tokensForChars(this.summary.chars, this.calibration);
+      summaryChars = this.summary.chars;
       this.lastMeasuredTokens = 0;
       this.rows.markCompaction();
-      if (attempt.llmRequest !== null) this.rows.summarize(attempt.llmRequest, summaryTokens, attempt.at);
+      if (attempt.llmRequest !== null)
+        this.rows.summarize(
+          {
+            promptChars: attempt.llmRequest.system.length + attempt.llmRequest.prompt.length,
+            maxTokens: attempt.llmRequest.maxTokens,
+          },
+          summaryChars,
+          attempt.at,
+        );
     }
-    const after = this.render(attempt.at.model);
-    this.compactionList.push({
-      rowIndex: this.rows.rowCount,
+    this.rows.compaction({
       requestIndex: attempt.at.requestIndex,
       trigger: attempt.trigger,
-      promptTokensBefore: attempt.before.promptTokens,
-      promptTokensAfter: compacted ? after.promptTokens : attempt.before.promptTokens,
+      before: attempt.before,
+      after: this.render(attempt.at.model),
       estimateTokensBefore: attempt.estimateTokensBefore,
       estimateTokensAfter: attempt.estimateTokensAfter,
       messagesBefore: attempt.messagesBefore,
       messagesAfter: this.store.getMessages().length,
-      summaryTokens,
+      summaryChars,
       hookBlocked: attempt.hookBlocked,
-      compacted,
     });
   }
 

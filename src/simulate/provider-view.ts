@@ -123,9 +123,30 @@ export const SUMMARY_BLOCK_PREFIX = 'Compacted session summary:\n';
 export type SummaryBlock = {
   readonly id: string;
   readonly chars: number;
-  /** Context the agent re-attached after the compaction that the log does not show (`TokenCalibration.restoredTokens`). */
-  readonly restoredTokens?: number;
+  /**
+   * Set when the compaction restarted the log's chain: which restart it was (1 = the first). The
+   * context the agent re-attached then, which the log does not show, is sized by the calibration
+   * (`TokenCalibration.restoredTokens[restart - 1]`), like every other segment.
+   */
+  readonly restart?: number;
 };
+
+/**
+ * What a send shows, before it is sized: the model (its static block), the summary block and the
+ * visible history, and the prompt rendered from them under the replay's calibration, or null where
+ * the walk is recorded to be sized later under each calibration (`recorded-trace.ts`).
+ */
+export type ReplayPrompt = {
+  readonly model: string;
+  readonly summary: SummaryBlock | null;
+  readonly visible: readonly ReplayMessage[];
+  readonly rendered: RenderedPrompt | null;
+};
+
+/** The static block's segment id for a model. */
+export function staticBlockIdOf(model: string): string {
+  return `static:${model}`;
+}
 
 /** A rendered prompt: its segments and what the calibration reads of it. */
 export type RenderedPrompt = {
@@ -148,11 +169,11 @@ type MessageRender = {
   readonly fixedTokens: number;
 };
 
-function renderMessage(message: ReplayMessage, calibration: TokenCalibration): MessageRender {
+function renderMessage(message: ReplayMessage, calibration: TokenCalibration, reloadIds: boolean): MessageRender {
   const imageTokens = message.imageParts * IMAGE_PART_TOKENS;
   const ownTokens = tokensForChars(message.ownChars, calibration) + imageTokens;
   const segments: Segment[] = [
-    { id: message.reloaded === true ? `${message.id}@reloaded` : message.id, tokens: ownTokens },
+    { id: reloadIds && message.reloaded === true ? `${message.id}@reloaded` : message.id, tokens: ownTokens },
   ];
   let tokens = ownTokens;
   let chars = message.ownChars;
@@ -189,7 +210,14 @@ function renderMessage(message: ReplayMessage, calibration: TokenCalibration): M
 export class PromptRenderer {
   private readonly rendered = new WeakMap<ReplayMessage, MessageRender>();
 
-  constructor(private readonly calibration: TokenCalibration) {}
+  /**
+   * `reloadIds` false renders a message reloaded from the store (engine.md §5.6) as the message it
+   * was: a walk recorded with FreeCode's reload priced as the walk without it (they differ only there).
+   */
+  constructor(
+    private readonly calibration: TokenCalibration,
+    private readonly reloadIds = true,
+  ) {}
 
   render(staticBlockId: string, summary: SummaryBlock | null, visible: readonly ReplayMessage[]): RenderedPrompt {
     const calibration = this.calibration;
@@ -204,7 +232,7 @@ export class PromptRenderer {
       promptTokens += tokens;
       visibleChars += summary.chars;
       visibleUnits += 1;
-      const restored = summary.restoredTokens ?? 0;
+      const restored = summary.restart === undefined ? 0 : (calibration.restoredTokens?.[summary.restart - 1] ?? 0);
       if (restored > 0) {
         segments.push({ id: `${summary.id}:restored`, tokens: restored });
         promptTokens += restored;
@@ -214,7 +242,7 @@ export class PromptRenderer {
     for (const message of visible) {
       let part = this.rendered.get(message);
       if (part === undefined) {
-        part = renderMessage(message, calibration);
+        part = renderMessage(message, calibration, this.reloadIds);
         this.rendered.set(message, part);
       }
       for (const segment of part.segments) segments.push(segment);

@@ -28,6 +28,7 @@ export class ReplayMemo {
   private readonly results: ({ readonly to: ToolActivity; readonly entry: ToolActivity } | undefined)[] = [];
   private readonly calls = new WeakMap<ToolCall, ToolActivity>();
   private readonly renderers = new WeakMap<TokenCalibration, PromptRenderer>();
+  private readonly plainRenderers = new WeakMap<TokenCalibration, PromptRenderer>();
 
   /** `messageForItem`, once per item. */
   message(item: Item, itemIndex: number): ReplayMessage | null {
@@ -95,12 +96,13 @@ export class ReplayMemo {
     return updated;
   }
 
-  /** The prompt renderer of a calibration (its segments sized by it). */
-  renderer(calibration: TokenCalibration): PromptRenderer {
-    let renderer = this.renderers.get(calibration);
+  /** The prompt renderer of a calibration (its segments sized by it); `reloadIds` as `PromptRenderer`'s. */
+  renderer(calibration: TokenCalibration, reloadIds = true): PromptRenderer {
+    const renderers = reloadIds ? this.renderers : this.plainRenderers;
+    let renderer = renderers.get(calibration);
     if (renderer === undefined) {
-      renderer = new PromptRenderer(calibration);
-      this.renderers.set(calibration, renderer);
+      renderer = new PromptRenderer(calibration, reloadIds);
+      renderers.set(calibration, renderer);
     }
     return renderer;
   }

@@ -23,10 +23,10 @@ import {
 import type { HarnessEvent, Item, Request, Session } from '../session/model.js';
 import { CompactionDriver } from './compaction-driver.js';
 import { opencodeUsableWindow } from './policies/opencode.js';
-import type { RenderedPrompt } from './provider-view.js';
+import type { RenderedPrompt, ReplayPrompt } from './provider-view.js';
 import { ReplayMemo } from './replay-memo.js';
 import type { ModelFacts, RecordedPolicy, ReplayInput, ReplayResult } from './replay-types.js';
-import type { RowContext } from './row-emitter.js';
+import type { ReplaySink, RowContext } from './row-emitter.js';
 import { RowEmitter } from './row-emitter.js';
 import type { Scenario } from './scenario.js';
 
@@ -112,7 +112,32 @@ type PendingResponse = {
 
 /** Replays one session under one scenario. */
 export function replaySession(input: ReplayInput): ReplayResult {
-  return new LogWalk(input).run();
+  const rows = new RowEmitter(input);
+  return rows.result(new LogWalk(input, input.memo ?? new ReplayMemo(), rows, false).run());
+}
+
+/** What the walk counted besides its rows. */
+export type WalkCounts = { readonly overflows: number; readonly failedTurns: number };
+
+/**
+ * The walk with its prompts left unsized, everything it does handed to `sink` in order
+ * (`recorded-trace.ts`). Only for a walk no decision of which reads a size: the `recorded`
+ * scenario without tool-result editing (`isUnsizedWalk`); `input.calibration` is never read.
+ */
+export function walkUnsized(input: ReplayInput, memo: ReplayMemo, sink: ReplaySink): WalkCounts {
+  if (!isUnsizedWalk(input.scenario))
+    throw new Error('invariant: only the recorded scenario without editing can be walked unsized');
+  return new LogWalk(input, memo, sink, true).run();
+}
+
+/**
+ * Whether a scenario's walk decides nothing by size: it replays the log's own compactions and
+ * refusals (`recorded`), and no tool-result editor reads the prompt's size. Its sends can then be
+ * sized afterwards under any calibration with the same result (replay.md §5: pruning and
+ * compaction change which characters are visible, not the ratio).
+ */
+export function isUnsizedWalk(scenario: Scenario): boolean {
+  return scenario.params.compaction === 'recorded' && scenario.params.editing.kind === 'none';
 }
 
 /**
@@ -125,7 +150,6 @@ class LogWalk {
   private readonly scenario: Scenario;
   private readonly params: EngineParams;
   private readonly mode: Scenario['params']['compaction'];
-  private readonly rows: RowEmitter;
   private readonly context: CompactionDriver;
   private overflowRecovery: OverflowRecovery;
   private response: PendingResponse | null = null;
@@ -139,7 +163,6 @@ class LogWalk {
   private overflows = 0;
   private failedTurns = 0;
   private readonly eventsAtItem = new Map<number, HarnessEvent[]>();
-  private readonly memo: ReplayMemo;
   /** The log's summary items by id: a compaction event may come before its summary item. */
   private readonly summaries = new Map<string, Item & { kind: 'summary' }>();
   /** To follow `Item.parentId`: the last item appended, each call's assistant message, each result item's. */
@@ -147,13 +170,16 @@ class LogWalk {
   private readonly messageOfCall = new Map<string, string>();
   private readonly messageOfResult = new Map<string, string>();
 
-  constructor(private readonly input: ReplayInput) {
+  constructor(
+    private readonly input: ReplayInput,
+    private readonly memo: ReplayMemo,
+    private readonly rows: ReplaySink,
+    unsized: boolean,
+  ) {
     this.session = input.session;
-    this.memo = input.memo ?? new ReplayMemo();
     this.scenario = input.scenario;
     this.params = engineParamsFor(input.scenario, input.recordedPolicy);
     this.mode = input.scenario.params.compaction;
-    this.rows = new RowEmitter(input);
     this.context = new CompactionDriver(
       this.session.id,
       this.params,
@@ -163,6 +189,7 @@ class LogWalk {
       input.preCompactHookBlocks,
       this.memo,
       input.reloadBreaks === true && this.params.version === 'newest',
+      unsized,
     );
     this.overflowRecovery = this.freshOverflowRecovery();
     this.currentModel = this.session.requests[0]?.model ?? 'unknown';
@@ -175,7 +202,7 @@ class LogWalk {
   }
 
   /** README.md "The walk": per request, items → response complete → events → send. */
-  run(): ReplayResult {
+  run(): WalkCounts {
     for (const request of this.session.requests) {
       this.pendingRequestIndex = request.index;
       this.advanceTo(request.itemIndex);
@@ -188,7 +215,7 @@ class LogWalk {
     this.finishResponse();
     this.recordedEventsAt(this.session.items.length);
     this.settleRecordedOverflow();
-    return this.rows.result({ overflows: this.overflows, failedTurns: this.failedTurns }, this.context.compactions);
+    return { overflows: this.overflows, failedTurns: this.failedTurns };
   }
 
   private at(): RowContext {
@@ -384,15 +411,16 @@ class LogWalk {
     const facts = this.input.modelFacts(request.model);
     const windowTokens = this.scenario.params.windowTokens ?? facts.contextWindowTokens;
     if (this.mode === 'engine' && windowTokens !== null) {
-      let finalPrompt: RenderedPrompt | null = null;
+      let finalPrompt: ReplayPrompt | null = null;
       const outcome = runTurnSends(
         this.overflowRecovery,
         () => {
           const prompt = this.context.render(this.currentModel);
-          if (prompt.promptTokens > windowTokens) {
+          const promptTokens = sized(prompt).promptTokens;
+          if (promptTokens > windowTokens) {
             this.overflows += 1;
             this.rows.rejected(prompt, this.at());
-            return { ok: false, error: overflowError(prompt.promptTokens, windowTokens) };
+            return { ok: false, error: overflowError(promptTokens, windowTokens) };
           }
           finalPrompt = prompt;
           return { ok: true };
@@ -407,14 +435,22 @@ class LogWalk {
       return;
     }
     const prompt = this.context.render(this.currentModel);
-    if (windowTokens !== null && prompt.promptTokens > windowTokens && this.mode === 'never') this.overflows += 1;
+    if (this.mode === 'never' && windowTokens !== null && sized(prompt).promptTokens > windowTokens)
+      this.overflows += 1;
     this.sendPriced(request, prompt, facts);
   }
 
-  private sendPriced(request: Request, prompt: RenderedPrompt, facts: ModelFacts): void {
+  private sendPriced(request: Request, prompt: ReplayPrompt, facts: ModelFacts): void {
     const promptTokens = this.rows.priced(request, prompt, facts, this.nowMs);
     this.unrecoveredOverflow = false;
-    // FreeCode's `lastMeasuredContextTokens` = the inclusive prompt of the last response (§1.5).
-    this.context.measured(promptTokens);
+    // FreeCode's `lastMeasuredContextTokens` = the inclusive prompt of the last response (§1.5);
+    // an unsized walk never reads it (no engine decision).
+    if (promptTokens !== null) this.context.measured(promptTokens);
   }
+}
+
+/** A prompt of a sized walk (engine and `never` scenarios, whose decisions read sizes). */
+function sized(prompt: ReplayPrompt): RenderedPrompt {
+  if (prompt.rendered === null) throw new Error('invariant: a sized walk renders every prompt');
+  return prompt.rendered;
 }

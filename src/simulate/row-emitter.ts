@@ -3,15 +3,25 @@
  * through the session's prompt cache. It owns the rows, the cache, and the two flags a row
  * carries from what happened before it (a compaction, rejected sends); the walk decides when.
  */
-import type { LlmSummaryRequest } from '../engine/index.js';
 import type { Request, Session } from '../session/model.js';
 import type { CacheRules, CacheTtl } from '../provider/cache-rules.js';
 import type { CacheOutcome, CacheState, Segment } from './cache-model.js';
 import { applyCacheRequest, createCacheState } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
-import { tokensForChars } from './calibrate.js';
-import type { RenderedPrompt } from './provider-view.js';
-import type { LoggedTtl, ModelFacts, PricedPrompt, ReplayInput, ReplayResult, ReplayRow } from './replay-types.js';
+import { calibrationForModel, tokensForChars } from './calibrate.js';
+import type { RenderedPrompt, ReplayPrompt } from './provider-view.js';
+import { staticBlockIdOf } from './provider-view.js';
+import type { ReplayMemo } from './replay-memo.js';
+import type {
+  LoggedTtl,
+  ModelFacts,
+  PricedPrompt,
+  ReplayCompaction,
+  ReplayCompactionTrigger,
+  ReplayInput,
+  ReplayResult,
+  ReplayRow,
+} from './replay-types.js';
 import type { Scenario } from './scenario.js';
 
 /** Where the walk is when a row not replaying a log request (a rejected send, a summarizer call) is made. */
@@ -22,7 +32,40 @@ export type RowContext = {
   readonly timestampMs: number | null;
 };
 
-export class RowEmitter {
+/** A modelled summarizer call (engine.md §3.3) as its row needs it: the characters of its prompt and its output cap. */
+export type SummarizerCall = { readonly promptChars: number; readonly maxTokens: number };
+
+/** A compaction attempt as the walk saw it, unsized: the sink sizes its prompts (replay.md §8). */
+export type CompactionAttempt = {
+  readonly requestIndex: number;
+  readonly trigger: ReplayCompactionTrigger;
+  readonly before: ReplayPrompt;
+  /** The prompt after it (the same as before when it did not compact). */
+  readonly after: ReplayPrompt;
+  readonly estimateTokensBefore: number;
+  readonly estimateTokensAfter: number;
+  readonly messagesBefore: number;
+  readonly messagesAfter: number;
+  /** Characters of the new summary block when it compacted; null when it did not. */
+  readonly summaryChars: number | null;
+  readonly hookBlocked: boolean;
+};
+
+/**
+ * Where the walk sends what it does, in order: `RowEmitter` prices each send at once;
+ * `TraceRecorder` (recorded-trace.ts) keeps them to price later under each calibration.
+ */
+export interface ReplaySink {
+  markCompaction(): void;
+  side(request: Request, nowMs: number | null): void;
+  rejected(prompt: ReplayPrompt, at: RowContext): void;
+  summarize(call: SummarizerCall, summaryChars: number, at: RowContext): void;
+  /** Returns the prompt's token count when it is sized now, else null. */
+  priced(request: Request, prompt: ReplayPrompt, facts: ModelFacts, nowMs: number | null): number | null;
+  compaction(attempt: CompactionAttempt): void;
+}
+
+export class RowEmitter implements ReplaySink {
   private readonly session: Session;
   private readonly calibration: TokenCalibration;
   private readonly ttl: TtlChoice;
@@ -34,12 +77,22 @@ export class RowEmitter {
   private readonly automaticTtlMs: number | undefined;
   private readonly cache: CacheState = createCacheState();
   private readonly rows: ReplayRow[] = [];
+  private readonly compactions: ReplayCompaction[] = [];
   private readonly pricedPrompts: PricedPrompt[] = [];
+  private readonly byModel = new Map<string, TokenCalibration>();
   private compactionBefore = false;
   private retriesBeforeNextRow = 0;
   private summarizeRequests = 0;
 
-  constructor(input: ReplayInput) {
+  /**
+   * `memo` and `reloadIds` size prompts that come unsized (a recorded trace's): with `memo`'s
+   * renderer of the calibration, as the walk would have (`CompactionDriver.render`).
+   */
+  constructor(
+    input: ReplayInput,
+    private readonly memo: ReplayMemo | null = null,
+    private readonly reloadIds = true,
+  ) {
     this.session = input.session;
     this.calibration = input.calibration;
     this.ttl = ttlChoiceOf(input.scenario);
@@ -47,11 +100,6 @@ export class RowEmitter {
     this.keepPrompts = input.keepPrompts === true;
     this.transientMissRate = input.transientMissRate;
     this.automaticTtlMs = input.automaticTtlMs;
-  }
-
-  /** Index of the next row. */
-  get rowCount(): number {
-    return this.rows.length;
   }
 
   /** The next row sent (rejected or priced) is the first after a compaction. */
@@ -90,7 +138,8 @@ export class RowEmitter {
   }
 
   /** A send the provider refused (prompt above the window): a row that bills nothing. */
-  rejected(prompt: RenderedPrompt, at: RowContext): void {
+  rejected(replayPrompt: ReplayPrompt, at: RowContext): void {
+    const prompt = this.sizeOf(replayPrompt);
     this.retriesBeforeNextRow += 1;
     this.rows.push({
       rowIndex: this.rows.length,
@@ -118,9 +167,9 @@ export class RowEmitter {
    * A modelled summarizer call (engine.md §3.3): it carries no cache markers and shares no prefix
    * with the session, so it is uncached; its output is the summary's size, capped by the request.
    */
-  summarize(request: LlmSummaryRequest, summaryTokens: number, at: RowContext): void {
-    const promptTokens = tokensForChars(request.system.length + request.prompt.length, this.calibration);
-    const outputTokens = Math.min(summaryTokens, request.maxTokens);
+  summarize(request: SummarizerCall, summaryChars: number, at: RowContext): void {
+    const promptTokens = tokensForChars(request.promptChars, this.calibration);
+    const outputTokens = Math.min(tokensForChars(summaryChars, this.calibration), request.maxTokens);
     this.summarizeRequests += 1;
     this.rows.push({
       rowIndex: this.rows.length,
@@ -145,7 +194,8 @@ export class RowEmitter {
   }
 
   /** A log request sent with `prompt`, priced through the cache; returns the prompt's token count. */
-  priced(request: Request, prompt: RenderedPrompt, facts: ModelFacts, nowMs: number | null): number {
+  priced(request: Request, replayPrompt: ReplayPrompt, facts: ModelFacts, nowMs: number | null): number {
+    const prompt = this.sizeOf(replayPrompt);
     this.lastLoggedTtl = loggedTtl(request) ?? this.lastLoggedTtl;
     const priced: PricedPrompt = {
       rowIndex: this.rows.length,
@@ -182,19 +232,56 @@ export class RowEmitter {
     return outcome.promptTokens;
   }
 
+  /** A compaction attempt, its prompts sized; it happened before the next row. */
+  compaction(attempt: CompactionAttempt): void {
+    const compacted = attempt.summaryChars !== null;
+    const before = this.sizeOf(attempt.before).promptTokens;
+    this.compactions.push({
+      rowIndex: this.rows.length,
+      requestIndex: attempt.requestIndex,
+      trigger: attempt.trigger,
+      promptTokensBefore: before,
+      promptTokensAfter: compacted ? this.sizeOf(attempt.after).promptTokens : before,
+      estimateTokensBefore: attempt.estimateTokensBefore,
+      estimateTokensAfter: attempt.estimateTokensAfter,
+      messagesBefore: attempt.messagesBefore,
+      messagesAfter: attempt.messagesAfter,
+      summaryTokens: attempt.summaryChars === null ? 0 : tokensForChars(attempt.summaryChars, this.calibration),
+      hookBlocked: attempt.hookBlocked,
+      compacted,
+    });
+  }
+
   /** The rows so far, with the walk's counters. */
-  result(
-    counts: { readonly overflows: number; readonly failedTurns: number },
-    compactions: ReplayResult['compactions'],
-  ): ReplayResult {
+  result(counts: { readonly overflows: number; readonly failedTurns: number }): ReplayResult {
     return {
       rows: this.rows,
-      compactions,
+      compactions: this.compactions,
       overflows: counts.overflows,
       failedTurns: counts.failedTurns,
       summarizeRequests: this.summarizeRequests,
       ...(this.keepPrompts ? { pricedPrompts: this.pricedPrompts } : {}),
     };
+  }
+
+  /** A prompt's sizes: as the walk rendered it, else rendered here as the walk would have. */
+  sizeOf(prompt: ReplayPrompt): RenderedPrompt {
+    if (prompt.rendered !== null) return prompt.rendered;
+    if (this.memo === null) throw new Error('invariant: an unsized prompt needs the memo to size it');
+    return this.memo
+      .renderer(this.calibrationFor(prompt.model), this.reloadIds)
+      .render(staticBlockIdOf(prompt.model), prompt.summary, prompt.visible);
+  }
+
+  /** The calibration with `model`'s own static block, made once per model (as `CompactionDriver`'s). */
+  private calibrationFor(model: string): TokenCalibration {
+    if (this.calibration.staticBlockTokensByModel === undefined) return this.calibration;
+    let own = this.byModel.get(model);
+    if (own === undefined) {
+      own = calibrationForModel(this.calibration, model);
+      this.byModel.set(model, own);
+    }
+    return own;
   }
 
   /** The provider's rules with what this session's log measured of its automatic cache. */

@@ -9,8 +9,10 @@ import { calibrateSession, calibrateTokens, calibrationForModel } from './calibr
 import type { Fidelity } from './fidelity.js';
 import { isModelledRequest, measureFidelity } from './fidelity.js';
 import { recordedPolicyCandidates } from './recorded-policy.js';
-import type { ModelFacts, RecordedPolicy, ReplayResult } from './replay.js';
-import { replaySession } from './replay.js';
+import type { ModelFacts, RecordedPolicy, ReplayInput, ReplayResult } from './replay.js';
+import { isUnsizedWalk, replaySession } from './replay.js';
+import type { TracePricing } from './recorded-trace.js';
+import { priceRecordedTrace, traceRecordedReplay } from './recorded-trace.js';
 import { repriceAutomaticCache, ttlChoiceOf } from './row-emitter.js';
 import { ReplayMemo } from './replay-memo.js';
 import type { Scenario } from './scenario.js';
@@ -160,9 +162,45 @@ type RecordedFit = {
 };
 
 /**
+ * The `recorded` replay under one recorded policy, priced under any calibration and cache facts.
+ * Where no decision of the walk reads a size (`isUnsizedWalk`) the walk is made once and each
+ * pricing sizes its sends (`recorded-trace.ts`: the same rows as a walk each time); otherwise
+ * (a recorded scenario with tool-result editing) each pricing walks again.
+ */
+type RecordedReplays = (pricing: TracePricing) => ReplayResult;
+
+function recordedReplays(
+  session: Session,
+  scenario: Scenario,
+  policy: RecordedPolicy,
+  options: SimulateOptions,
+  hookBlocks: boolean,
+  memo: ReplayMemo,
+): RecordedReplays {
+  const input: ReplayInput = {
+    session,
+    scenario,
+    calibration: calibrateTokens([]),
+    recordedPolicy: policy,
+    modelFacts: options.modelFacts,
+    preCompactHookBlocks: hookBlocks,
+    memo,
+  };
+  if (!isUnsizedWalk(scenario)) return (pricing) => replaySession({ ...input, ...pricing });
+  // FreeCode's reload copies only where the fit can ask for the reload break (`withReloadBreaks`).
+  const trace = traceRecordedReplay(input, memo, reloadBreakApplies(session, policy));
+  return (pricing) => priceRecordedTrace(trace, pricing, memo);
+}
+
+/** Whether `withReloadBreaks` may try FreeCode's reload break on a session under a recorded policy. */
+function reloadBreakApplies(session: Session, policy: RecordedPolicy): boolean {
+  return session.source === 'freecode' && policy.version === 'newest';
+}
+
+/**
  * Each candidate policy is replayed once to learn what was visible at every measured request,
- * calibrated on it, and replayed again; the candidate whose prompts match best wins (the first,
- * i.e. the date's choice, on a tie or without measurements).
+ * calibrated on it, and priced again under the calibration; the candidate whose prompts match
+ * best wins (the first, i.e. the date's choice, on a tie or without measurements).
  */
 function fitRecorded(
   session: Session,
@@ -172,21 +210,14 @@ function fitRecorded(
   memo: ReplayMemo,
 ): RecordedFit {
   let best: RecordedFit | null = null;
+  let bestReplays: RecordedReplays | null = null;
   for (const policy of recordedPolicyCandidates(session)) {
-    const replay = (calibration: TokenCalibration, warmStatic: number) =>
-      replaySession({
-        session,
-        scenario,
-        calibration,
-        recordedPolicy: policy,
-        modelFacts: options.modelFacts,
-        preCompactHookBlocks: hookBlocks,
-        warmStaticTokens: warmStatic,
-        memo,
-      });
-    const calibration = calibrateSession(calibrationPoints(session, replay(calibrateTokens([]), 0)));
+    const replays = recordedReplays(session, scenario, policy, options, hookBlocks, memo);
+    const calibration = calibrateSession(
+      calibrationPoints(session, replays({ calibration: calibrateTokens([]), warmStaticTokens: 0 })),
+    );
     const warmStatic = warmStaticTokens(session, calibration);
-    const result = replay(calibration, warmStatic);
+    const result = replays({ calibration, warmStaticTokens: warmStatic });
     const fidelity = measureFidelity(session, result.rows);
     const candidate: RecordedFit = {
       policy,
@@ -198,7 +229,10 @@ function fitRecorded(
       automaticTtlMs: undefined,
       reloadBreaks: false,
     };
-    if (best === null || score(candidate.fidelity) < score(best.fidelity)) best = candidate;
+    if (best === null || score(candidate.fidelity) < score(best.fidelity)) {
+      best = candidate;
+      bestReplays = replays;
+    }
     // The date's candidate comes first; when it already reproduces the measured prompts the
     // others cannot do meaningfully better, and each costs two more replays.
     if (
@@ -207,36 +241,21 @@ function fitRecorded(
     )
       break;
   }
-  if (best === null) throw new Error('invariant: at least one recorded policy candidate');
+  if (best === null || bestReplays === null) throw new Error('invariant: at least one recorded policy candidate');
+  const replays = bestReplays;
   const fit = withReloadBreaks(session, best, () =>
-    replaySession({
-      session,
-      scenario,
-      calibration: best.calibration,
-      recordedPolicy: best.policy,
-      modelFacts: options.modelFacts,
-      preCompactHookBlocks: hookBlocks,
-      warmStaticTokens: best.warmStaticTokens,
-      reloadBreaks: true,
-      memo,
-    }),
+    replays({ calibration: best.calibration, warmStaticTokens: best.warmStaticTokens, reloadBreaks: true }),
   );
   // The automatic cache's facts change only how the rows are priced, never the walk: one walk,
   // kept, is repriced under each (exactly a fresh replay's rows, `repriceAutomaticCache`).
   let kept: ReplayResult | null = null;
   return withAutomaticCacheFacts(session, fit, options, (rate, ttlMs) => {
-    kept ??= replaySession({
-      session,
-      scenario,
+    kept ??= replays({
       calibration: fit.calibration,
-      recordedPolicy: fit.policy,
-      modelFacts: options.modelFacts,
-      preCompactHookBlocks: hookBlocks,
       warmStaticTokens: fit.warmStaticTokens,
       transientMissRate: 0,
       keepPrompts: true,
       reloadBreaks: fit.reloadBreaks,
-      memo,
     });
     return repriceAutomaticCache(
       kept,
@@ -279,8 +298,7 @@ function calibrationPoints(session: Session, probe: ReplayResult): CalibrationPo
  * sizes do not change, only what is read.
  */
 function withReloadBreaks(session: Session, fit: RecordedFit, replayWithBreaks: () => ReplayResult): RecordedFit {
-  if (session.source !== 'freecode' || fit.policy.version !== 'newest' || fit.fidelity.measuredRequests === 0)
-    return fit;
+  if (!reloadBreakApplies(session, fit.policy) || fit.fidelity.measuredRequests === 0) return fit;
   const result = replayWithBreaks();
   if (readError(session, result) >= readError(session, fit.result)) return fit;
   return { ...fit, result, fidelity: measureFidelity(session, result.rows), reloadBreaks: true };
