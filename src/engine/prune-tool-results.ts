@@ -5,6 +5,37 @@ import type { PruneOutcome, ReplacedToolResult } from './prune-outcome.js';
 import type { PruneState } from './prune-state.js';
 import { prunedToolResultText, selectFreshToReplace } from './prune-state.js';
 
+/**
+ * Reuse across calls (`PruneMemo.prefixStable`): a message shown with some results replaced, by
+ * the message object, with the replacement of each of its parts. Decisions are sticky and a
+ * re-applied replacement is the stored string, so a message keeps one replaced copy from send to
+ * send instead of a new one per send (the same content either way).
+ */
+export type PrefixStableMemo = WeakMap<
+  HistoryMessage,
+  { readonly replacements: readonly (string | undefined)[]; readonly message: HistoryMessage }
+>;
+
+/** `message` with the results `replacements` names replaced, the memo's copy when it has the same one. */
+function replacedCopy<M extends HistoryMessage>(
+  message: M,
+  replacements: ReadonlyMap<string, string>,
+  memo: PrefixStableMemo | undefined,
+): M {
+  if (memo === undefined) return withReplacedResults(message, (part) => replacements.get(part.id));
+  const wanted = message.parts.map((part) => (isToolResultPart(part) ? replacements.get(part.id) : undefined));
+  const known = memo.get(message);
+  if (
+    known !== undefined &&
+    known.replacements.length === wanted.length &&
+    known.replacements.every((replacement, i) => replacement === wanted[i])
+  )
+    return known.message as M;
+  const copy = withReplacedResults(message, (part) => replacements.get(part.id));
+  memo.set(message, { replacements: wanted, message: copy });
+  return copy;
+}
+
 interface Candidate {
   readonly id: string;
   readonly sizeChars: number;
@@ -21,6 +52,7 @@ export function pruneHistoryToolResults<M extends HistoryMessage>(
   messages: readonly M[],
   state: PruneState,
   budgetChars: number,
+  memo?: PrefixStableMemo,
 ): PruneOutcome<M> {
   let lastAssistantIndex = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -76,7 +108,7 @@ export function pruneHistoryToolResults<M extends HistoryMessage>(
       : messages.map((message) =>
           message.role === 'assistant' &&
           message.parts.some((part) => isToolResultPart(part) && replacements.has(part.id))
-            ? withReplacedResults(message, (part) => replacements.get(part.id))
+            ? replacedCopy(message, replacements, memo)
             : message,
         );
   return {

@@ -4,16 +4,17 @@ import { isToolResultPart } from './history-message.js';
 import type { PruningPolicy } from './params.js';
 import type { PruneOutcome } from './prune-outcome.js';
 import type { PruneState } from './prune-state.js';
+import type { PrefixStableMemo } from './prune-tool-results.js';
 import { pruneHistoryToolResults } from './prune-tool-results.js';
 import type { SlidingMemo } from './sliding-prune.js';
 import { slidingLegacyTruncate } from './sliding-prune.js';
 
 /** Work a caller pruning the same growing history on every request lets the policies reuse (results unchanged). */
-export type PruneMemo = { readonly sliding: SlidingMemo };
+export type PruneMemo = { readonly sliding: SlidingMemo; readonly prefixStable: PrefixStableMemo };
 
 /** A fresh memo: one per history (one per replay). */
 export function newPruneMemo(): PruneMemo {
-  return { sliding: new WeakMap() };
+  return { sliding: new WeakMap(), prefixStable: new WeakMap() };
 }
 
 /**
@@ -30,7 +31,7 @@ export function applyPruningPolicy<M extends HistoryMessage>(
 ): PruneOutcome<M> {
   switch (policy.kind) {
     case 'prefix-stable':
-      return pruneHistoryToolResults(messages, state, budgetChars);
+      return pruneHistoryToolResults(messages, state, budgetChars, memo?.prefixStable);
     case 'sliding-legacy':
       return slidingLegacyTruncate(messages, policy.keepRecentResponses, policy.capChars, memo?.sliding);
     case 'none': {

@@ -160,8 +160,8 @@ export type RenderedPrompt = {
   readonly fixedTokens: number;
 };
 
-/** What one visible message contributes to a prompt: its segments and what the calibration reads of them. */
-type MessageRender = {
+/** What one visible message (or the head of a prompt) contributes: its segments and what the calibration reads of them. */
+export type MessageRender = {
   readonly segments: readonly Segment[];
   readonly tokens: number;
   readonly chars: number;
@@ -220,31 +220,14 @@ export class PromptRenderer {
   ) {}
 
   render(staticBlockId: string, summary: SummaryBlock | null, visible: readonly ReplayMessage[]): RenderedPrompt {
-    const calibration = this.calibration;
-    const segments: Segment[] = [{ id: staticBlockId, tokens: calibration.staticBlockTokens }];
-    let promptTokens = calibration.staticBlockTokens;
-    let visibleChars = 0;
-    let visibleUnits = 0;
-    let fixedTokens = 0;
-    if (summary !== null) {
-      const tokens = tokensForChars(summary.chars, calibration);
-      segments.push({ id: summary.id, tokens });
-      promptTokens += tokens;
-      visibleChars += summary.chars;
-      visibleUnits += 1;
-      const restored = summary.restart === undefined ? 0 : (calibration.restoredTokens?.[summary.restart - 1] ?? 0);
-      if (restored > 0) {
-        segments.push({ id: `${summary.id}:restored`, tokens: restored });
-        promptTokens += restored;
-        fixedTokens += restored;
-      }
-    }
+    const head = this.head(staticBlockId, summary);
+    const segments = [...head.segments];
+    let promptTokens = head.tokens;
+    let visibleChars = head.chars;
+    let visibleUnits = head.units;
+    let fixedTokens = head.fixedTokens;
     for (const message of visible) {
-      let part = this.rendered.get(message);
-      if (part === undefined) {
-        part = renderMessage(message, calibration, this.reloadIds);
-        this.rendered.set(message, part);
-      }
+      const part = this.message(message);
       for (const segment of part.segments) segments.push(segment);
       promptTokens += part.tokens;
       visibleChars += part.chars;
@@ -252,6 +235,43 @@ export class PromptRenderer {
       fixedTokens += part.fixedTokens;
     }
     return { segments, promptTokens, visibleChars, visibleUnits, fixedTokens };
+  }
+
+  /**
+   * What comes before the visible messages: the static block, and the summary block with the
+   * context re-attached after it (chars and units count the summary, not the static block).
+   */
+  head(staticBlockId: string, summary: SummaryBlock | null): MessageRender {
+    const calibration = this.calibration;
+    const segments: Segment[] = [{ id: staticBlockId, tokens: calibration.staticBlockTokens }];
+    let tokens = calibration.staticBlockTokens;
+    let chars = 0;
+    let units = 0;
+    let fixedTokens = 0;
+    if (summary !== null) {
+      const summaryTokens = tokensForChars(summary.chars, calibration);
+      segments.push({ id: summary.id, tokens: summaryTokens });
+      tokens += summaryTokens;
+      chars += summary.chars;
+      units += 1;
+      const restored = summary.restart === undefined ? 0 : (calibration.restoredTokens?.[summary.restart - 1] ?? 0);
+      if (restored > 0) {
+        segments.push({ id: `${summary.id}:restored`, tokens: restored });
+        tokens += restored;
+        fixedTokens += restored;
+      }
+    }
+    return { segments, tokens, chars, units, fixedTokens };
+  }
+
+  /** What one visible message contributes, computed once per message object. */
+  message(message: ReplayMessage): MessageRender {
+    let part = this.rendered.get(message);
+    if (part === undefined) {
+      part = renderMessage(message, this.calibration, this.reloadIds);
+      this.rendered.set(message, part);
+    }
+    return part;
   }
 }
 

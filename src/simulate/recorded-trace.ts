@@ -13,11 +13,14 @@
  * the messages sent, not with sends × history.
  */
 import type { Request } from '../session/model.js';
-import type { ReplayMessage, ReplayPrompt, SummaryBlock } from './provider-view.js';
+import type { Segment } from './cache-model.js';
+import type { TokenCalibration } from './calibrate.js';
+import type { PromptRenderer, RenderedPrompt, ReplayMessage, ReplayPrompt, SummaryBlock } from './provider-view.js';
+import { staticBlockIdOf } from './provider-view.js';
 import type { WalkCounts } from './replay.js';
 import { isUnsizedWalk, walkUnsized } from './replay.js';
 import type { ReplayMemo } from './replay-memo.js';
-import type { ModelFacts, ReplayInput, ReplayResult } from './replay-types.js';
+import type { ModelFacts, ReplayInput, ReplayResult, ReplayRow } from './replay-types.js';
 import type { CompactionAttempt, ReplaySink, RowContext, SummarizerCall } from './row-emitter.js';
 import { RowEmitter } from './row-emitter.js';
 
@@ -123,6 +126,63 @@ export type TracePricing = Pick<
 >;
 
 /**
+ * The visible history of each send, sized incrementally: what the kept prefix of messages
+ * contributes is summed once when the message is added (a send costs its new messages plus a copy
+ * of the segment list, not a pass over the history). The sums are those `PromptRenderer.render`
+ * makes: a message's sizes depend on the calibration's ratio, which every model's calibration
+ * shares (`calibrationForModel` changes only the static block).
+ */
+class IncrementalSizer {
+  private readonly visible: ReplayMessage[] = [];
+  private readonly segments: Segment[] = [];
+  /** Per count of messages: segments, tokens, characters, units and fixed tokens of that prefix. */
+  private readonly ends: number[] = [0];
+  private readonly tokens: number[] = [0];
+  private readonly chars: number[] = [0];
+  private readonly units: number[] = [0];
+  private readonly fixed: number[] = [0];
+
+  constructor(private readonly renderer: (model: string) => PromptRenderer) {}
+
+  /** The traced prompt decoded against the previous one and sized (`withSegments` false: its segment list left empty). */
+  size(prompt: TracedPrompt, withSegments: boolean): ReplayPrompt {
+    const renderer = this.renderer(prompt.model);
+    const kept = prompt.kept;
+    this.visible.length = kept;
+    this.segments.length = this.ends[kept] ?? 0;
+    for (const list of [this.ends, this.tokens, this.chars, this.units, this.fixed]) list.length = kept + 1;
+    let tokens = this.tokens[kept] ?? 0;
+    let chars = this.chars[kept] ?? 0;
+    let units = this.units[kept] ?? 0;
+    let fixed = this.fixed[kept] ?? 0;
+    for (const message of prompt.added) {
+      const part = renderer.message(message);
+      this.visible.push(message);
+      for (const segment of part.segments) this.segments.push(segment);
+      tokens += part.tokens;
+      chars += part.chars;
+      units += part.units;
+      fixed += part.fixedTokens;
+      this.ends.push(this.segments.length);
+      this.tokens.push(tokens);
+      this.chars.push(chars);
+      this.units.push(units);
+      this.fixed.push(fixed);
+    }
+    const head = renderer.head(staticBlockIdOf(prompt.model), prompt.summary);
+    const rendered: RenderedPrompt = {
+      segments: withSegments ? [...head.segments, ...this.segments] : [],
+      promptTokens: head.tokens + tokens,
+      visibleChars: head.chars + chars,
+      visibleUnits: head.units + units,
+      fixedTokens: head.fixedTokens + fixed,
+    };
+    // The visible list is this sizer's own, changed by the next decode: the prompt is sized now.
+    return { model: prompt.model, summary: prompt.summary, visible: this.visible, rendered };
+  }
+}
+
+/**
  * The trace's rows under `pricing`: exactly `replaySession({ ...trace input, ...pricing })`.
  * `memo` is the one the walk used (its renderers size the same message objects).
  */
@@ -132,14 +192,7 @@ export function priceRecordedTrace(trace: RecordedTrace, pricing: TracePricing, 
     throw new Error('invariant: a trace walked without reload copies is priced without the reload break');
   const input: ReplayInput = { ...trace.input, ...pricing };
   const rows = new RowEmitter(input, memo, reloadBreaks);
-  const visible: ReplayMessage[] = [];
-  const decode = (prompt: TracedPrompt): ReplayPrompt => {
-    visible.length = prompt.kept;
-    for (const message of prompt.added) visible.push(message);
-    // Sized at once: the next prompt decoded reuses `visible`.
-    const unsized: ReplayPrompt = { model: prompt.model, summary: prompt.summary, visible, rendered: null };
-    return { ...unsized, rendered: rows.sizeOf(unsized) };
-  };
+  const sizer = new IncrementalSizer((model) => rows.renderer(model));
   for (const event of trace.events) {
     switch (event.kind) {
       case 'mark':
@@ -149,17 +202,17 @@ export function priceRecordedTrace(trace: RecordedTrace, pricing: TracePricing, 
         rows.side(event.request, event.nowMs);
         break;
       case 'rejected':
-        rows.rejected(decode(event.prompt), event.at);
+        rows.rejected(sizer.size(event.prompt, false), event.at);
         break;
       case 'summarize':
         rows.summarize(event.call, event.summaryChars, event.at);
         break;
       case 'priced':
-        rows.priced(event.request, decode(event.prompt), input.modelFacts(event.request.model), event.nowMs);
+        rows.priced(event.request, sizer.size(event.prompt, true), input.modelFacts(event.request.model), event.nowMs);
         break;
       case 'compaction': {
-        const before = decode(event.before);
-        rows.compaction({ ...event.attempt, before, after: decode(event.after) });
+        const before = sizer.size(event.before, false);
+        rows.compaction({ ...event.attempt, before, after: sizer.size(event.after, false) });
         break;
       }
       default: {
@@ -169,4 +222,48 @@ export function priceRecordedTrace(trace: RecordedTrace, pricing: TracePricing, 
     }
   }
   return rows.result(trace.counts);
+}
+
+/** A measured request of the trace as the calibration reads it (`ReplayRow`'s calibration inputs). */
+export type TracedSend = Pick<ReplayRow, 'sourceRequestIndex' | 'visibleChars' | 'visibleUnits' | 'fixedTokens'>;
+
+/**
+ * The calibration inputs of every main-thread send the trace prices, in order, under
+ * `calibration`: the `request` rows of `priceRecordedTrace` without pricing them through the cache.
+ */
+export function tracedSends(trace: RecordedTrace, calibration: TokenCalibration, memo: ReplayMemo): TracedSend[] {
+  const rows = new RowEmitter({ ...trace.input, calibration }, memo, false);
+  const sizer = new IncrementalSizer((model) => rows.renderer(model));
+  const sends: TracedSend[] = [];
+  for (const event of trace.events) {
+    switch (event.kind) {
+      case 'priced': {
+        const rendered = sizer.size(event.prompt, false).rendered;
+        if (rendered === null) throw new Error('invariant: the sizer sizes every prompt');
+        sends.push({
+          sourceRequestIndex: event.request.index,
+          visibleChars: rendered.visibleChars,
+          visibleUnits: rendered.visibleUnits,
+          fixedTokens: rendered.fixedTokens,
+        });
+        break;
+      }
+      case 'rejected':
+        sizer.size(event.prompt, false);
+        break;
+      case 'compaction':
+        sizer.size(event.before, false);
+        sizer.size(event.after, false);
+        break;
+      case 'mark':
+      case 'side':
+      case 'summarize':
+        break;
+      default: {
+        const unreachable: never = event;
+        return unreachable;
+      }
+    }
+  }
+  return sends;
 }

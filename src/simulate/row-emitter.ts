@@ -9,7 +9,7 @@ import type { CacheOutcome, CacheState, Segment } from './cache-model.js';
 import { applyCacheRequest, createCacheState } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
 import { calibrationForModel, tokensForChars } from './calibrate.js';
-import type { RenderedPrompt, ReplayPrompt } from './provider-view.js';
+import type { PromptRenderer, RenderedPrompt, ReplayPrompt } from './provider-view.js';
 import { staticBlockIdOf } from './provider-view.js';
 import type { ReplayMemo } from './replay-memo.js';
 import type {
@@ -267,10 +267,13 @@ export class RowEmitter implements ReplaySink {
   /** A prompt's sizes: as the walk rendered it, else rendered here as the walk would have. */
   sizeOf(prompt: ReplayPrompt): RenderedPrompt {
     if (prompt.rendered !== null) return prompt.rendered;
+    return this.renderer(prompt.model).render(staticBlockIdOf(prompt.model), prompt.summary, prompt.visible);
+  }
+
+  /** The renderer of `model`'s prompts (the memo's, for its calibration), as the walk's (`CompactionDriver.render`). */
+  renderer(model: string): PromptRenderer {
     if (this.memo === null) throw new Error('invariant: an unsized prompt needs the memo to size it');
-    return this.memo
-      .renderer(this.calibrationFor(prompt.model), this.reloadIds)
-      .render(staticBlockIdOf(prompt.model), prompt.summary, prompt.visible);
+    return this.memo.renderer(this.calibrationFor(model), this.reloadIds);
   }
 
   /** The calibration with `model`'s own static block, made once per model (as `CompactionDriver`'s). */

@@ -11,8 +11,8 @@ import { isModelledRequest, measureFidelity } from './fidelity.js';
 import { recordedPolicyCandidates } from './recorded-policy.js';
 import type { ModelFacts, RecordedPolicy, ReplayInput, ReplayResult } from './replay.js';
 import { isUnsizedWalk, replaySession } from './replay.js';
-import type { TracePricing } from './recorded-trace.js';
-import { priceRecordedTrace, traceRecordedReplay } from './recorded-trace.js';
+import type { TracePricing, TracedSend } from './recorded-trace.js';
+import { priceRecordedTrace, traceRecordedReplay, tracedSends } from './recorded-trace.js';
 import { repriceAutomaticCache, ttlChoiceOf } from './row-emitter.js';
 import { ReplayMemo } from './replay-memo.js';
 import type { Scenario } from './scenario.js';
@@ -167,7 +167,11 @@ type RecordedFit = {
  * pricing sizes its sends (`recorded-trace.ts`: the same rows as a walk each time); otherwise
  * (a recorded scenario with tool-result editing) each pricing walks again.
  */
-type RecordedReplays = (pricing: TracePricing) => ReplayResult;
+type RecordedReplays = {
+  readonly price: (pricing: TracePricing) => ReplayResult;
+  /** The calibration inputs of the sends under a calibration (`tracedSends`). */
+  readonly sends: (calibration: TokenCalibration) => readonly TracedSend[];
+};
 
 function recordedReplays(
   session: Session,
@@ -186,10 +190,22 @@ function recordedReplays(
     preCompactHookBlocks: hookBlocks,
     memo,
   };
-  if (!isUnsizedWalk(scenario)) return (pricing) => replaySession({ ...input, ...pricing });
+  if (!isUnsizedWalk(scenario)) {
+    const price = (pricing: TracePricing) => replaySession({ ...input, ...pricing });
+    return {
+      price,
+      sends: (calibration) =>
+        price({ calibration, warmStaticTokens: 0 }).rows.filter(
+          (row) => row.kind === 'request' && row.sourceRequestIndex !== null,
+        ),
+    };
+  }
   // FreeCode's reload copies only where the fit can ask for the reload break (`withReloadBreaks`).
   const trace = traceRecordedReplay(input, memo, reloadBreakApplies(session, policy));
-  return (pricing) => priceRecordedTrace(trace, pricing, memo);
+  return {
+    price: (pricing) => priceRecordedTrace(trace, pricing, memo),
+    sends: (calibration) => tracedSends(trace, calibration, memo),
+  };
 }
 
 /** Whether `withReloadBreaks` may try FreeCode's reload break on a session under a recorded policy. */
@@ -213,11 +229,9 @@ function fitRecorded(
   let bestReplays: RecordedReplays | null = null;
   for (const policy of recordedPolicyCandidates(session)) {
     const replays = recordedReplays(session, scenario, policy, options, hookBlocks, memo);
-    const calibration = calibrateSession(
-      calibrationPoints(session, replays({ calibration: calibrateTokens([]), warmStaticTokens: 0 })),
-    );
+    const calibration = calibrateSession(calibrationPoints(session, replays.sends(calibrateTokens([]))));
     const warmStatic = warmStaticTokens(session, calibration);
-    const result = replays({ calibration, warmStaticTokens: warmStatic });
+    const result = replays.price({ calibration, warmStaticTokens: warmStatic });
     const fidelity = measureFidelity(session, result.rows);
     const candidate: RecordedFit = {
       policy,
@@ -244,13 +258,13 @@ function fitRecorded(
   if (best === null || bestReplays === null) throw new Error('invariant: at least one recorded policy candidate');
   const replays = bestReplays;
   const fit = withReloadBreaks(session, best, () =>
-    replays({ calibration: best.calibration, warmStaticTokens: best.warmStaticTokens, reloadBreaks: true }),
+    replays.price({ calibration: best.calibration, warmStaticTokens: best.warmStaticTokens, reloadBreaks: true }),
   );
   // The automatic cache's facts change only how the rows are priced, never the walk: one walk,
   // kept, is repriced under each (exactly a fresh replay's rows, `repriceAutomaticCache`).
   let kept: ReplayResult | null = null;
   return withAutomaticCacheFacts(session, fit, options, (rate, ttlMs) => {
-    kept ??= replays({
+    kept ??= replays.price({
       calibration: fit.calibration,
       warmStaticTokens: fit.warmStaticTokens,
       transientMissRate: 0,
@@ -268,14 +282,14 @@ function fitRecorded(
 
 /**
  * The measured main-thread requests of a probe replay as calibration points (what was visible,
- * what the provider counted). A function of its own so that the probe's rows are garbage before
- * the calibrated walk starts (a 1 GB transcript's probe holds ~20 MB of rows).
+ * what the provider counted), from its request rows in order. A function of its own so that the
+ * probe's rows are garbage before the calibrated pricing starts.
  */
-function calibrationPoints(session: Session, probe: ReplayResult): CalibrationPoint[] {
+function calibrationPoints(session: Session, sends: readonly TracedSend[]): CalibrationPoint[] {
   const points: CalibrationPoint[] = [];
   const restarts = chainRestartRequests(session);
-  for (const row of probe.rows) {
-    if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
+  for (const row of sends) {
+    if (row.sourceRequestIndex === null) continue;
     const request = session.requests[row.sourceRequestIndex];
     if (request === undefined || request.agentId !== null || request.usage === null) continue;
     const usage = request.usage;

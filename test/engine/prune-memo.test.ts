@@ -77,6 +77,37 @@ describe('pruning memos', () => {
     );
   });
 
+  it('prefix-stable pruning with one memo shared by replays of other budgets and resets equals it without', () => {
+    fc.assert(
+      fc.property(
+        historyArb,
+        fc.array(fc.record({ budget: fc.constantFrom(0, 500, 2_000, 1_000_000), resetAt: fc.nat({ max: 16 }) }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        (history, replays) => {
+          // One memo for every replay, as a session's replays share `ReplayMemo.prune`.
+          const memo = newPruneMemo();
+          for (const { budget, resetAt } of replays) {
+            const withMemo = new PruneState();
+            const without = new PruneState();
+            for (let n = 0; n <= history.length; n++) {
+              // The Aug engine forgets every decision at each run (engine.md §5.1).
+              if (n === resetAt) {
+                withMemo.reset();
+                without.reset();
+              }
+              const prefix = history.slice(0, n);
+              expect(applyPruningPolicy(prefix, { kind: 'prefix-stable' }, withMemo, budget, memo)).toEqual(
+                applyPruningPolicy(prefix, { kind: 'prefix-stable' }, without, budget),
+              );
+            }
+          }
+        },
+      ),
+    );
+  });
+
   it('microcompact with a memo per decision equals it without', () => {
     fc.assert(
       fc.property(historyArb, fc.nat({ max: 16 }), (history, cut) => {

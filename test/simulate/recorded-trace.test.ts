@@ -21,7 +21,7 @@ import {
   SLIDING_LEGACY_POLICY,
 } from '../../src/simulate/recorded-policy.js';
 import type { TracePricing } from '../../src/simulate/recorded-trace.js';
-import { priceRecordedTrace, traceRecordedReplay } from '../../src/simulate/recorded-trace.js';
+import { priceRecordedTrace, traceRecordedReplay, tracedSends } from '../../src/simulate/recorded-trace.js';
 import type { ModelFacts, ReplayInput } from '../../src/simulate/replay.js';
 import { replaySession } from '../../src/simulate/replay.js';
 import { ReplayMemo } from '../../src/simulate/replay-memo.js';
@@ -282,7 +282,24 @@ describe('recorded trace', () => {
               reloadBreaks: pricing.reloadBreaks,
               ...(pricing.transientMissRate === undefined ? {} : { transientMissRate: pricing.transientMissRate }),
             };
-            expect(priceRecordedTrace(trace, given, memo)).toEqual(replaySession({ ...input, ...given }));
+            const walked = replaySession({ ...input, ...given });
+            expect(priceRecordedTrace(trace, given, memo)).toEqual(walked);
+            // The calibration's inputs, sized without pricing: those of the walk's request rows.
+            expect(tracedSends(trace, pricing.calibration, memo)).toEqual(
+              walked.rows
+                .filter(
+                  (row) =>
+                    row.kind === 'request' &&
+                    row.sourceRequestIndex !== null &&
+                    session.requests[row.sourceRequestIndex]?.agentId === null,
+                )
+                .map(({ sourceRequestIndex, visibleChars, visibleUnits, fixedTokens }) => ({
+                  sourceRequestIndex,
+                  visibleChars,
+                  visibleUnits,
+                  fixedTokens,
+                })),
+            );
           }
         },
       ),
