@@ -82,7 +82,11 @@ export class CompactionDriver {
           postCompact: () => undefined,
         }
       : NO_COMPACTION_HOOKS;
-    this.memory = new MemoryService(sessionId, { params, hooks, toolLines: memo.toolLines });
+    this.memory = new MemoryService(sessionId, {
+      params,
+      hooks,
+      ...(memo.toolLines === undefined ? {} : { toolLines: memo.toolLines }),
+    });
     this.editor = toolResultEditor(scenario.params.editing);
     this.pruneMemo = memo.prune;
   }

@@ -264,12 +264,15 @@ export class PromptRenderer {
     return { segments, tokens, chars, units, fixedTokens };
   }
 
-  /** What one visible message contributes, computed once per message object. */
-  message(message: ReplayMessage): MessageRender {
+  /**
+   * What one visible message contributes, computed once per message object (`keep` false: not
+   * kept when not known yet, for a caller that sizes each message once under this calibration).
+   */
+  message(message: ReplayMessage, keep = true): MessageRender {
     let part = this.rendered.get(message);
     if (part === undefined) {
       part = renderMessage(message, this.calibration, this.reloadIds);
-      this.rendered.set(message, part);
+      if (keep) this.rendered.set(message, part);
     }
     return part;
   }

@@ -142,7 +142,11 @@ class IncrementalSizer {
   private readonly units: number[] = [0];
   private readonly fixed: number[] = [0];
 
-  constructor(private readonly renderer: (model: string) => PromptRenderer) {}
+  /** `keepRenders` false: each message's render is not kept in the renderer (a calibration used once, the probe's). */
+  constructor(
+    private readonly renderer: (model: string) => PromptRenderer,
+    private readonly keepRenders: boolean,
+  ) {}
 
   /** The traced prompt decoded against the previous one and sized (`withSegments` false: its segment list left empty). */
   size(prompt: TracedPrompt, withSegments: boolean): ReplayPrompt {
@@ -156,7 +160,7 @@ class IncrementalSizer {
     let units = this.units[kept] ?? 0;
     let fixed = this.fixed[kept] ?? 0;
     for (const message of prompt.added) {
-      const part = renderer.message(message);
+      const part = renderer.message(message, this.keepRenders);
       this.visible.push(message);
       for (const segment of part.segments) this.segments.push(segment);
       tokens += part.tokens;
@@ -192,7 +196,7 @@ export function priceRecordedTrace(trace: RecordedTrace, pricing: TracePricing, 
     throw new Error('invariant: a trace walked without reload copies is priced without the reload break');
   const input: ReplayInput = { ...trace.input, ...pricing };
   const rows = new RowEmitter(input, memo, reloadBreaks);
-  const sizer = new IncrementalSizer((model) => rows.renderer(model));
+  const sizer = new IncrementalSizer((model) => rows.renderer(model), true);
   for (const event of trace.events) {
     switch (event.kind) {
       case 'mark':
@@ -233,7 +237,7 @@ export type TracedSend = Pick<ReplayRow, 'sourceRequestIndex' | 'visibleChars' |
  */
 export function tracedSends(trace: RecordedTrace, calibration: TokenCalibration, memo: ReplayMemo): TracedSend[] {
   const rows = new RowEmitter({ ...trace.input, calibration }, memo, false);
-  const sizer = new IncrementalSizer((model) => rows.renderer(model));
+  const sizer = new IncrementalSizer((model) => rows.renderer(model), false);
   const sends: TracedSend[] = [];
   for (const event of trace.events) {
     switch (event.kind) {

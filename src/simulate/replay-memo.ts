@@ -10,14 +10,32 @@
  */
 import type { PruneMemo, ToolActivity, ToolLineMemo } from '../engine/index.js';
 import { newPruneMemo } from '../engine/index.js';
-import type { Item, ToolCall } from '../session/model.js';
+import type { Item, Session, ToolCall } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
 import type { ReplayMessage } from './provider-view.js';
 import { PromptRenderer, messageForItem, toolResultText, withToolResult } from './provider-view.js';
 
+/**
+ * Characters of content above which a session's tool-transcript lines are not kept between its
+ * replays (`ReplayMemo.toolLines`). A line is ~400 characters and, clipped with `…`, a two-byte
+ * string: kept for every call of a 1 GB Claude Code transcript they were ~96 MB of live heap
+ * (`bench/simulate-speed.mjs --big`), for one render saved per call in each later walk.
+ */
+export const TOOL_LINE_MEMO_MAX_CHARS = 64_000_000;
+
+/** Σ characters of a session's items (`Item.chars`): what its replays hold of it. */
+export function sessionContentChars(session: Session): number {
+  let chars = 0;
+  for (const item of session.items) chars += item.chars;
+  return chars;
+}
+
 export class ReplayMemo {
-  /** Rendered tool-transcript lines by activity entry (the memory transcript, engine.md §3.5). */
-  readonly toolLines: ToolLineMemo = new WeakMap();
+  /**
+   * Rendered tool-transcript lines by activity entry (the memory transcript, engine.md §3.5);
+   * undefined where they are not kept (`keepToolLines` false: rendered again by each walk).
+   */
+  readonly toolLines: ToolLineMemo | undefined;
   /** What the pruning policies can reuse (their output depends on the message alone). */
   readonly prune: PruneMemo = newPruneMemo();
   // By item index (one memo serves one session): plain arrays, lighter than weak maps on a
@@ -29,6 +47,11 @@ export class ReplayMemo {
   private readonly calls = new WeakMap<ToolCall, ToolActivity>();
   private readonly renderers = new WeakMap<TokenCalibration, PromptRenderer>();
   private readonly plainRenderers = new WeakMap<TokenCalibration, PromptRenderer>();
+
+  /** `keepToolLines`: keep the tool-transcript lines between replays (default; see `TOOL_LINE_MEMO_MAX_CHARS`). */
+  constructor(options: { readonly keepToolLines?: boolean } = {}) {
+    this.toolLines = options.keepToolLines === false ? undefined : new WeakMap();
+  }
 
   /** `messageForItem`, once per item. */
   message(item: Item, itemIndex: number): ReplayMessage | null {

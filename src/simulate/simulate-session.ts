@@ -14,7 +14,7 @@ import { isUnsizedWalk, replaySession } from './replay.js';
 import type { TracePricing, TracedSend } from './recorded-trace.js';
 import { priceRecordedTrace, traceRecordedReplay, tracedSends } from './recorded-trace.js';
 import { repriceAutomaticCache, ttlChoiceOf } from './row-emitter.js';
-import { ReplayMemo } from './replay-memo.js';
+import { ReplayMemo, TOOL_LINE_MEMO_MAX_CHARS, sessionContentChars } from './replay-memo.js';
 import type { Scenario } from './scenario.js';
 import { familyDefaults } from './scenario.js';
 
@@ -97,7 +97,7 @@ export function simulateSession(
   };
   const hookBlocks = preCompactHookBlocks(session);
   // Every replay of the session turns the same items into the same messages: built once.
-  const memo = new ReplayMemo();
+  const memo = new ReplayMemo({ keepToolLines: sessionContentChars(session) <= TOOL_LINE_MEMO_MAX_CHARS });
   const fit = fitRecorded(session, recordedScenario, options, hookBlocks, memo);
   const results = scenarios.map((scenario) => ({
     scenario,

@@ -41,6 +41,8 @@ describe('ReplayMemo', () => {
     expect(sessions.length).toBe(3);
     for (const session of sessions) {
       const memo = new ReplayMemo();
+      const linelessMemo = new ReplayMemo({ keepToolLines: false });
+      expect(linelessMemo.toolLines).toBeUndefined();
       const modelFacts = modelFactsFor(prices, session.requests[0]?.provider ?? null);
       const policies = [recordedPolicyCandidates(session)[0] ?? SLIDING_LEGACY_POLICY, SLIDING_LEGACY_POLICY];
       for (const calibration of calibrations) {
@@ -55,6 +57,11 @@ describe('ReplayMemo', () => {
               preCompactHookBlocks: false,
             };
             expect(replaySession({ ...input, memo }), `${session.id} ${scenario.name}`).toEqual(replaySession(input));
+            // Without its tool-transcript lines (a large session's memo): the same rows again.
+            expect(
+              replaySession({ ...input, memo: linelessMemo }),
+              `${session.id} ${scenario.name} (no lines)`,
+            ).toEqual(replaySession(input));
           }
         }
       }
