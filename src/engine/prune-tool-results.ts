@@ -5,35 +5,35 @@ import type { PruneOutcome, ReplacedToolResult } from './prune-outcome.js';
 import type { PruneState } from './prune-state.js';
 import { prunedToolResultText, selectFreshToReplace } from './prune-state.js';
 
-/**
- * Reuse across calls (`PruneMemo.prefixStable`): a message shown with some results replaced, by
- * the message object, with the replacement of each of its parts. Decisions are sticky and a
- * re-applied replacement is the stored string, so a message keeps one replaced copy from send to
- * send instead of a new one per send (the same content either way).
- */
-export type PrefixStableMemo = WeakMap<
-  HistoryMessage,
-  { readonly replacements: readonly (string | undefined)[]; readonly message: HistoryMessage }
->;
+type ReplacedCopy = { readonly replacements: readonly (string | undefined)[]; readonly message: HistoryMessage };
 
-/** `message` with the results `replacements` names replaced, the memo's copy when it has the same one. */
+/**
+ * Reuse from one call to the next (`PruneMemo.prefixStable`): the replaced copies the last call
+ * showed, by message object, with the replacement of each of their parts. Decisions are sticky and
+ * a re-applied replacement is the stored string, so a message keeps one replaced copy from send
+ * to send instead of a new one per send (the same content either way). Only the last call's are
+ * kept: as many as the history shows, not every copy a long replay ever made.
+ */
+export type PrefixStableMemo = { last: Map<HistoryMessage, ReplacedCopy> };
+
+/** `message` with the results `replacements` names replaced: the last call's copy when it was the same one. */
 function replacedCopy<M extends HistoryMessage>(
   message: M,
   replacements: ReadonlyMap<string, string>,
   memo: PrefixStableMemo | undefined,
+  shown: Map<HistoryMessage, ReplacedCopy>,
 ): M {
   if (memo === undefined) return withReplacedResults(message, (part) => replacements.get(part.id));
   const wanted = message.parts.map((part) => (isToolResultPart(part) ? replacements.get(part.id) : undefined));
-  const known = memo.get(message);
+  let copy = memo.last.get(message);
   if (
-    known !== undefined &&
-    known.replacements.length === wanted.length &&
-    known.replacements.every((replacement, i) => replacement === wanted[i])
+    copy === undefined ||
+    copy.replacements.length !== wanted.length ||
+    !copy.replacements.every((replacement, i) => replacement === wanted[i])
   )
-    return known.message as M;
-  const copy = withReplacedResults(message, (part) => replacements.get(part.id));
-  memo.set(message, { replacements: wanted, message: copy });
-  return copy;
+    copy = { replacements: wanted, message: withReplacedResults(message, (part) => replacements.get(part.id)) };
+  shown.set(message, copy);
+  return copy.message as M;
 }
 
 interface Candidate {
@@ -102,15 +102,17 @@ export function pruneHistoryToolResults<M extends HistoryMessage>(
     charsAfter += replacement === undefined ? c.sizeChars : replacement.length;
     if (replacement !== undefined) replacedCount += 1;
   }
+  const shown = new Map<HistoryMessage, ReplacedCopy>();
   const out =
     replacements.size === 0
       ? [...messages]
       : messages.map((message) =>
           message.role === 'assistant' &&
           message.parts.some((part) => isToolResultPart(part) && replacements.has(part.id))
-            ? replacedCopy(message, replacements, memo)
+            ? replacedCopy(message, replacements, memo, shown)
             : message,
         );
+  if (memo !== undefined) memo.last = shown;
   return {
     messages: out,
     stats: {

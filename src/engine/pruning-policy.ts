@@ -14,7 +14,7 @@ export type PruneMemo = { readonly sliding: SlidingMemo; readonly prefixStable: 
 
 /** A fresh memo: one per history (one per replay). */
 export function newPruneMemo(): PruneMemo {
-  return { sliding: new WeakMap(), prefixStable: new WeakMap() };
+  return { sliding: new WeakMap(), prefixStable: { last: new Map() } };
 }
 
 /**

@@ -147,6 +147,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
         (total) => request.progress?.start(total),
       )),
     ];
+    heapGrowth.release();
     await pending.flush(db);
     const { report, notices } = await summaryOf(db, { scenarios: request.scenarios, facts, issues, skipped });
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);

@@ -77,34 +77,37 @@ describe('pruning memos', () => {
     );
   });
 
-  it('prefix-stable pruning with one memo shared by replays of other budgets and resets equals it without', () => {
+  it('prefix-stable pruning with one memo, call after call of any history length, budget and reset, equals it without', () => {
     fc.assert(
       fc.property(
         historyArb,
-        fc.array(fc.record({ budget: fc.constantFrom(0, 500, 2_000, 1_000_000), resetAt: fc.nat({ max: 16 }) }), {
-          minLength: 1,
-          maxLength: 3,
-        }),
-        (history, replays) => {
-          // One memo for every replay, as a session's replays share `ReplayMemo.prune`.
+        fc.array(
+          fc.record({
+            n: fc.nat({ max: 16 }),
+            budget: fc.constantFrom(0, 500, 1_600, 2_000, 1_000_000),
+            // The Aug engine forgets every decision at each run (engine.md §5.1); a new replay starts afresh.
+            reset: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 24 },
+        ),
+        (history, calls) => {
+          // One memo for every call, as a session's replays share `ReplayMemo.prune`.
           const memo = newPruneMemo();
-          for (const { budget, resetAt } of replays) {
-            const withMemo = new PruneState();
-            const without = new PruneState();
-            for (let n = 0; n <= history.length; n++) {
-              // The Aug engine forgets every decision at each run (engine.md §5.1).
-              if (n === resetAt) {
-                withMemo.reset();
-                without.reset();
-              }
-              const prefix = history.slice(0, n);
-              expect(applyPruningPolicy(prefix, { kind: 'prefix-stable' }, withMemo, budget, memo)).toEqual(
-                applyPruningPolicy(prefix, { kind: 'prefix-stable' }, without, budget),
-              );
+          const withMemo = new PruneState();
+          const without = new PruneState();
+          for (const { n, budget, reset } of calls) {
+            if (reset) {
+              withMemo.reset();
+              without.reset();
             }
+            const prefix = history.slice(0, n);
+            expect(applyPruningPolicy(prefix, { kind: 'prefix-stable' }, withMemo, budget, memo)).toEqual(
+              applyPruningPolicy(prefix, { kind: 'prefix-stable' }, without, budget),
+            );
           }
         },
       ),
+      { numRuns: 300 },
     );
   });
 
