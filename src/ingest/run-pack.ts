@@ -478,7 +478,7 @@ export class RunPack {
     const asked = new Set(keys);
     const hashes = new Set(keys.map(claimHash));
     for (const hit of this.deferred) {
-      if (hit.owner === owner || !hit.hashes().some((hash) => hashes.has(hash))) continue;
+      if (hit.owner === owner || !anyIn(hit.hashes(), hashes)) continue;
       for (const key of hit.claimed()) if (asked.has(key)) return true;
     }
     return false;
@@ -497,7 +497,7 @@ export class RunPack {
       for (const key of claims.keys()) if (i++ >= seen.keys) seen.hashes.add(claimHash(key));
       seen.keys = claims.size;
     }
-    return hit.hashes().some((hash) => seen.hashes.has(hash));
+    return anyIn(hit.hashes(), seen.hashes);
   }
 
   /** Whether responses are still deferred (a session built now must be checked against them). */
@@ -783,6 +783,12 @@ function claimHash(key: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
   return hash >>> 0;
+}
+
+/** Whether one of `hashes` is in `set` (a plain loop: a grown run checks every served session's hashes). */
+function anyIn(hashes: Uint32Array, set: ReadonlySet<number>): boolean {
+  for (let i = 0; i < hashes.length; i += 1) if (set.has(hashes[i] ?? 0)) return true;
+  return false;
 }
 
 /** A claims blob: the number of keys (uint32 LE), their hashes (uint32 each, native order), then the keys as JSON. */
