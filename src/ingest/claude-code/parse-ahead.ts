@@ -38,9 +38,16 @@ export type ParallelParse = {
   readonly minBytes: number;
   /**
    * The share of the planned bytes the main thread parses itself, between building sessions (0 to
-   * 1): with one worker the main thread would otherwise wait for it most of the run.
+   * 1): with one worker the main thread would otherwise wait for it most of the run. When workers
+   * build whole sessions (`sessions`), above 0 the main thread builds the next sessions while it
+   * waits for a worker, whatever their share.
    */
   readonly mainShare?: number;
+  /**
+   * Whether the workers read and build whole sessions (`build-ahead.ts`) rather than parse
+   * transcripts for the main thread to build (`ParseAhead`).
+   */
+  readonly sessions?: boolean;
   /** The worker to start (tests); default `defaultParseWorkerScript()`. */
   readonly workerScript?: WorkerScript | null;
 };
