@@ -82,8 +82,10 @@ const MAX_PARSE_THREADS = 4;
  * Workers are opt-in (`threads`), never started by default: measured on a 2-core machine, idle as
  * well as shared, a main thread plus one worker took as much wall time as one thread or more and
  * 0.3–1 s more CPU on 67–269 MB (README, performance): the worker's start, the entries' transfer
- * and a second heap cost what the overlap saved. A machine with more cores was never measured, so
- * no default is claimed for it; `bench/parse-threads.mjs` measures one.
+ * and a second heap cost what the overlap saved. Workers that build whole sessions (`sessions`)
+ * move almost nothing, yet two threads building at once cost ≈ 40% more CPU per session there, so
+ * on a shared machine they lost too. A machine with more cores was never measured, so no default
+ * is claimed for it; `bench/parse-threads.mjs` measures one.
  */
 const AUTOMATIC_THREADS = 1;
 

@@ -25,9 +25,9 @@ export type ForEachSessionOptions = IngestOptions & {
 };
 
 /**
- * The parse threads `$CACHECOST_THREADS` asks for (a whole number ≥ 1; 1 = parse in the main
- * thread only); undefined when unset (then as many as the machine has cores, up to a cap). Anything
- * else is a `BAD_ARGUMENT` error.
+ * The threads `$CACHECOST_THREADS` asks for (a whole number ≥ 1; 1 = everything in the main
+ * thread), the workers building whole sessions (`build-ahead.ts`); undefined when unset (then
+ * `parallelParse`'s automatic count). Anything else is a `BAD_ARGUMENT` error.
  */
 export function parallelFromEnv(env: Readonly<Record<string, string | undefined>>): ParallelParse | undefined {
   const raw = env['CACHECOST_THREADS']?.trim();
