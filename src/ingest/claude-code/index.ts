@@ -177,13 +177,17 @@ export function startClaudeBuildAhead(
     readonly parallel: ParallelParse;
   },
 ): BuildAhead | null {
-  const { content, pack } = options;
+  const { content, cache, pack } = options;
   // Text mode keeps the logs' content: moving it between threads would cost what building saves.
   if (content === 'text' || options.parallel.workers < 1) return null;
+  const parser = lineParser(content);
   const plan: PlannedSession[] = [];
   for (const files of sessions) {
     const paths = listedFiles(files).map((file) => file.file);
     if ((pack?.lookup(packKey(files, content, true), paths) ?? null) !== null) continue;
+    // Every file has a parse cache entry (a session the pack does not keep, re-read each run): the
+    // run reads the entries, or only what a file appended; a worker would not pay.
+    if (cache !== null && paths.every((path) => hasCacheEntry(cache, parser.key, path))) continue;
     // Stamped before any of them is read: a file that changes while it is read is not stored as read.
     const stamps = pack === null ? [] : stampFiles(paths);
     let bytes = 0;
@@ -199,7 +203,7 @@ export function startClaudeBuildAhead(
     }
     plan.push({ files, bytes, stamps });
   }
-  return BuildAhead.start(plan, content, options.cache, options.parallel);
+  return BuildAhead.start(plan, content, cache, options.parallel);
 }
 
 /** The run's claims as a build would change them, without changing them until `commit`. */
