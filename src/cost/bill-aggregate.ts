@@ -58,6 +58,9 @@ type Group = {
   requests: number;
   readonly sessions: Set<string>;
   readonly models: Set<string>;
+  /** The session and model last put in the sets (consecutive requests mostly share both: one Set lookup per change). */
+  lastSession: string | null;
+  lastModel: string | null;
   first: number | null;
   last: number | null;
   prompt: number;
@@ -135,6 +138,8 @@ function newGroup(key: string | null): Group {
     requests: 0,
     sessions: new Set(),
     models: new Set(),
+    lastSession: null,
+    lastModel: null,
     first: null,
     last: null,
     prompt: 0,
@@ -174,8 +179,14 @@ function newGroup(key: string | null): Group {
  */
 function addTo(group: Group, row: BillRequest, rates: ClassRates | null, longContext: boolean): void {
   group.requests += 1;
-  group.sessions.add(row.sessionId);
-  group.models.add(row.model);
+  if (row.sessionId !== group.lastSession) {
+    group.sessions.add(row.sessionId);
+    group.lastSession = row.sessionId;
+  }
+  if (row.model !== group.lastModel) {
+    group.models.add(row.model);
+    group.lastModel = row.model;
+  }
   if (row.timestampMs !== null) {
     if (group.first === null || row.timestampMs < group.first) group.first = row.timestampMs;
     if (group.last === null || row.timestampMs > group.last) group.last = row.timestampMs;
@@ -399,6 +410,10 @@ export class BillAggregator {
   private readonly unpriced = new Map<string, { requests: number; tokens: number }>();
   private readonly dayOf: (ms: number) => string;
   private readonly resolved = new Map<string, string | null>();
+  /** Model → its price when the table has one price for it at every time (then `priceAt` need not look). */
+  private readonly timeless = new Map<string, ModelPrice | null>();
+  /** The group `add` last added to (consecutive requests mostly share their group). */
+  private last: { readonly key: string | null; readonly group: Group } | null = null;
 
   constructor(
     private readonly prices: PriceTable,
@@ -408,10 +423,18 @@ export class BillAggregator {
   }
 
   private priceOf(model: string, timestampMs: number | null): ModelPrice | null {
+    const timeless = this.timeless.get(model);
+    if (timeless !== undefined) return timeless;
     let id = this.resolved.get(model);
     if (id === undefined) {
       id = resolveModelName(this.prices, model)?.id ?? null;
       this.resolved.set(model, id);
+      // One window open at both ends: `priceAt` gives it for every timestamp, null included.
+      const windows = id === null ? [] : (this.prices.windowsById.get(id) ?? []);
+      const only = windows.length === 1 ? windows[0] : undefined;
+      if (id === null) this.timeless.set(model, null);
+      else if (only !== undefined && only.validFromMs === null && only.validToMs === null)
+        this.timeless.set(model, only);
     }
     return id === null ? null : priceAt(this.prices, id, timestampMs);
   }
@@ -472,11 +495,12 @@ export class BillAggregator {
       }
     }
     const key = this.keyOf(row);
-    let group = this.groups.get(key);
+    let group = this.last !== null && this.last.key === key ? this.last.group : this.groups.get(key);
     if (group === undefined) {
       group = newGroup(key);
       this.groups.set(key, group);
     }
+    if (this.last?.group !== group) this.last = { key, group };
     addTo(group, row, priced, longContext);
     addTo(this.total, row, priced, longContext);
     if (!this.options.breakdown) return;

@@ -10,17 +10,28 @@
  * - An outcome or a session is served only while every file it came from has the identity
  *   (device, inode), size and mtime recorded, and that mtime is more than `racyMs` older than the
  *   run that wrote the pack (a same-size rewrite within the mtime's resolution would look unchanged).
- * - A pack from another build (fingerprint), for another key, of another length than its header
- *   says, whose index is damaged (the header holds its CRC-32) or unreadable is ignored and rewritten.
+ * - A pack from another build (fingerprint), for another key, of another length than its trailer
+ *   says, whose index is damaged (the trailer holds its CRC-32) or unreadable is ignored and rewritten.
  * - Each blob of a session (requests, claims, items) has its own CRC-32 in the index, checked when
  *   the blob is first read: a session whose requests or claims are damaged is not served (it is
- *   built from its logs). The items (most of the bytes, which the bill never reads) sit at the end
- *   of the file and are read only where needed: a run that reads items (`readsItems`) checks them
+ *   built from its logs). The items (most of the bytes, which the bill never reads) sit after
+ *   their segment's eager region and are read only where needed: a run that reads items (`readsItems`) checks them
  *   before it serves the session; in a run that said it would not, reading them anyway checks them
  *   then, and a damaged blob throws rather than being returned.
- * - It is written to a temp file and renamed (atomic): a run killed mid-write leaves the previous
- *   pack or none, never a part of one. Nothing is written when the run changed nothing. A run keeps
- *   the pack it read open, so a pack renamed over it meanwhile does not change what it reads.
+ * - Layout: a header line (magic, build fingerprint, key, check algorithm), then segments, each
+ *   `[eager blobs][lazy blobs][index][trailer]`; the trailer (fixed size, the last bytes of the
+ *   file) says where its segment and index lie and holds the index's check; the index (the whole
+ *   pack's: every session, wherever its blobs are) names its blobs by file offset. Only the last
+ *   segment's index is read; a file that does not end with a trailer whose segment ends exactly
+ *   there is not trusted.
+ * - A pack is first written to a temp file and renamed (atomic): a run killed mid-write leaves the
+ *   previous pack or none, never a part of one. A run that changed a few sessions (a transcript
+ *   grew) appends one segment instead: the new sessions' blobs and the new index, the unchanged
+ *   sessions' blobs kept where they are. A run killed mid-append leaves a file that does not end
+ *   with a trailer that matches: not trusted, rebuilt whole by the next run. Once the bytes no
+ *   longer referenced outweigh the live ones (or after `MAX_SEGMENTS`), the pack is written whole
+ *   again. Nothing is written when the run changed nothing. A run keeps the pack it read open, so
+ *   a pack renamed over it meanwhile does not change what it reads.
  *
  * Claims (responses a session counted, which a later session of the run must not count again,
  * formats.md §1.5): a session is cached with the keys it asked for. Served from the pack it must
@@ -49,7 +60,13 @@ import {
   type SessionHead,
 } from './session-codec.js';
 
-const MAGIC = 'cachecost-run-pack/3';
+const MAGIC = 'cachecost-run-pack/4';
+/** The tag that starts every trailer. */
+const TRAILER_TAG = 'cachecost-run-pack-segment/4';
+/** Bytes of a trailer: its JSON padded with spaces, then a newline. */
+const TRAILER_BYTES = 256;
+/** Segments appended before the pack is written whole again. */
+const MAX_SEGMENTS = 16;
 const ALIGN = 8;
 /** Builds checked against the deferred claims before they are put in the run's map. */
 const MAX_DEFERRED_CHECKS = 8;
@@ -62,24 +79,31 @@ export type FileStamp = readonly [dev: number, ino: number, size: number, mtimeM
 /** The check of some bytes: their CRC-32, or their sha256 in hex where zlib has no crc32. */
 type Check = number | string;
 
+/** The first line of a pack, written once when the pack is written whole (padded to 8 bytes). */
 type Header = {
   readonly magic: string;
   readonly fingerprint: string;
   readonly key: string;
-  readonly writtenAtMs: number;
   /** `crc32` or `sha256`: how the index and every blob are checked. */
   readonly algorithm: string;
-  /** Bytes of the index JSON (padded with spaces so that the blobs start 8-aligned in the file). */
+};
+
+/** The last `TRAILER_BYTES` of a pack: where the last segment and its index are. */
+type Trailer = {
+  readonly tag: string;
+  /** File offset of the segment. */
+  readonly start: number;
+  /** Bytes of its region read with the index: its sessions' requests (or whole JSON) and claims. */
+  readonly eagerBytes: number;
+  /** Bytes of the region after it, read only where needed: its sessions' items. */
+  readonly lazyBytes: number;
+  /** Bytes of the index JSON after both (padded with spaces to a multiple of 8). */
   readonly indexBytes: number;
   /** The check of the index bytes. */
   readonly index: Check;
-  /** Bytes of the region read with the index: every session's requests (or whole JSON) and claims. */
-  readonly eagerBytes: number;
-  /** Bytes of the region after it, read only where needed: the sessions' items. */
-  readonly lazyBytes: number;
 };
 
-/** A blob: its byte offset in its region, its length, its check. */
+/** A blob: its byte offset in the file, its length, its check. */
 type Blob = readonly [offset: number, bytes: number, check: Check];
 
 type StoredSession =
@@ -108,18 +132,27 @@ type StoredSession =
     };
 
 type Index = {
+  /** When the run that wrote this index started (`ParseCache.nowMs`): the racy-mtime rule's reference. */
+  readonly writtenAtMs: number;
+  /** The eager region of each segment: file offset, bytes. */
+  readonly eager: readonly (readonly [start: number, bytes: number])[];
   readonly files: readonly (readonly [path: string, ...FileStamp, outcome: unknown])[];
   readonly sessions: readonly StoredSession[];
 };
 
-/** A pack as loaded: header, index, the eager region in memory, the file kept open for the lazy region. */
+/** A pack as loaded: header, index, the eager regions in memory, the file kept open for the lazy ones. */
 type Loaded = {
   readonly header: Header;
   readonly index: Index;
-  readonly eager: Buffer;
+  /** Each segment's eager region, read whole. */
+  readonly eager: readonly { readonly start: number; readonly bytes: Buffer }[];
   readonly fd: number;
-  /** Where the lazy region starts in the file. */
-  readonly lazyStart: number;
+  /** The file's length and identity when it was read (an append goes on from there). */
+  readonly size: number;
+  readonly dev: number;
+  readonly ino: number;
+  /** Bytes of the header line: where the first segment starts. */
+  readonly headerBytes: number;
 };
 
 /** A session the pack can serve: its position in the pack, and its parts read on demand. */
@@ -132,13 +165,11 @@ export type PackHit = {
   readonly claimed: () => readonly string[];
 };
 
-/** A session kept for the next pack: its stored form, its eager blobs, its items read when the pack is written. */
-type Kept = {
+/** A session built in this run, kept for the next pack: its stored form (blobs not placed yet) and its bytes. */
+type Fresh = {
   readonly stored: StoredSession;
-  /** Built in this run: its blobs' places and checks are not known yet. */
-  readonly fresh: boolean;
   readonly eager: readonly [claims: Buffer, body: Buffer];
-  readonly items: (() => Buffer) | null;
+  readonly items: Buffer | null;
 };
 
 function stampOf(path: string): FileStamp | null {
@@ -200,14 +231,14 @@ export class RunPack {
    */
   private readonly seen = new Map<string, FileStamp | null>();
   /** What the next pack holds, in order: sessions built in this run, and positions of sessions served. */
-  private readonly kept: (Kept | number)[] = [];
+  private readonly kept: (Fresh | number)[] = [];
   private readonly byKey: Map<string, number>;
   private readonly oldFiles: Map<string, Index['files'][number]>;
   /** Positions of the stored sessions whose requests and claims were checked (and items, for `readsItems`). */
   private readonly checked = new Set<number>();
   private changed = false;
-  /** The lazy region of the pack read, once a pack is written with items from it. */
-  private lazy: Buffer | null = null;
+  /** The pack read, whole, once a pack is written whole with blobs from it. */
+  private whole: Buffer | null = null;
   /** Sessions served in pack order so far, whose claims are not yet in the run's map. */
   private deferred: PackHit[] = [];
   private inOrder = true;
@@ -255,7 +286,8 @@ export class RunPack {
       return null;
     }
     try {
-      const size = fstatSync(fd).size;
+      const info = fstatSync(fd);
+      const size = info.size;
       let head = readAt(fd, Math.min(size, HEADER_PROBE), 0);
       let split = head.indexOf(0x0a);
       if (split === -1 && head.length < size) {
@@ -266,15 +298,32 @@ export class RunPack {
       const header = JSON.parse(head.toString('utf8', 0, split)) as Header;
       if (header.magic !== MAGIC || header.fingerprint !== cache.fingerprint || header.key !== key)
         throw new Error('run pack: another build or run');
-      const { indexBytes, eagerBytes, lazyBytes } = header;
-      const start = split + 1;
-      if (size !== start + indexBytes + eagerBytes + lazyBytes) throw new Error('run pack: not the length it says');
-      const body = readAt(fd, indexBytes + eagerBytes, start);
-      const indexBody = body.subarray(0, indexBytes);
-      if (body.length !== indexBytes + eagerBytes || checkOf(indexBody, header.algorithm) !== header.index)
+      const headerBytes = split + 1;
+      if (size < headerBytes + TRAILER_BYTES) throw new Error('run pack: no trailer');
+      const trailerBytes = readAt(fd, TRAILER_BYTES, size - TRAILER_BYTES);
+      if (trailerBytes[TRAILER_BYTES - 1] !== 0x0a) throw new Error('run pack: no trailer');
+      const trailer = JSON.parse(trailerBytes.toString('utf8')) as Trailer;
+      const { start, eagerBytes, lazyBytes, indexBytes } = trailer;
+      // The last segment ends exactly where the file does: an append cut short, or bytes added after
+      // it, leave a file that is not trusted.
+      if (
+        trailer.tag !== TRAILER_TAG ||
+        !wholeNumbers(start, eagerBytes, lazyBytes, indexBytes) ||
+        start < headerBytes ||
+        start + eagerBytes + lazyBytes + indexBytes + TRAILER_BYTES !== size
+      )
+        throw new Error('run pack: not the length it says');
+      const indexBody = readAt(fd, indexBytes, start + eagerBytes + lazyBytes);
+      if (indexBody.length !== indexBytes || checkOf(indexBody, header.algorithm) !== trailer.index)
         throw new Error('run pack: damaged index');
       const index = JSON.parse(indexBody.toString('utf8')) as Index;
-      return { header, index, eager: body.subarray(indexBytes), fd, lazyStart: start + indexBytes + eagerBytes };
+      const eager = index.eager.map(([at, bytes]) => {
+        if (!wholeNumbers(at, bytes) || at < headerBytes || at + bytes > size) throw new Error('run pack: bad region');
+        const read = readAt(fd, bytes, at);
+        if (read.length !== bytes) throw new Error('run pack: cut');
+        return { start: at, bytes: read };
+      });
+      return { header, index, eager, fd, size, dev: info.dev, ino: info.ino, headerBytes };
     } catch {
       closeSync(fd);
       return null;
@@ -282,7 +331,7 @@ export class RunPack {
   }
 
   private trusted(mtimeMs: number): boolean {
-    return this.old !== null && mtimeMs < this.old.header.writtenAtMs - racyMs(mtimeMs);
+    return this.old !== null && mtimeMs < this.old.index.writtenAtMs - racyMs(mtimeMs);
   }
 
   /**
@@ -293,18 +342,22 @@ export class RunPack {
     return mtimeMs < this.cache.nowMs - racyMs(mtimeMs);
   }
 
-  /** A blob of the eager region (null when it lies outside the region). */
+  /** A blob of an eager region (null when it lies in none). */
   private eagerBlob(blob: Blob): Buffer | null {
-    const eager = this.old?.eager;
-    if (eager === undefined || blob[0] + blob[1] > eager.length) return null;
-    return eager.subarray(blob[0], blob[0] + blob[1]);
+    for (const region of this.old?.eager ?? []) {
+      const at = blob[0] - region.start;
+      if (at >= 0 && at + blob[1] <= region.bytes.length) return region.bytes.subarray(at, at + blob[1]);
+    }
+    return null;
   }
 
-  /** A blob of the lazy region, read from the pack that was loaded (null when the file ends before it). */
+  /** A blob of a lazy region, read from the pack that was loaded (null when the file ends before it). */
   private lazyBlob(blob: Blob): Buffer | null {
     const old = this.old;
-    if (old === null || blob[0] + blob[1] > old.header.lazyBytes) return null;
-    const bytes = readAt(old.fd, blob[1], old.lazyStart + blob[0]);
+    if (old === null || !wholeNumbers(blob[0], blob[1]) || blob[0] < old.headerBytes || blob[0] + blob[1] > old.size)
+      return null;
+    const bytes =
+      this.whole !== null ? this.whole.subarray(blob[0], blob[0] + blob[1]) : readAt(old.fd, blob[1], blob[0]);
     return bytes.length === blob[1] ? bytes : null;
   }
 
@@ -425,7 +478,7 @@ export class RunPack {
     const asked = new Set(keys);
     const hashes = new Set(keys.map(claimHash));
     for (const hit of this.deferred) {
-      if (hit.owner === owner || !hit.hashes().some((hash) => hashes.has(hash))) continue;
+      if (hit.owner === owner || !anyIn(hit.hashes(), hashes)) continue;
       for (const key of hit.claimed()) if (asked.has(key)) return true;
     }
     return false;
@@ -444,7 +497,7 @@ export class RunPack {
       for (const key of claims.keys()) if (i++ >= seen.keys) seen.hashes.add(claimHash(key));
       seen.keys = claims.size;
     }
-    return hit.hashes().some((hash) => seen.hashes.has(hash));
+    return anyIn(hit.hashes(), seen.hashes);
   }
 
   /** Whether responses are still deferred (a session built now must be checked against them). */
@@ -464,30 +517,6 @@ export class RunPack {
   private keep(position: number): void {
     // Only its position: its blobs are looked up if and when a pack is written.
     this.kept.push(position);
-  }
-
-  /** A served session as the next pack keeps it (null when the pack read is gone). */
-  private served(position: number): Kept | null {
-    const stored = this.old?.index.sessions[position];
-    if (stored === undefined) return null;
-    const claims = this.eagerBlob(stored.claims) ?? Buffer.alloc(0);
-    if (stored.kind === 'json')
-      return { stored, fresh: false, eager: [claims, this.eagerBlob(stored.whole) ?? Buffer.alloc(0)], items: null };
-    return {
-      stored,
-      fresh: false,
-      eager: [claims, this.eagerBlob(stored.requests) ?? Buffer.alloc(0)],
-      // Copied as stored, unchecked: its check goes with it, and whoever reads it checks it.
-      items: () => this.keptItems(stored.items),
-    };
-  }
-
-  /** A kept session's items for the next pack, from the lazy region read whole once (one read, not one per session). */
-  private keptItems(blob: Blob): Buffer {
-    const old = this.old;
-    if (old === null) return Buffer.alloc(0);
-    this.lazy ??= readAt(old.fd, old.header.lazyBytes, old.lazyStart);
-    return this.lazy.subarray(blob[0], blob[0] + blob[1]);
   }
 
   /**
@@ -518,7 +547,6 @@ export class RunPack {
     if (encoded.kind === 'json') {
       this.kept.push({
         stored: { key, files, owner, claims: blob, kind: 'json', whole: blob },
-        fresh: true,
         eager: [claims, encoded.whole],
         items: null,
       });
@@ -527,9 +555,8 @@ export class RunPack {
     const { head, strings, requests, items } = encoded;
     this.kept.push({
       stored: { key, files, owner, claims: blob, kind: 'columns', head, strings, requests: blob, items: blob },
-      fresh: true,
       eager: [claims, requests],
-      items: () => items,
+      items,
     });
   }
 
@@ -555,59 +582,106 @@ export class RunPack {
   }
 
   private async write(): Promise<void> {
-    const region = (): { parts: Buffer[]; bytes: number } => ({ parts: [], bytes: 0 });
-    const eager = region();
-    const lazy = region();
-    /** Places a blob in its region, 8-aligned; a new blob's check is computed, a kept one's kept. */
-    const place = (into: { parts: Buffer[]; bytes: number }, bytes: Buffer, kept: Blob | null): Blob => {
-      const blob: Blob = [into.bytes, bytes.length, kept?.[2] ?? checkOf(bytes, ALGORITHM) ?? 0];
-      into.parts.push(bytes);
-      into.bytes += bytes.length;
-      const pad = (ALIGN - (into.bytes % ALIGN)) % ALIGN;
-      if (pad > 0) {
-        into.parts.push(Buffer.alloc(pad));
-        into.bytes += pad;
+    const old = this.old;
+    const served = (position: number): StoredSession | null => old?.index.sessions[position] ?? null;
+    const freshBytes = this.kept.reduce<number>(
+      (sum, entry) =>
+        typeof entry === 'number'
+          ? sum
+          : sum + entry.eager[0].length + entry.eager[1].length + (entry.items?.length ?? 0) + 3 * ALIGN,
+      0,
+    );
+    // Live bytes: what every kept session references (the index is rewritten either way).
+    const liveBytes = this.kept.reduce<number>((sum, entry) => {
+      if (typeof entry !== 'number') return sum;
+      const stored = served(entry);
+      if (stored === null) return sum;
+      const blobs =
+        stored.kind === 'json' ? [stored.claims, stored.whole] : [stored.claims, stored.requests, stored.items];
+      return sum + blobs.reduce((bytes, blob) => bytes + blob[1], 0);
+    }, freshBytes);
+    const appendable =
+      old !== null &&
+      old.header.algorithm === ALGORITHM &&
+      old.index.eager.length < MAX_SEGMENTS &&
+      old.size + freshBytes <= 2 * liveBytes + HEADER_PROBE;
+    if (appendable && (await this.append(old, served))) return;
+    await this.writeWhole(served);
+  }
+
+  /**
+   * Appends one segment to the pack read (the sessions built in this run, then the new index and
+   * its trailer); false when the file is no longer the one read (then it is written whole).
+   */
+  private async append(old: Loaded, served: (position: number) => StoredSession | null): Promise<boolean> {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(this.path, 'a');
+    } catch {
+      return false;
+    }
+    try {
+      const now = await handle.stat();
+      // Another run renamed a pack over it, or appended to it: not the file whose offsets this run knows.
+      if (now.dev !== old.dev || now.ino !== old.ino || now.size !== old.size) return false;
+      const segment = new Segment(old.size);
+      const sessions: StoredSession[] = [];
+      for (const entry of this.kept) {
+        if (typeof entry !== 'number') {
+          sessions.push(segment.placeFresh(entry));
+          continue;
+        }
+        const stored = served(entry);
+        if (stored !== null) sessions.push(stored);
       }
-      return blob;
-    };
-    const kept = this.kept.flatMap((entry) => {
-      const resolved = typeof entry === 'number' ? this.served(entry) : entry;
-      return resolved === null ? [] : [resolved];
-    });
-    const sessions: StoredSession[] = kept.map(({ stored, fresh, eager: [claims, body], items }) => {
-      const old = fresh ? null : stored;
-      const claimsBlob = place(eager, claims, old?.claims ?? null);
-      if (stored.kind === 'json')
-        return { ...stored, claims: claimsBlob, whole: place(eager, body, old?.kind === 'json' ? old.whole : null) };
-      const requests = place(eager, body, old?.kind === 'columns' ? old.requests : null);
-      const itemsBlob = place(lazy, items?.() ?? Buffer.alloc(0), old?.kind === 'columns' ? old.items : null);
-      return { ...stored, claims: claimsBlob, requests, items: itemsBlob };
-    });
+      const eager = [...old.index.eager, [segment.start, segment.eager.bytes] as const];
+      // Written as one call: a run killed in it leaves a file without this trailer at its end.
+      await handle.writev(segment.finish(this.index(eager, sessions)));
+      return true;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The index of the next pack (this run's outcomes and `sessions`). */
+  private index(eager: Index['eager'], sessions: StoredSession[]): Index {
     const files = [...this.outcomes].map(([path, [stamp, value]]) => [path, ...stamp, value] as const);
-    // The header line and the index are padded with spaces to whole multiples of 8 bytes, so that
-    // the blobs start 8-aligned in the file and requests can be viewed as a Float64Array in place.
-    const index = Buffer.from(padTo(JSON.stringify({ files, sessions } satisfies Index), 0));
-    const header: Header = {
-      magic: MAGIC,
-      fingerprint: this.cache.fingerprint,
-      key: this.key,
-      writtenAtMs: this.cache.nowMs,
-      algorithm: ALGORITHM,
-      indexBytes: index.length,
-      index: checkOf(index, ALGORITHM) ?? 0,
-      eagerBytes: eager.bytes,
-      lazyBytes: lazy.bytes,
-    };
+    return { writtenAtMs: this.cache.nowMs, eager, files, sessions };
+  }
+
+  /** Writes the pack whole, to a temp file renamed over it; served sessions' blobs are copied with their checks. */
+  private async writeWhole(served: (position: number) => StoredSession | null): Promise<void> {
+    const old = this.old;
+    if (old !== null && this.kept.some((entry) => typeof entry === 'number'))
+      this.whole ??= readAt(old.fd, old.size, 0);
+    const header: Header = { magic: MAGIC, fingerprint: this.cache.fingerprint, key: this.key, algorithm: ALGORITHM };
+    const headerLine = Buffer.from(`${padTo(JSON.stringify(header), 1)}\n`);
+    const segment = new Segment(headerLine.length);
+    const sessions: StoredSession[] = [];
+    for (const entry of this.kept) {
+      if (typeof entry !== 'number') {
+        sessions.push(segment.placeFresh(entry));
+        continue;
+      }
+      const stored = served(entry);
+      if (stored === null) continue;
+      // Copied as stored, unchecked: its check goes with it, and whoever reads it checks it.
+      const copy = (blob: Blob): Buffer => this.eagerBlob(blob) ?? this.lazyBlob(blob) ?? Buffer.alloc(0);
+      const claims = segment.place(segment.eager, copy(stored.claims), stored.claims[2]);
+      if (stored.kind === 'json')
+        sessions.push({ ...stored, claims, whole: segment.place(segment.eager, copy(stored.whole), stored.whole[2]) });
+      else {
+        const requests = segment.place(segment.eager, copy(stored.requests), stored.requests[2]);
+        const items = segment.place(segment.lazy, copy(stored.items), stored.items[2]);
+        sessions.push({ ...stored, claims, requests, items });
+      }
+    }
+    const parts = segment.finish(this.index([[segment.start, segment.eager.bytes]], sessions));
     const temp = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       const handle = await open(temp, 'w');
       try {
-        await handle.writev([
-          Buffer.from(`${padTo(JSON.stringify(header), 1)}\n`),
-          index,
-          ...eager.parts,
-          ...lazy.parts,
-        ]);
+        await handle.writev([headerLine, ...parts]);
       } finally {
         await handle.close();
       }
@@ -616,6 +690,70 @@ export class RunPack {
       // A pack that cannot be written only costs the next run its speed.
       await rm(temp, { force: true }).catch(() => undefined);
     }
+  }
+}
+
+/** Whether every value is a whole number ≥ 0 (offsets and lengths read from a pack). */
+function wholeNumbers(...values: unknown[]): boolean {
+  return values.every((value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0);
+}
+
+/**
+ * One segment being laid out from file offset `start`: its eager and lazy regions (each blob
+ * 8-aligned in the file), then its index and trailer (`finish`).
+ */
+class Segment {
+  readonly eager = { parts: [] as Buffer[], bytes: 0, relative: [] as [blob: Blob, at: number][] };
+  readonly lazy = { parts: [] as Buffer[], bytes: 0, relative: [] as [blob: Blob, at: number][] };
+
+  constructor(readonly start: number) {}
+
+  /**
+   * Places a blob in a region and returns it with its region offset (made a file offset by
+   * `finish`, once the eager region's length is known); a new blob's check is computed, a copied one's kept.
+   */
+  place(into: Segment['eager'], bytes: Buffer, check: Check | null): Blob {
+    const blob: [number, number, Check] = [into.bytes, bytes.length, check ?? checkOf(bytes, ALGORITHM) ?? 0];
+    into.relative.push([blob, into.bytes]);
+    into.parts.push(bytes);
+    into.bytes += bytes.length;
+    const pad = (ALIGN - (into.bytes % ALIGN)) % ALIGN;
+    if (pad > 0) {
+      into.parts.push(Buffer.alloc(pad));
+      into.bytes += pad;
+    }
+    return blob;
+  }
+
+  /** Places the blobs of a session built in this run. */
+  placeFresh({ stored, eager: [claims, body], items }: Fresh): StoredSession {
+    const claimsBlob = this.place(this.eager, claims, null);
+    if (stored.kind === 'json') return { ...stored, claims: claimsBlob, whole: this.place(this.eager, body, null) };
+    const requests = this.place(this.eager, body, null);
+    return { ...stored, claims: claimsBlob, requests, items: this.place(this.lazy, items ?? Buffer.alloc(0), null) };
+  }
+
+  /** The segment's bytes: its regions, its index, its trailer (blob offsets made file offsets first). */
+  finish(index: Index): Buffer[] {
+    for (const [blob, at] of this.eager.relative) (blob as [number, number, Check])[0] = this.start + at;
+    for (const [blob, at] of this.lazy.relative)
+      (blob as [number, number, Check])[0] = this.start + this.eager.bytes + at;
+    const eager = index.eager.map(([at, bytes]) => [at, at === this.start ? this.eager.bytes : bytes] as const);
+    // Padded with spaces so that every segment, and so every blob, starts 8-aligned in the file
+    // (requests are viewed as a Float64Array in place).
+    const indexBytes = Buffer.from(padTo(JSON.stringify({ ...index, eager } satisfies Index), 0));
+    const trailer: Trailer = {
+      tag: TRAILER_TAG,
+      start: this.start,
+      eagerBytes: this.eager.bytes,
+      lazyBytes: this.lazy.bytes,
+      indexBytes: indexBytes.length,
+      index: checkOf(indexBytes, ALGORITHM) ?? 0,
+    };
+    const text = JSON.stringify(trailer);
+    if (Buffer.byteLength(text) >= TRAILER_BYTES) throw new Error('run pack: trailer too long');
+    const trailerBytes = Buffer.from(`${text}${' '.repeat(TRAILER_BYTES - 1 - Buffer.byteLength(text))}\n`);
+    return [...this.eager.parts, ...this.lazy.parts, indexBytes, trailerBytes];
   }
 }
 
@@ -645,6 +783,12 @@ function claimHash(key: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
   return hash >>> 0;
+}
+
+/** Whether one of `hashes` is in `set` (a plain loop: a grown run checks every served session's hashes). */
+function anyIn(hashes: Uint32Array, set: ReadonlySet<number>): boolean {
+  for (let i = 0; i < hashes.length; i += 1) if (set.has(hashes[i] ?? 0)) return true;
+  return false;
 }
 
 /** A claims blob: the number of keys (uint32 LE), their hashes (uint32 each, native order), then the keys as JSON. */

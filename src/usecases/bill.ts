@@ -237,15 +237,19 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
       }
       if (!projects.has(session.id)) projects.set(session.id, session.project);
       const project = projects.get(session.id) ?? null;
-      const columns = packedRequestsOf(session);
-      const requests =
-        columns === undefined
-          ? measuredBillRequests(session, { project, host })
-          : packedBillRequests(session.id, columns, { project, host });
-      requestsWithoutUsage += (columns?.timestamps.length ?? session.requests.length) - requests.length;
-      for (const request of requests) {
+      const add = (request: BillRequest): void => {
         if (bounded && request.timestampMs === null) undatedRequestsOutsideWindow += 1;
         aggregator.add(request);
+      };
+      const columns = packedRequestsOf(session);
+      if (columns === undefined) {
+        const requests = measuredBillRequests(session, { project, host });
+        requestsWithoutUsage += session.requests.length - requests.length;
+        for (const request of requests) add(request);
+      } else {
+        // Folded straight from the stored columns: one reused row, no object per request.
+        requestsWithoutUsage +=
+          columns.timestamps.length - forEachPackedBillRequest(session.id, columns, { project, host }, add);
       }
     },
   );
@@ -304,18 +308,39 @@ export async function billExports(
   }
 }
 
+/** A `BillRequest` whose fields are overwritten for each request (`forEachPackedBillRequest`). */
+type BillRow = { -readonly [K in keyof BillRequest]: BillRequest[K] };
+
 /**
  * `measuredBillRequests` of a session served by the run pack, read from its stored columns
  * (`ingest/session-codec.ts`) without building its request objects: the same values
- * (test/usecases/bill-packed.test.ts holds them equal on random sessions).
+ * (test/usecases/bill-packed.test.ts holds them equal on random sessions). Each measured request
+ * is handed to `visit` in one row object that the next request overwrites: `visit` must not keep
+ * it (the bill's fold reads its fields and lets go). Returns how many requests were visited.
  */
-export function packedBillRequests(
+export function forEachPackedBillRequest(
   sessionId: string,
   { timestamps, rows, strings }: PackedRequests,
   place: { readonly project: string | null; readonly host: string | null },
-): BillRequest[] {
+  visit: (request: BillRequest) => void,
+): number {
   const NULL = NULL_ROW_SLOT;
-  const out: BillRequest[] = [];
+  const row: BillRow = {
+    sessionId,
+    project: place.project,
+    host: place.host,
+    model: '',
+    timestampMs: null,
+    subagent: false,
+    promptTokens: 0,
+    uncachedInputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWrite5mTokens: 0,
+    cacheWrite1hTokens: 0,
+    outputTokens: 0,
+    unknownTtlTokens: 0,
+  };
+  let visited = 0;
   for (let i = 0, at = 0; i < timestamps.length; i += 1, at += REQUEST_SLOTS) {
     if (rows[at + SLOT.hasUsage] !== 1) continue;
     const write = rows[at + SLOT.cacheWriteTokens] ?? 0;
@@ -325,23 +350,35 @@ export function packedBillRequests(
     const model = rows[at + SLOT.model] ?? NULL;
     const agent = rows[at + SLOT.agentId] ?? NULL;
     const timestampMs = timestamps[i] ?? Number.NaN;
-    out.push({
-      sessionId,
-      project: place.project,
-      host: place.host,
-      model: model === NULL ? '' : (strings[model] ?? ''),
-      timestampMs: Number.isNaN(timestampMs) ? null : timestampMs,
-      subagent: agent !== NULL && strings[agent] !== undefined,
-      promptTokens: rows[at + SLOT.promptTokens] ?? 0,
-      uncachedInputTokens: rows[at + SLOT.uncachedInputTokens] ?? 0,
-      cacheReadTokens: rows[at + SLOT.cacheReadTokens] ?? 0,
-      // As `measuredRows`: whatever is not a known 1h write bills at the 5m rate; the part of it
-      // whose TTL the log did not give (no 5m/1h split, or half of one) is the unknown-TTL share.
-      cacheWrite5mTokens: write - known1h,
-      cacheWrite1hTokens: known1h,
-      outputTokens: rows[at + SLOT.outputTokens] ?? 0,
-      unknownTtlTokens: unknownTtlTokens(write, write5m === NULL ? null : write5m, write1h === NULL ? null : write1h),
-    });
+    row.model = model === NULL ? '' : (strings[model] ?? '');
+    row.timestampMs = Number.isNaN(timestampMs) ? null : timestampMs;
+    row.subagent = agent !== NULL && strings[agent] !== undefined;
+    row.promptTokens = rows[at + SLOT.promptTokens] ?? 0;
+    row.uncachedInputTokens = rows[at + SLOT.uncachedInputTokens] ?? 0;
+    row.cacheReadTokens = rows[at + SLOT.cacheReadTokens] ?? 0;
+    // As `measuredRows`: whatever is not a known 1h write bills at the 5m rate; the part of it
+    // whose TTL the log did not give (no 5m/1h split, or half of one) is the unknown-TTL share.
+    row.cacheWrite5mTokens = write - known1h;
+    row.cacheWrite1hTokens = known1h;
+    row.outputTokens = rows[at + SLOT.outputTokens] ?? 0;
+    row.unknownTtlTokens = unknownTtlTokens(
+      write,
+      write5m === NULL ? null : write5m,
+      write1h === NULL ? null : write1h,
+    );
+    visited += 1;
+    visit(row);
   }
+  return visited;
+}
+
+/** `forEachPackedBillRequest`'s requests as objects of their own (what the fold sees, request by request). */
+export function packedBillRequests(
+  sessionId: string,
+  columns: PackedRequests,
+  place: { readonly project: string | null; readonly host: string | null },
+): BillRequest[] {
+  const out: BillRequest[] = [];
+  forEachPackedBillRequest(sessionId, columns, place, (request) => out.push({ ...request }));
   return out;
 }

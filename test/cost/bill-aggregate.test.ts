@@ -13,7 +13,10 @@
  * - `subagentCost` 0 instead of null when a group's sub-agent requests are all unpriced;
  * - sessions ordered by cost instead of by their first request;
  * - the unknown-TTL cost NULL instead of $0 in a group whose only unpriced requests have no
- *   unknown-TTL writes (`unknownTtlZero` ignored in `settle`).
+ *   unknown-TTL writes (`unknownTtlZero` ignored in `settle`);
+ * - a model's first price window taken for every time (`timeless` without its open-at-both-ends
+ *   check: deepseek-chat's price change was missed);
+ * - a group's session set updated only for its first session (`lastSession` check inverted).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

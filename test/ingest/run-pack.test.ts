@@ -9,9 +9,23 @@
  * refused (the parsed-line entries, which would serve the same stale lines, are removed first).
  * Checked against deliberate bugs: the CRC-32 comparison dropped from `load` (a flipped byte in a
  * blob was served: the damage test failed); each blob's check dropped from `lookup` in turn
- * (requests, claims, items: the damage test failed for that blob).
+ * (requests, claims, items: the damage test failed for that blob). Appends (a re-run after a
+ * transcript grew writes one segment at the end): the new segment's eager region left out of the
+ * appended index (its session was rebuilt each run: the served-from-the-segment case failed); a
+ * reader that finds the last trailer by its tag instead of at the file's end (it served the pack
+ * as it was before a killed append: the kill-mid-append case failed).
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,6 +39,50 @@ let counter = 0;
 
 const OLD = new Date(Date.now() - 3_600_000);
 const MAIN = join('projects', '-home-me-app', 'S1.jsonl');
+/** The other session's one transcript, which the append cases grow. */
+const OTHER = join('projects', '-home-me-app', 'L1.jsonl');
+
+/**
+ * Appends a response with `output` output tokens to the other session's transcript (fresh ids per
+ * `n`), dated an hour ago plus `n` seconds: a file that grew, not racy, whose mtime moved.
+ */
+function grow(dir: string, n: number, output = 7): void {
+  const file = join(dir, OTHER);
+  appendFileSync(
+    file,
+    `${JSON.stringify({
+      type: 'assistant',
+      uuid: `grown-${n}`,
+      parentUuid: null,
+      isSidechain: false,
+      sessionId: 'L1',
+      timestamp: '2026-01-02T00:00:00.000Z',
+      requestId: `req_grown_${n}`,
+      message: {
+        id: `msg_grown_${n}`,
+        model: 'claude-opus-4-1',
+        content: [{ type: 'text', text: 'grown' }],
+        usage: { input_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 100, output_tokens: output },
+      },
+    })}\n`,
+  );
+  const when = new Date(OLD.getTime() + n * 1_000);
+  utimesSync(file, when, when);
+}
+
+/** Rewrites the last grown response's output (one digit) in place, same size and mtime: invisible to stat. */
+function rewriteGrownInvisibly(dir: string, from: number, to: number): void {
+  const file = join(dir, OTHER);
+  const { mtime } = statSync(file);
+  const text = readFileSync(file, 'utf8');
+  const at = text.lastIndexOf(`"output_tokens":${from}}`);
+  expect(at).toBeGreaterThan(0);
+  writeFileSync(
+    file,
+    `${text.slice(0, at)}"output_tokens":${to}}${text.slice(at + `"output_tokens":${from}}`.length)}`,
+  );
+  utimesSync(file, mtime, mtime);
+}
 
 /** A copy of the Claude Code fixture whose files are an hour old (not racy). */
 function logs(): string {
@@ -63,29 +121,35 @@ async function readBill(dir: string, cache: ParseCache | null): Promise<string> 
 
 type Blob = [offset: number, bytes: number, check: number | string];
 type PackLayout = {
-  header: { indexBytes: number; eagerBytes: number };
-  bodyStart: number;
+  /** File offset of the last segment's index. */
+  indexStart: number;
   sessions: { files: unknown[]; claims: Blob; requests?: Blob; items?: Blob; whole?: Blob }[];
 };
 
-/** The pack's header, where its body starts, and its sessions' blobs (what the damage cases aim at). */
+/** Bytes of the trailer that ends a pack (`run-pack.ts`). */
+const TRAILER_BYTES = 256;
+
+/** Where the pack's index is (its trailer, the file's last bytes, says) and its sessions' blobs (what the damage cases aim at). */
 function layout(pack: Buffer): PackLayout {
-  const split = pack.indexOf(0x0a);
-  const header = JSON.parse(pack.toString('utf8', 0, split)) as PackLayout['header'];
-  const index = JSON.parse(pack.toString('utf8', split + 1, split + 1 + header.indexBytes)) as {
+  const trailer = JSON.parse(pack.toString('utf8', pack.length - TRAILER_BYTES)) as {
+    start: number;
+    eagerBytes: number;
+    lazyBytes: number;
+    indexBytes: number;
+  };
+  const indexStart = trailer.start + trailer.eagerBytes + trailer.lazyBytes;
+  const index = JSON.parse(pack.toString('utf8', indexStart, indexStart + trailer.indexBytes)) as {
     sessions: PackLayout['sessions'];
   };
-  return { header, bodyStart: split + 1, sessions: index.sessions };
+  return { indexStart, sessions: index.sessions };
 }
 
-/** The file offset of the middle byte of the main session's blob `which`. */
+/** The file offset of the middle byte of the main session's blob `which` (blobs are named by file offset). */
 function blobByte(pack: Buffer, which: 'claims' | 'requests' | 'items'): number {
-  const { header, bodyStart, sessions } = layout(pack);
-  const main = sessions.find((session) => session.files.length === 3);
+  const main = layout(pack).sessions.find((session) => session.files.length === 3);
   const blob = main?.[which];
   if (blob === undefined) throw new Error(`no ${which} blob for the main session`);
-  const region = bodyStart + header.indexBytes + (which === 'items' ? header.eagerBytes : 0);
-  return region + blob[0] + Math.floor(blob[1] / 2);
+  return blob[0] + Math.floor(blob[1] / 2);
 }
 
 function flip(pack: Buffer, at: number): Buffer {
@@ -147,7 +211,7 @@ describe('run pack', () => {
       "a flipped byte in the session's items": (pack) => flip(pack, blobByte(pack, 'items')),
       'a flipped byte in the index': (pack) => {
         const copy = Buffer.from(pack);
-        const at = pack.indexOf(0x0a) + 40;
+        const at = layout(pack).indexStart + 40;
         copy[at] = (copy[at] ?? 0) ^ 0x04;
         return copy;
       },
@@ -201,6 +265,79 @@ describe('run pack', () => {
     rewriteInvisibly(b);
     expect(await read(b, cache)).toBe(await read(b, null));
   });
+
+  it('a re-run after a transcript grew appends one segment, the other blobs left in place, and the next run is served from it', async () => {
+    const dir = logs();
+    const cacheDir = join(root, `cache-${counter}`);
+    const cache = await cacheAt(cacheDir);
+    await read(dir, cache);
+    const path = packOf(cacheDir);
+    const first = readFileSync(path);
+    const firstInode = statSync(path).ino;
+    grow(dir, 1);
+    const grown = await read(dir, null);
+    expect(await read(dir, cache)).toBe(grown);
+    const second = readFileSync(path);
+    expect(statSync(path).ino, 'appended to, not replaced').toBe(firstInode);
+    expect(second.length).toBeGreaterThan(first.length);
+    expect(second.subarray(0, first.length).equals(first), 'the bytes already there are kept').toBe(true);
+    // Served from the appended segment: a change stat cannot see is not seen.
+    dropLineEntries(cacheDir);
+    rewriteGrownInvisibly(dir, 7, 8);
+    expect(await read(dir, null)).not.toBe(grown);
+    expect(await read(dir, cache), 'served from the appended segment').toBe(grown);
+  });
+
+  it('appends until the dead bytes outweigh the live ones, then writes the pack whole; every run equals an uncached one', async () => {
+    const dir = logs();
+    const cacheDir = join(root, `cache-${counter}`);
+    const cache = await cacheAt(cacheDir);
+    await read(dir, cache);
+    const path = packOf(cacheDir);
+    const inodes = new Set([statSync(path).ino]);
+    let appended = 0;
+    for (let n = 1; n <= 24; n += 1) {
+      const before = statSync(path);
+      grow(dir, n);
+      expect(await read(dir, cache), `after growth ${n}`).toBe(await read(dir, null));
+      const after = statSync(path);
+      if (after.ino === before.ino && after.size > before.size) appended += 1;
+      inodes.add(after.ino);
+    }
+    expect(appended, 'some runs appended').toBeGreaterThan(0);
+    expect(inodes.size, 'some runs wrote it whole').toBeGreaterThan(1);
+    expect(await read(dir, cache)).toBe(await read(dir, null));
+  });
+
+  it('a run killed while appending to its pack leaves a pack that is not trusted; the next run equals an uncached one', async () => {
+    const dir = logs();
+    const cacheDir = join(root, `cache-${counter}`);
+    const saved = process.env['CACHECOST_CACHE_DIR'];
+    process.env['CACHECOST_CACHE_DIR'] = cacheDir;
+    try {
+      const argv = ['report', dir, '--by', 'session', '--json'];
+      expect((await startCli(argv).done).code).toBe(0);
+      const path = packOf(cacheDir);
+      const size = statSync(path).size;
+      grow(dir, 1);
+      const killed = await startCli(argv, [new URL('./support/kill-on-pack-append.mjs', import.meta.url).pathname])
+        .done;
+      expect(killed.signal).toBe('SIGKILL');
+      expect(statSync(path).size, 'a part of a segment is left at the end').toBeGreaterThan(size);
+      // Trusted, the pack would serve the main session's old numbers (its line entries are gone).
+      dropLineEntries(cacheDir);
+      rewriteInvisibly(dir);
+      const uncached = await startCli([...argv, '--no-cache']).done;
+      expect(uncached.code).toBe(0);
+      const rerun = await startCli(argv).done;
+      expect(rerun.stdout).toBe(uncached.stdout);
+      const warm = await startCli(argv).done;
+      expect(warm.stdout).toBe(uncached.stdout);
+    } finally {
+      if (saved === undefined) delete process.env['CACHECOST_CACHE_DIR'];
+      else process.env['CACHECOST_CACHE_DIR'] = saved;
+    }
+  }, 120_000);
 
   it('a run killed while writing its pack leaves nothing that is trusted; the next run equals an uncached one', async () => {
     const dir = logs();

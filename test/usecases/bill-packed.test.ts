@@ -3,7 +3,9 @@
  * (`packedBillRequests`, no request objects built); it must be exactly `measuredBillRequests` of
  * the session as built, and the decoded session must still serialize as the one encoded.
  * Checked against deliberate bugs: the unknown-TTL share taken as 0 when only one of the 5m/1h
- * split was given (`||` for `&&`), and `subagent` read from the provider slot.
+ * split was given (`||` for `&&`), and `subagent` read from the provider slot; and, since the fold
+ * reuses one row for every request (`forEachPackedBillRequest`), `subagent` set on a sub-agent
+ * request and never reset for the main-agent requests after it.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

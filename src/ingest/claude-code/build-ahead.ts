@@ -16,7 +16,7 @@
  *   run as in one thread; planned ones it passed over are dropped.
  * - A worker that dies or fails a build loses nothing: the run builds those sessions itself.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
 import type { ParseCache } from '../parse-cache.js';
@@ -25,7 +25,7 @@ import { decodeSession, type EncodedSession } from '../session-codec.js';
 import type { WorkerScript } from '../worker-script.js';
 import { buildAlone, type BuildJob, type BuildResult, type BuiltSession } from './build-jobs.js';
 import type { ClaudeSessionFiles } from './discover.js';
-import { defaultParseWorkerScript, type ParallelParse } from './parse-ahead.js';
+import { defaultParseWorkerScript, type ParallelParse, workerThreads } from './parse-ahead.js';
 import type { ParseWorkerData } from './parse-jobs.js';
 
 /** Bytes of files of the sessions built (or being built) ahead of the run at most. */
@@ -137,7 +137,7 @@ export class BuildAhead {
 
   private startWorker(script: WorkerScript): Slot {
     const data: ParseWorkerData = { credits: new SharedArrayBuffer(4), builds: true };
-    const worker = new Worker(script.url, { workerData: data, execArgv: [...script.execArgv] });
+    const worker = new (workerThreads().Worker)(script.url, { workerData: data, execArgv: [...script.execArgv] });
     const slot: Slot = { worker, running: new Set(), alive: true };
     worker.on('message', (result: BuildResult) => this.receive(slot, result));
     const die = (): void => this.lose(slot);

@@ -16,7 +16,8 @@
  * - A worker that dies loses nothing: the transcripts it had are read in the main thread, the
  *   entries already used skipped (a transcript's entries are the same on every read).
  */
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
 import type { ContentMode } from '../content-mode.js';
 import type { ParseCache } from '../parse-cache.js';
 import { compiledWorker, type WorkerScript } from '../worker-script.js';
@@ -28,6 +29,14 @@ import { readEntries } from './read-entries.js';
 /** The compiled worker beside this module (`dist/ingest/claude-code/parse-worker.js`); null from the TypeScript source. */
 export function defaultParseWorkerScript(): WorkerScript | null {
   return compiledWorker(new URL('./parse-worker.js', import.meta.url));
+}
+
+/**
+ * `node:worker_threads`, loaded when a worker is started: most runs start none (threads are opt-in,
+ * and a re-run served from the cache plans nothing), and loading it costs every run ~5 ms.
+ */
+export function workerThreads(): typeof import('node:worker_threads') {
+  return createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
 }
 
 /** How many workers parse, and from how many bytes to parse on. */
@@ -147,7 +156,7 @@ export class ParseAhead {
     const credits = new Int32Array(shared);
     credits[0] = CREDITS;
     const data: ParseWorkerData = { credits: shared };
-    const worker = new Worker(script.url, { workerData: data, execArgv: [...script.execArgv] });
+    const worker = new (workerThreads().Worker)(script.url, { workerData: data, execArgv: [...script.execArgv] });
     const slot: Slot = { worker, credits, running: new Set(), alive: true };
     worker.on('message', (batch: ParseBatch) => this.receive(slot, batch));
     const die = (): void => this.lose(slot);
