@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // Cold `report --by session --json --no-cache` and `sessions --json --no-cache` with the Claude Code
-// transcripts parsed on 1, 2, … threads ($CACHECOST_THREADS: the main thread plus workers), against
+// sessions built on 1, 2, … threads ($CACHECOST_THREADS: the main thread plus workers that read and
+// build whole sessions, src/ingest/claude-code/build-ahead.ts), against
 // `ccusage session --json --offline`, alternating run by run on the corpora `bench/ccusage-speed.mjs`
 // built under bench/out/ (it must have run once: this bench builds nothing and appends nothing).
 // Prints medians of wall and CPU time (user + system, every thread), peak RSS, ratios to ccusage,
 // and fails when an output differs by a byte from the one-thread run's.
-//   node bench/parse-threads.mjs [--runs 3] [--corpora 12,48] [--threads 1,2,3]   (after `npm run build`)
+// `--baseline <another build's dist/cli/main.js>`: that build's one-thread runs alternate too
+// (before / after in one run); its outputs must be the same bytes.
+//   node bench/parse-threads.mjs [--runs 3] [--corpora 12,48] [--threads 1,2,3] [--baseline …]   (after `npm run build`)
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,6 +19,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     corpora: { type: 'string', default: '12,48' },
     threads: { type: 'string', default: '1,2,3' },
+    baseline: { type: 'string' },
   },
 });
 const root = resolve(import.meta.dirname, '..');
@@ -23,6 +27,8 @@ const out = join(root, 'bench', 'out');
 const main = join(root, 'dist', 'cli', 'main.js');
 const ccusage = join(out, 'ccusage-20.0.24', 'node_modules', 'ccusage', 'src', 'cli.js');
 const threads = values.threads.split(',').map(Number);
+const baseline = values.baseline === undefined ? null : resolve(values.baseline);
+if (baseline !== null && !existsSync(baseline)) throw new Error(`--baseline: no such file: ${baseline}`);
 const runs = Number(values.runs);
 for (const path of [main, ccusage])
   if (!existsSync(path)) throw new Error(`${path} is missing: npm run build, then node bench/ccusage-speed.mjs once`);
@@ -38,18 +44,34 @@ for (const copies of values.corpora.split(',')) {
       argv: ['session', '--json', '--offline'],
       env: { HOME: join(out, 'empty-home'), CLAUDE_CONFIG_DIR: corpus },
     },
-    ...['report', 'sessions'].flatMap((command) =>
-      threads.map((n) => ({
-        label: `${command} (CACHECOST_THREADS=${n})`,
-        command,
-        script: main,
-        argv:
-          command === 'report'
-            ? ['report', '--by', 'session', '--json', '--no-cache', corpus]
-            : ['sessions', '--json', '--no-cache', corpus],
-        env: { CACHECOST_THREADS: String(n) },
-      })),
-    ),
+    ...['report', 'sessions'].flatMap((command) => {
+      const argv =
+        command === 'report'
+          ? ['report', '--by', 'session', '--json', '--no-cache', corpus]
+          : ['sessions', '--json', '--no-cache', corpus];
+      const before =
+        baseline === null
+          ? []
+          : [
+              {
+                label: `${command} (baseline, one thread)`,
+                command,
+                script: baseline,
+                argv,
+                env: { CACHECOST_THREADS: '1' },
+              },
+            ];
+      return [
+        ...before,
+        ...threads.map((n) => ({
+          label: `${command} (CACHECOST_THREADS=${n})`,
+          command,
+          script: main,
+          argv,
+          env: { CACHECOST_THREADS: String(n) },
+        })),
+      ];
+    }),
   ];
   const samples = cases.map(() => []);
   const firstOutput = new Map();

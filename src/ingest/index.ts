@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import { CachecostError, errorMessage } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
 import {
+  type BuildAhead,
   claudeCompanionFiles,
   type ClaudeSessionFiles,
   groupClaudeFiles,
@@ -15,6 +16,7 @@ import {
   type ParallelParse,
   type ParseAhead,
   type ResponseClaims,
+  startClaudeBuildAhead,
   startClaudeParseAhead,
 } from './claude-code/index.js';
 import { type CodexSessionFiles, groupCodexFiles } from './codex/discover.js';
@@ -31,7 +33,7 @@ import { detectFormatCached, type FoundLog, walkLogs } from './walk-logs.js';
 export type { ContentMode } from './content-mode.js';
 export { openParseCache, type ParseCache } from './parse-cache.js';
 export type { RunPack } from './run-pack.js';
-export type { ParallelParse, ParseAhead, WorkerScript } from './claude-code/index.js';
+export type { BuildAhead, ParallelParse, ParseAhead, WorkerScript } from './claude-code/index.js';
 
 /** A session found on disk, not yet read (plain data: it is sent to worker threads). */
 export type SessionSource =
@@ -59,6 +61,8 @@ export type IngestOptions = {
   readonly pack?: RunPack | null;
   /** Transcripts being parsed ahead on worker threads (`startParseAhead`); absent or null = parse here. */
   readonly ahead?: ParseAhead | null;
+  /** Sessions being built ahead on worker threads (`startBuildAhead`); absent or null = build here. */
+  readonly builds?: BuildAhead | null;
   /**
    * Whether the caller reads the sessions' items (default true). The bill does not: sessions served
    * from the run pack then leave their items on disk (`run-pack.ts`).
@@ -78,8 +82,10 @@ const MAX_PARSE_THREADS = 4;
  * Workers are opt-in (`threads`), never started by default: measured on a 2-core machine, idle as
  * well as shared, a main thread plus one worker took as much wall time as one thread or more and
  * 0.3–1 s more CPU on 67–269 MB (README, performance): the worker's start, the entries' transfer
- * and a second heap cost what the overlap saved. A machine with more cores was never measured, so
- * no default is claimed for it; `bench/parse-threads.mjs` measures one.
+ * and a second heap cost what the overlap saved. Workers that build whole sessions (`sessions`)
+ * move almost nothing, yet two threads building at once cost ≈ 40% more CPU per session there, so
+ * on a shared machine they lost too. A machine with more cores was never measured, so no default
+ * is claimed for it; `bench/parse-threads.mjs` measures one.
  */
 const AUTOMATIC_THREADS = 1;
 
@@ -112,6 +118,25 @@ export function startParseAhead(
   return startClaudeParseAhead(sessions, {
     content: options.content,
     withClaims: true,
+    cache: options.cache ?? null,
+    pack: options.pack ?? null,
+    parallel: options.parallel,
+  });
+}
+
+/**
+ * Starts building ahead the Claude Code sessions a run that loads `sources` in order (with a
+ * shared run, as `forEachSession` does) will build, when there are enough bytes of them; close it
+ * when the run ends. In `sizes` and `usage` modes.
+ */
+export function startBuildAhead(
+  sources: readonly SessionSource[],
+  options: IngestOptions & { readonly parallel: ParallelParse },
+): BuildAhead | null {
+  const sessions: ClaudeSessionFiles[] = [];
+  for (const source of sources) if (source.format === 'claude-code') sessions.push(source.files);
+  return startClaudeBuildAhead(sessions, {
+    content: options.content,
     cache: options.cache ?? null,
     pack: options.pack ?? null,
     parallel: options.parallel,
@@ -247,6 +272,7 @@ export async function loadSession(source: SessionSource, options: IngestOptions)
         cache: options.cache ?? null,
         pack: options.pack ?? null,
         ahead: options.ahead ?? null,
+        builds: options.builds ?? null,
       });
     case 'codex': {
       const { loadCodexSession } = await import('./codex/index.js');

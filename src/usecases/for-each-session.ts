@@ -11,7 +11,9 @@ import {
   openRunPack,
   type ParallelParse,
   parallelParse,
+  type BuildAhead,
   type ParseAhead,
+  startBuildAhead,
   startParseAhead,
 } from '../ingest/index.js';
 import { CachecostError } from '../session/errors.js';
@@ -23,9 +25,9 @@ export type ForEachSessionOptions = IngestOptions & {
 };
 
 /**
- * The parse threads `$CACHECOST_THREADS` asks for (a whole number ≥ 1; 1 = parse in the main
- * thread only); undefined when unset (then as many as the machine has cores, up to a cap). Anything
- * else is a `BAD_ARGUMENT` error.
+ * The threads `$CACHECOST_THREADS` asks for (a whole number ≥ 1; 1 = everything in the main
+ * thread), the workers building whole sessions (`build-ahead.ts`); undefined when unset (then
+ * `parallelParse`'s automatic count). Anything else is a `BAD_ARGUMENT` error.
  */
 export function parallelFromEnv(env: Readonly<Record<string, string | undefined>>): ParallelParse | undefined {
   const raw = env['CACHECOST_THREADS']?.trim();
@@ -36,7 +38,7 @@ export function parallelFromEnv(env: Readonly<Record<string, string | undefined>
       'BAD_ARGUMENT',
       `CACHECOST_THREADS must be a whole number of threads, at least 1 (got ${JSON.stringify(raw)})`,
     );
-  return parallelParse(availableParallelism(), threads);
+  return { ...parallelParse(availableParallelism(), threads), sessions: true };
 }
 
 /** Loads each session under `paths` in turn and calls `use` with it; returns all ingest issues. */
@@ -50,30 +52,32 @@ export async function forEachSession(
   // paths reads instead of the unchanged logs.
   const pack = openRunPack(options.cache ?? null, options.content, paths, { readsItems: options.readsItems ?? true });
   let ahead: ParseAhead | null = null;
+  let builds: BuildAhead | null = null;
   try {
     const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack);
     onDiscovered?.(sources.length);
     const issues: IngestIssue[] = [...discoveryIssues];
     // One run: a response counted by one session is not counted again by a resumed copy in another.
     const run = options.run ?? newIngestRun();
-    // Transcripts are parsed on worker threads while sessions are built here, in the same order.
-    ahead = startParseAhead(sources, {
-      ...options,
-      pack,
-      parallel: options.parallel ?? parallelParse(availableParallelism()),
-    });
+    // Sessions are built ahead on worker threads (or their transcripts parsed there) while the run
+    // takes them here, in the same order.
+    const parallel = options.parallel ?? parallelParse(availableParallelism());
+    if (parallel.sessions === true) builds = startBuildAhead(sources, { ...options, pack, parallel });
+    else ahead = startParseAhead(sources, { ...options, pack, parallel });
     for (const source of sources) {
-      const session = await loadSession(source, { ...options, run, pack, ahead });
+      const session = await loadSession(source, { ...options, run, pack, ahead, builds });
       issues.push(...session.issues);
       await use(session);
     }
     await ahead?.close();
+    await builds?.close();
     // A run the caller goes on with holds every claim, also those the pack let this one skip.
     if (options.run !== undefined) pack?.settle(run.claudeClaims);
     await pack?.save();
     return issues;
   } finally {
     await ahead?.close();
+    await builds?.close();
     // A run that failed writes no pack; the one it read is closed either way.
     pack?.close();
   }

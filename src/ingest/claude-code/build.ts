@@ -124,6 +124,8 @@ class Builder {
   constructor(
     private readonly sessionId: string,
     private readonly claims: ResponseClaims | undefined,
+    /** At most one main transcript: none of its records can repeat another's, no uuid is tracked (`isMainCopy`). */
+    private readonly singleMain: boolean,
   ) {}
 
   /** Starts reading a main-chain record: its first item follows the item its `parentUuid` leads to. */
@@ -296,7 +298,7 @@ class Builder {
 
   /** True for a record of a main transcript already read from another main transcript of the session. */
   private isMainCopy(record: { readonly uuid: string | null }, input: ClaudeFile): boolean {
-    if (input.agentId !== null || record.uuid === null) return false;
+    if (this.singleMain || input.agentId !== null || record.uuid === null) return false;
     const holder = this.mainUuids.get(record.uuid);
     if (holder === undefined) {
       this.mainUuids.set(record.uuid, input.file);
@@ -489,8 +491,15 @@ export class ClaudeSessionBuild {
   private readonly read: ReadFile[] = [];
   private current: { readonly file: ClaudeFile; readonly read: ReadFile } | null = null;
 
-  constructor(private readonly input: Omit<ClaudeSessionInput, 'files' | 'issues'>) {
-    this.builder = new Builder(input.sessionId, input.claims);
+  /**
+   * `mainFiles`: how many main transcripts the session has, when known (the builder then skips
+   * what only a session with several needs); unknown, it is built as if it had several.
+   */
+  constructor(
+    private readonly input: Omit<ClaudeSessionInput, 'files' | 'issues'>,
+    mainFiles?: number,
+  ) {
+    this.builder = new Builder(input.sessionId, input.claims, mainFiles !== undefined && mainFiles <= 1);
   }
 
   beginFile(file: ClaudeFile): void {
@@ -566,7 +575,7 @@ export class ClaudeSessionBuild {
 
 /** Builds the session from its files' records (any order); bad content is already in `issues`. */
 export function buildClaudeSession(input: ClaudeSessionInput, _options: { readonly content: ContentMode }): Session {
-  const build = new ClaudeSessionBuild(input);
+  const build = new ClaudeSessionBuild(input, input.files.filter((file) => file.agentId === null).length);
   for (const file of readingOrder(input.files)) {
     build.beginFile(file);
     for (const { line, record } of file.records) build.add(line, record);

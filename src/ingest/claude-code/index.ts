@@ -3,24 +3,16 @@
  * line (streamed) → build. Bad content never throws: it becomes ingest issues on the session.
  */
 import { statSync } from 'node:fs';
-import { errorMessage } from '../../session/errors.js';
-import type { IngestIssue, Session } from '../../session/model.js';
+import type { Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
 import { hasCacheEntry, type ParseCache } from '../parse-cache.js';
 import { type RunPack, stampFiles } from '../run-pack.js';
-import {
-  type ClaudeFile,
-  type ClaudeFileRecords,
-  ClaudeSessionBuild,
-  readingGroups,
-  readingOrder,
-  type ResponseClaims,
-} from './build.js';
+import { BuildAhead, type BuiltAhead, type PlannedSession } from './build-ahead.js';
+import { readingGroups, type ResponseClaims } from './build.js';
 import type { ClaudeSessionFiles } from './discover.js';
-import { type LineEntry, lineParser } from './line-entry.js';
+import { lineParser } from './line-entry.js';
 import { ParseAhead, type ParallelParse, type PlannedRead } from './parse-ahead.js';
-import { readEntries } from './read-entries.js';
-import type { ClaudeRecord } from './record.js';
+import { buildSession, listedFiles } from './read-session.js';
 
 export {
   buildClaudeSession,
@@ -34,34 +26,8 @@ export {
 export { claudeCompanionFiles, groupClaudeFiles, type ClaudeAgentFile, type ClaudeSessionFiles } from './discover.js';
 export { parseClaudeLine, parseClaudeRawLine, type ClaudeRecord } from './record.js';
 export { defaultParseWorkerScript, ParseAhead, type ParallelParse } from './parse-ahead.js';
+export { BuildAhead } from './build-ahead.js';
 export type { WorkerScript } from '../worker-script.js';
-
-/**
- * Reads one transcript, handing each record to `use` in line order and its bad lines to `issues`:
- * from the parse workers when they parsed it ahead, else here (`readEntries`).
- */
-async function readTranscript(
-  file: string,
-  content: ContentMode,
-  cache: ParseCache | null,
-  ahead: ParseAhead | null,
-  issues: IngestIssue[],
-  use: (line: number, record: ClaudeRecord) => void,
-): Promise<void> {
-  const lineIssues: IngestIssue[] = [];
-  const take = (entry: LineEntry): void => {
-    if (entry.record !== null) use(entry.line, entry.record);
-    if (entry.problem === null) return;
-    if (entry.repaired) lineIssues.push({ file, line: entry.line, reason: entry.problem, effect: 'repaired' });
-    else lineIssues.push({ file, line: entry.line, reason: entry.problem });
-  };
-  try {
-    if (ahead === null || !(await ahead.read(file, take))) await readEntries(file, content, cache, take);
-  } catch (error) {
-    issues.push({ file, line: 0, reason: `cannot read: ${errorMessage(error)}` });
-  }
-  for (const issue of lineIssues) issues.push(issue);
-}
 
 /**
  * Reads one Claude Code session (its main transcripts and subagent files). With `claims`, responses
@@ -78,6 +44,8 @@ export async function loadClaudeSession(
     readonly pack?: RunPack | null;
     /** Transcripts parsed ahead on worker threads (`startClaudeParseAhead`). */
     readonly ahead?: ParseAhead | null;
+    /** Sessions built ahead on worker threads (`startClaudeBuildAhead`). */
+    readonly builds?: BuildAhead | null;
   },
 ): Promise<Session> {
   const ahead = options.ahead ?? null;
@@ -90,8 +58,14 @@ export async function loadClaudeSession(
     const hit = pack.lookup(sessionKey, paths);
     if (hit !== null && pack.serve(hit, options.claims)) return hit.session();
   }
-  const stamps = pack === null ? [] : stampFiles(paths);
   const run = options.claims;
+  const built = (await options.builds?.take(files)) ?? null;
+  if (built !== null && keepBuiltAlone(built, files.sessionId, run, pack)) {
+    if (pack !== null)
+      pack.store(sessionKey, paths, built.stamps, files.sessionId, built.session, run ? built.asked : []);
+    return built.session;
+  }
+  const stamps = pack === null ? [] : stampFiles(paths);
   let claims: RecordingClaims | undefined;
   let session: Session;
   if (run !== undefined && pack?.deferring === true) {
@@ -117,12 +91,27 @@ export async function loadClaudeSession(
   return session;
 }
 
-/** A session's files in the order they were found. */
-function listedFiles(files: ClaudeSessionFiles): ClaudeFile[] {
-  return [
-    ...files.mainFiles.map((file) => ({ file, agentId: null })),
-    ...files.agentFiles.map((agent) => ({ file: agent.file, agentId: agent.agentId })),
-  ];
+/**
+ * Whether a session built alone (`build-ahead.ts`) is the one this run builds, and if so makes its
+ * claims in the run's map: when no session before it holds a response it asked for (then each
+ * claim it made alone, it makes in the run). With sessions served from the pack whose claims are
+ * deferred, it is built again here, as in one thread.
+ */
+function keepBuiltAlone(
+  built: BuiltAhead,
+  sessionId: string,
+  run: ResponseClaims | undefined,
+  pack: RunPack | null,
+): boolean {
+  if (run === undefined) return true;
+  if (pack?.deferring === true) return false;
+  for (const key of built.asked) {
+    const holder = run.get(key);
+    if (holder !== undefined && holder !== sessionId) return false;
+  }
+  // Each key is unclaimed or already this session's: setting it changes neither value nor order.
+  for (const key of built.asked) run.set(key, sessionId);
+  return true;
 }
 
 /** The run pack's key of a session (a session read alone, without claims, records none: never served to a run that keeps claims). */
@@ -174,50 +163,47 @@ export function startClaudeParseAhead(
   return ParseAhead.start(plan, content, cache, options.parallel);
 }
 
-/** Reads the session's files and builds it, each file's records built as they are read where its place is known. */
-async function buildSession(
-  files: ClaudeSessionFiles,
-  content: ContentMode,
-  cache: ParseCache | null,
-  ahead: ParseAhead | null,
-  claims: RecordingClaims | undefined,
-): Promise<Session> {
-  const build = new ClaudeSessionBuild({
-    sessionId: files.sessionId,
-    parentSessionId: files.parentSessionId,
-    projectDir: files.projectDir,
-    ...(claims === undefined ? {} : { claims }),
-  });
-  // Each file's bad lines, listed in the order the files were found whatever order they are read in.
-  const listed = listedFiles(files);
-  const fileIssues = new Map<ClaudeFile, IngestIssue[]>(listed.map((file) => [file, []]));
-  for (const group of readingGroups(listed)) {
-    const only = group.length === 1 ? group[0] : undefined;
-    if (only !== undefined) {
-      // One file whose place is known: its records are built as they are read, never all held.
-      build.beginFile(only);
-      await readTranscript(only.file, content, cache, ahead, fileIssues.get(only) ?? [], (line, record) =>
-        build.add(line, record),
-      );
-      build.endFile();
-      continue;
+/**
+ * Starts building ahead, on worker threads, the sessions of `sessions` that a run loading them in
+ * this order (with claims) will build: not those the run pack holds as they are. Null when there
+ * are too few bytes to read for workers to pay (`BuildAhead.start`), and in text mode.
+ */
+export function startClaudeBuildAhead(
+  sessions: readonly ClaudeSessionFiles[],
+  options: {
+    readonly content: ContentMode;
+    readonly cache: ParseCache | null;
+    readonly pack: RunPack | null;
+    readonly parallel: ParallelParse;
+  },
+): BuildAhead | null {
+  const { content, cache, pack } = options;
+  // Text mode keeps the logs' content: moving it between threads would cost what building saves.
+  if (content === 'text' || options.parallel.workers < 1) return null;
+  const parser = lineParser(content);
+  const plan: PlannedSession[] = [];
+  for (const files of sessions) {
+    const paths = listedFiles(files).map((file) => file.file);
+    if ((pack?.lookup(packKey(files, content, true), paths) ?? null) !== null) continue;
+    // Every file has a parse cache entry (a session the pack does not keep, re-read each run): the
+    // run reads the entries, or only what a file appended; a worker would not pay.
+    if (cache !== null && paths.every((path) => hasCacheEntry(cache, parser.key, path))) continue;
+    // Stamped before any of them is read: a file that changes while it is read is not stored as read.
+    const stamps = pack === null ? [] : stampFiles(paths);
+    let bytes = 0;
+    for (const [i, path] of paths.entries()) {
+      const stamp = stamps[i];
+      if (stamp !== undefined) bytes += stamp?.[2] ?? 0;
+      else
+        try {
+          bytes += statSync(path).size;
+        } catch {
+          // Unreadable: building it reports why.
+        }
     }
-    // Files whose order depends on their first timestamps: read, then built in that order.
-    const read: ClaudeFileRecords[] = [];
-    for (const file of group) {
-      const records: { line: number; record: ClaudeRecord }[] = [];
-      await readTranscript(file.file, content, cache, ahead, fileIssues.get(file) ?? [], (line, record) =>
-        records.push({ line, record }),
-      );
-      read.push({ file: file.file, agentId: file.agentId, records });
-    }
-    for (const file of readingOrder(read)) {
-      build.beginFile(file);
-      for (const { line, record } of file.records) build.add(line, record);
-      build.endFile();
-    }
+    plan.push({ files, bytes, stamps });
   }
-  return build.finish([...fileIssues.values()].flat());
+  return BuildAhead.start(plan, content, cache, options.parallel);
 }
 
 /** The run's claims as a build would change them, without changing them until `commit`. */

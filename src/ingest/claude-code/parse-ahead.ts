@@ -35,7 +35,7 @@ export function defaultParseWorkerScript(): WorkerScript | null {
  * `node:worker_threads`, loaded when a worker is started: most runs start none (threads are opt-in,
  * and a re-run served from the cache plans nothing), and loading it costs every run ~5 ms.
  */
-function workerThreads(): typeof import('node:worker_threads') {
+export function workerThreads(): typeof import('node:worker_threads') {
   return createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
 }
 
@@ -47,9 +47,16 @@ export type ParallelParse = {
   readonly minBytes: number;
   /**
    * The share of the planned bytes the main thread parses itself, between building sessions (0 to
-   * 1): with one worker the main thread would otherwise wait for it most of the run.
+   * 1): with one worker the main thread would otherwise wait for it most of the run. When workers
+   * build whole sessions (`sessions`), above 0 the main thread builds the next sessions while it
+   * waits for a worker, whatever their share.
    */
   readonly mainShare?: number;
+  /**
+   * Whether the workers read and build whole sessions (`build-ahead.ts`) rather than parse
+   * transcripts for the main thread to build (`ParseAhead`).
+   */
+  readonly sessions?: boolean;
   /** The worker to start (tests); default `defaultParseWorkerScript()`. */
   readonly workerScript?: WorkerScript | null;
 };

@@ -30,8 +30,11 @@ export type ParseBatch = {
   readonly end: { readonly failure: string | null } | null;
 };
 
-/** Data a worker starts with: the credit counter (one Int32) shared with the main thread. */
-export type ParseWorkerData = { readonly credits: SharedArrayBuffer };
+/**
+ * Data a worker starts with: the credit counter (one Int32) shared with the main thread; with
+ * `builds`, the worker builds whole sessions instead (`build-jobs.ts`, no credits).
+ */
+export type ParseWorkerData = { readonly credits: SharedArrayBuffer; readonly builds?: boolean };
 
 /** Entries per batch: large enough that a message costs little per entry, small enough to stream. */
 export const BATCH_ENTRIES = 1024;

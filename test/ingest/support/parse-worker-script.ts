@@ -14,3 +14,15 @@ export const DYING_PARSE_WORKER: WorkerScript = {
   url: new URL('./dying-parse-worker.ts', import.meta.url),
   execArgv: hooks,
 };
+
+/** A worker that builds sessions as the production one, then dies after posting its first. */
+export const DYING_BUILD_WORKER: WorkerScript = {
+  url: new URL('./dying-build-worker.ts', import.meta.url),
+  execArgv: hooks,
+};
+
+/** A worker whose every session build fails (and is posted as failed). */
+export const FAILING_BUILD_WORKER: WorkerScript = {
+  url: new URL('./failing-build-worker.ts', import.meta.url),
+  execArgv: hooks,
+};
