@@ -210,6 +210,23 @@ export function calibrationForModel(calibration: TokenCalibration, model: string
 }
 
 /**
+ * `calibrationForModel` of each model, made once per model: the lookup a walk and the pricing of a
+ * recorded walk make for every prompt they render.
+ */
+export function calibrationsByModel(calibration: TokenCalibration): (model: string) => TokenCalibration {
+  if (calibration.staticBlockTokensByModel === undefined) return () => calibration;
+  const byModel = new Map<string, TokenCalibration>();
+  return (model) => {
+    let own = byModel.get(model);
+    if (own === undefined) {
+      own = calibrationForModel(calibration, model);
+      byModel.set(model, own);
+    }
+    return own;
+  };
+}
+
+/**
  * The session's calibration: a line with each model's static block as an offset on it
  * (`withStaticBlockPerModel`). Two lines are candidates when the session has several models: one
  * fitted across the models (their spread of sizes steadies the ratio, but a model sending a much

@@ -28,7 +28,7 @@ import {
 } from '../engine/index.js';
 import type { Item } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
-import { calibrationForModel } from './calibrate.js';
+import { calibrationsByModel } from './calibrate.js';
 import type { RenderedPrompt, ReplayMessage, ReplayPrompt, SummaryBlock } from './provider-view.js';
 import { SUMMARY_BLOCK_PREFIX, staticBlockIdOf } from './provider-view.js';
 import type { ReplayMemo } from './replay-memo.js';
@@ -48,12 +48,13 @@ export class CompactionDriver {
   /** Each message as `microcompact` shows it (one memo per decision; history messages are immutable). */
   private microcompactShown = new WeakMap<object, ReplayMessage>();
   /** What the pruning policy can reuse from one render to the next (results unchanged). */
+  /** The calibration with a model's own static block (`calibrationsByModel`). */
+  private readonly calibrationFor: (model: string) => TokenCalibration;
   private readonly pruneMemo: PruneMemo;
   private summary: SummaryBlock | null = null;
   private summaryCount = 0;
   /** Recorded compactions so far that restarted the log's chain (indexes `calibration.restoredTokens`). */
   private chainRestarts = 0;
-  private readonly byModel = new Map<string, TokenCalibration>();
   /** FreeCode's `lastMeasuredContextTokens` (engine.md §1.5): 0 after a compaction until the next response. */
   private lastMeasuredTokens = 0;
   /** The scenario's tool-result editing, after the pruning (policies/). */
@@ -89,6 +90,7 @@ export class CompactionDriver {
     });
     this.editor = toolResultEditor(scenario.params.editing);
     this.pruneMemo = memo.prune;
+    this.calibrationFor = calibrationsByModel(calibration);
   }
 
   /** The inclusive prompt of the last response was measured (engine.md §1.5). */
@@ -183,17 +185,6 @@ export class CompactionDriver {
     const rendered = this.render(model).rendered;
     if (rendered === null) throw new Error('invariant: an unsized walk never sizes a prompt');
     return rendered;
-  }
-
-  /** The calibration with `model`'s own static block (`calibrationForModel`), made once per model. */
-  private calibrationFor(model: string): TokenCalibration {
-    if (this.calibration.staticBlockTokensByModel === undefined) return this.calibration;
-    let own = this.byModel.get(model);
-    if (own === undefined) {
-      own = calibrationForModel(this.calibration, model);
-      this.byModel.set(model, own);
-    }
-    return own;
   }
 
   /** A compaction the engine decides (`runCompaction`, engine.md §2.4); a hook may block it. */

@@ -8,7 +8,7 @@ import type { CacheRules, CacheTtl } from '../provider/cache-rules.js';
 import type { CacheOutcome, CacheState, Segment } from './cache-model.js';
 import { applyCacheRequest, createCacheState } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
-import { calibrationForModel, tokensForChars } from './calibrate.js';
+import { calibrationsByModel, tokensForChars } from './calibrate.js';
 import type { PromptRenderer, RenderedPrompt, ReplayPrompt } from './provider-view.js';
 import { staticBlockIdOf } from './provider-view.js';
 import type { ReplayMemo } from './replay-memo.js';
@@ -68,6 +68,8 @@ export interface ReplaySink {
 export class RowEmitter implements ReplaySink {
   private readonly session: Session;
   private readonly calibration: TokenCalibration;
+  /** The calibration with a model's own static block (`calibrationsByModel`), as `CompactionDriver`'s. */
+  private readonly calibrationFor: (model: string) => TokenCalibration;
   private readonly ttl: TtlChoice;
   /** The last TTL the log showed: a request that wrote nothing keeps its session's. */
   private lastLoggedTtl: LoggedTtl | null = null;
@@ -79,7 +81,6 @@ export class RowEmitter implements ReplaySink {
   private readonly rows: ReplayRow[] = [];
   private readonly compactions: ReplayCompaction[] = [];
   private readonly pricedPrompts: PricedPrompt[] = [];
-  private readonly byModel = new Map<string, TokenCalibration>();
   private compactionBefore = false;
   private retriesBeforeNextRow = 0;
   private summarizeRequests = 0;
@@ -95,6 +96,7 @@ export class RowEmitter implements ReplaySink {
   ) {
     this.session = input.session;
     this.calibration = input.calibration;
+    this.calibrationFor = calibrationsByModel(input.calibration);
     this.ttl = ttlChoiceOf(input.scenario);
     this.warmStaticTokens = input.warmStaticTokens ?? 0;
     this.keepPrompts = input.keepPrompts === true;
@@ -274,17 +276,6 @@ export class RowEmitter implements ReplaySink {
   renderer(model: string): PromptRenderer {
     if (this.memo === null) throw new Error('invariant: an unsized prompt needs the memo to size it');
     return this.memo.renderer(this.calibrationFor(model), this.reloadIds);
-  }
-
-  /** The calibration with `model`'s own static block, made once per model (as `CompactionDriver`'s). */
-  private calibrationFor(model: string): TokenCalibration {
-    if (this.calibration.staticBlockTokensByModel === undefined) return this.calibration;
-    let own = this.byModel.get(model);
-    if (own === undefined) {
-      own = calibrationForModel(this.calibration, model);
-      this.byModel.set(model, own);
-    }
-    return own;
   }
 
   /** The provider's rules with what this session's log measured of its automatic cache. */
