@@ -15,17 +15,29 @@
  *   file was appended to, not rewritten); then only the bytes after the offset are parsed.
  * - Anything else (smaller, other inode, changed mtime with the same size, tail mismatch) → whole re-read.
  * - An entry from another cachecost build (`codeFingerprint`: the package version and the code
- *   that parses), an unreadable or corrupt one (a checksum covers every line), or a temp
+ *   that parses), an unreadable or corrupt one (a CRC-32 covers every byte), or a temp
  *   file left by a run killed mid-write (never renamed into place) is ignored and rewritten.
  * Entries are written to a temp file and renamed (atomic); a cache that cannot be written is skipped.
  */
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { createWriteStream, type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import {
+  closeSync,
+  type Dirent,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { finished } from 'node:stream/promises';
+import { type Check, CHECK_ALGORITHM, checker, checkOf } from './byte-check.js';
 import { type FileLine, type LineStart, type RawLine, scanFileLines } from './lines.js';
 
 /** An open cache: its directory, the fingerprint of the code that writes its entries, the run's clock. */
@@ -34,7 +46,17 @@ export type ParseCache = { readonly dir: string; readonly fingerprint: string; r
 /** Why an entry was or was not used (tests and `--verbose` statistics). */
 export type CacheOutcome = 'disabled' | 'hit' | 'grown' | 'miss' | 'stale';
 
-/** How one adapter turns lines into cacheable entries. Entries must survive a JSON round trip unchanged. */
+/**
+ * How a cache entry's lines are stored: a batch of entries as bytes, and back (the same entries, in
+ * order). Without one, a batch is stored as JSON (entries must then survive a JSON round trip unchanged).
+ */
+export type EntryCodec<T> = {
+  readonly encode: (entries: readonly T[]) => Uint8Array;
+  /** Hands each entry of a batch `encode` wrote to `use`; throws on bytes it did not write. */
+  readonly decode: (bytes: Buffer, use: (entry: T) => void) => void;
+};
+
+/** How one adapter turns lines into cacheable entries. */
 export type LineParser<T> = {
   /** Format, content mode and entry version, e.g. `claude-code/sizes/1`. */
   readonly key: string;
@@ -42,7 +64,21 @@ export type LineParser<T> = {
   readonly parse: (line: FileLine) => T | null;
   /** `parse` of the line's bytes, when the parser decodes only what it reads: lines are then not decoded first. */
   readonly parseRaw?: ((line: RawLine) => T | null) | undefined;
+  /** How its entries are stored (default: JSON). */
+  readonly codec?: EntryCodec<T> | undefined;
 };
+
+/** A batch stored as the JSON of its entries' array. */
+function jsonCodec<T>(): EntryCodec<T> {
+  return {
+    encode: (entries) => Buffer.from(JSON.stringify(entries)),
+    decode: (bytes, use) => {
+      const entries: unknown = JSON.parse(bytes.toString('utf8'));
+      if (!Array.isArray(entries)) throw new Error('parse cache: a batch that is not an array');
+      for (const entry of entries as T[]) use(entry);
+    },
+  };
+}
 
 const LAYOUT = 'parsed-v1';
 /**
@@ -59,7 +95,8 @@ export function racyMs(mtimeMs: number): number {
 }
 const TAIL_BYTES = 4_096;
 const STALE_TEMP_MS = 10 * 60_000;
-const WRITE_CHUNK_CHARS = 1 << 20;
+/** Entries per stored batch: a cache file is encoded and written a batch at a time (a 1 GB log's entries are never one buffer). */
+const BATCH_ENTRIES = 8_192;
 
 type Header = {
   readonly fingerprint: string;
@@ -77,8 +114,10 @@ type Header = {
   readonly tail: string;
   readonly writtenAtMs: number;
   readonly count: number;
-  /** sha256 of the entry lines as written. */
-  readonly checksum: string;
+  /** `CHECK_ALGORITHM` when written: how `checksum` was taken. */
+  readonly algorithm: string;
+  /** The check of every byte before the header (`byte-check.ts`). */
+  readonly checksum: Check;
 };
 
 let fingerprintMemo: string | null = null;
@@ -217,8 +256,13 @@ export function codeFingerprint(entryScript: string | undefined = process.argv[1
   return fingerprintMemo;
 }
 
-async function sweepTemps(dir: string, nowMs: number): Promise<void> {
+async function sweepStale(dir: string, nowMs: number): Promise<void> {
   for (const name of await readdir(dir)) {
+    // Entries of the first layout (JSON lines): never read again, removed once.
+    if (name.endsWith('.jsonl')) {
+      await rm(join(dir, name), { force: true });
+      continue;
+    }
     if (!name.endsWith('.tmp')) continue;
     const path = join(dir, name);
     const info = await stat(path).catch(() => null);
@@ -239,7 +283,7 @@ export async function openParseCache(
     if (options.mustExist !== null && !(await stat(options.mustExist)).isDirectory()) return null;
     const root = join(dir, LAYOUT);
     await mkdir(root, { recursive: true });
-    await sweepTemps(root, options.nowMs);
+    await sweepStale(root, options.nowMs);
     return { dir: root, fingerprint: codeFingerprint(), nowMs: options.nowMs };
   } catch {
     return null;
@@ -247,7 +291,7 @@ export async function openParseCache(
 }
 
 function entryPath(cache: ParseCache, key: string, file: string): string {
-  return join(cache.dir, `${createHash('sha256').update(`${key}\0${file}`).digest('hex').slice(0, 40)}.jsonl`);
+  return join(cache.dir, `${createHash('sha256').update(`${key}\0${file}`).digest('hex').slice(0, 40)}.entries`);
 }
 
 /** Whether the cache has an entry for `file` under the parser's `key` (whether it can be trusted is decided on reading). */
@@ -255,85 +299,112 @@ export function hasCacheEntry(cache: ParseCache, key: string, file: string): boo
   return existsSync(entryPath(cache, key, file));
 }
 
-/** The entries and header of a cache file; null when missing, corrupt or written by other code. */
-async function loadEntry<T>(
+/**
+ * The entries and header of a cache file; null when missing, corrupt or written by other code.
+ * A file: the batches (each its byte length as a 32-bit little-endian number, then its bytes as
+ * the parser's codec wrote them), the header's JSON, the header's byte length (32 bits); the
+ * header checks every byte before it.
+ */
+function loadEntry<T>(
   path: string,
   cache: ParseCache,
-  key: string,
+  parser: LineParser<T>,
   file: string,
-): Promise<{ header: Header; entries: T[] } | null> {
+): { header: Header; entries: T[] } | null {
   try {
-    const hash = createHash('sha256');
-    const texts: string[] = [];
-    let complete = true;
-    await scanFileLines(path, (line, text) => {
-      if (!line.terminated) complete = false;
-      else texts.push(text);
-    });
-    if (!complete) return null;
-    const last = texts.pop();
-    if (last === undefined) return null;
-    const header = JSON.parse(last) as Header;
+    const bytes = readFileSync(path);
+    if (bytes.length < 4) return null;
+    const headerBytes = bytes.readUInt32LE(bytes.length - 4);
+    const end = bytes.length - 4 - headerBytes;
+    if (end < 0) return null;
+    const header = JSON.parse(bytes.toString('utf8', end, bytes.length - 4)) as Header;
     if (
       header.fingerprint !== cache.fingerprint ||
-      header.key !== key ||
+      header.key !== parser.key ||
       header.file !== file ||
-      header.count !== texts.length
+      header.algorithm !== CHECK_ALGORITHM ||
+      checkOf(bytes.subarray(0, end), header.algorithm) !== header.checksum
     )
       return null;
-    for (const text of texts) hash.update(`${text}\n`);
-    if (hash.digest('hex') !== header.checksum) return null;
-    return { header, entries: texts.map((text) => JSON.parse(text) as T) };
+    const codec = parser.codec ?? jsonCodec<T>();
+    const entries: T[] = [];
+    const push = (entry: T): void => {
+      entries.push(entry);
+    };
+    let at = 0;
+    while (at < end) {
+      if (at + 4 > end) return null;
+      const length = bytes.readUInt32LE(at);
+      if (at + 4 + length > end) return null;
+      codec.decode(bytes.subarray(at + 4, at + 4 + length), push);
+      at += 4 + length;
+    }
+    return entries.length === header.count ? { header, entries } : null;
   } catch {
     return null;
   }
 }
 
-async function tailHash(file: string, offset: number): Promise<string> {
+/**
+ * The cache's own reads and writes are synchronous: a file's entries are read and written between
+ * synchronous parses anyway, and on a first run (every file missed and written) the thread-pool
+ * round trips of a dozen asynchronous calls per file left the thread idle for seconds.
+ */
+function tailHash(file: string, offset: number): string {
   const start = Math.max(0, offset - TAIL_BYTES);
-  const handle = await open(file, 'r');
+  const fd = openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(offset - start);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, start);
     return createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
-async function writeEntry<T>(
+/** Writes all of `bytes` at the end of what `fd` has written. */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+}
+
+function writeEntry<T>(
   path: string,
-  header: Omit<Header, 'checksum' | 'count'>,
+  header: Omit<Header, 'checksum' | 'count' | 'algorithm'>,
   entries: readonly T[],
-): Promise<void> {
+  codec: EntryCodec<T>,
+): void {
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    const out = createWriteStream(temp);
-    const hash = createHash('sha256');
-    // Written in chunks of about WRITE_CHUNK_CHARS: a write (and a hash update) per line cost more
-    // than the JSON of a grown file's entries, which a re-run writes again.
-    let chunk: string[] = [];
-    let chars = 0;
-    const flush = async (): Promise<void> => {
-      const text = chunk.join('');
-      chunk = [];
-      chars = 0;
-      hash.update(text);
-      if (!out.write(text)) await once(out, 'drain');
-    };
-    for (const entry of entries) {
-      const text = `${JSON.stringify(entry)}\n`;
-      chunk.push(text);
-      chars += text.length;
-      if (chars >= WRITE_CHUNK_CHARS) await flush();
+    const fd = openSync(temp, 'w');
+    try {
+      const check = checker(CHECK_ALGORITHM);
+      const lengthOf = (bytes: Uint8Array): Buffer => {
+        const length = Buffer.alloc(4);
+        length.writeUInt32LE(bytes.length);
+        return length;
+      };
+      for (let from = 0; from < entries.length; from += BATCH_ENTRIES) {
+        const batch = codec.encode(entries.slice(from, from + BATCH_ENTRIES));
+        const length = lengthOf(batch);
+        check.update(length);
+        check.update(batch);
+        writeAll(fd, length);
+        writeAll(fd, batch);
+      }
+      const checksum = check.value() ?? 0;
+      const json = Buffer.from(
+        JSON.stringify({ ...header, count: entries.length, algorithm: CHECK_ALGORITHM, checksum }),
+      );
+      writeAll(fd, json);
+      writeAll(fd, lengthOf(json));
+    } finally {
+      closeSync(fd);
     }
-    await flush();
-    out.end(`${JSON.stringify({ ...header, count: entries.length, checksum: hash.digest('hex') })}\n`);
-    await finished(out);
-    await rename(temp, path);
+    renameSync(temp, path);
   } catch {
     // A cache that cannot be written only costs the next run its speed.
-    await rm(temp, { force: true }).catch(() => undefined);
+    rmSync(temp, { force: true });
   }
 }
 
@@ -403,9 +474,9 @@ export async function readLinesCached<T>(
     await parseFrom(file, parser, start, entries);
     return 'disabled';
   }
-  const info = await stat(file);
+  const info = statSync(file);
   const path = entryPath(cache, parser.key, file);
-  const loaded = await loadEntry<T>(path, cache, parser.key, file);
+  const loaded = loadEntry(path, cache, parser, file);
   let outcome: CacheOutcome = loaded === null ? 'miss' : 'stale';
   let from = start;
   if (loaded !== null) {
@@ -413,7 +484,7 @@ export async function readLinesCached<T>(
     const sameFile = h.dev === info.dev && h.ino === info.ino;
     const unchanged =
       sameFile && h.size === info.size && h.mtimeMs === info.mtimeMs && h.mtimeMs < h.writtenAtMs - racyMs(h.mtimeMs);
-    const grown = !unchanged && sameFile && info.size > h.size && (await tailHash(file, h.offset)) === h.tail;
+    const grown = !unchanged && sameFile && info.size > h.size && tailHash(file, h.offset) === h.tail;
     if (unchanged || grown) {
       for (const entry of loaded.entries) entries.push(entry);
       from = { offset: h.offset, lines: h.lines, entries: entries.length };
@@ -433,9 +504,9 @@ export async function readLinesCached<T>(
     mtimeMs: info.mtimeMs,
     offset: progress.offset,
     lines: progress.lines,
-    tail: await tailHash(file, progress.offset),
+    tail: tailHash(file, progress.offset),
     writtenAtMs: cache.nowMs,
   };
-  await writeEntry(path, header, entries.slice(base, progress.entries));
+  writeEntry(path, header, entries.slice(base, progress.entries), parser.codec ?? jsonCodec<T>());
   return outcome;
 }

@@ -47,7 +47,6 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import * as zlib from 'node:zlib';
 import { CachecostError } from '../session/errors.js';
 import type { Session } from '../session/model.js';
 import type { ContentMode } from './content-mode.js';
@@ -59,6 +58,7 @@ import {
   requestColumns,
   type SessionHead,
 } from './session-codec.js';
+import { type Check, CHECK_ALGORITHM, checkOf } from './byte-check.js';
 
 const MAGIC = 'cachecost-run-pack/4';
 /** The tag that starts every trailer. */
@@ -75,9 +75,6 @@ const HEADER_PROBE = 4_096;
 
 /** A file as it was when an outcome or a session was computed from it. */
 export type FileStamp = readonly [dev: number, ino: number, size: number, mtimeMs: number];
-
-/** The check of some bytes: their CRC-32, or their sha256 in hex where zlib has no crc32. */
-type Check = number | string;
 
 /** The first line of a pack, written once when the pack is written whole (padded to 8 bytes). */
 type Header = {
@@ -188,18 +185,6 @@ function sameStamp(a: readonly unknown[], offset: number, b: FileStamp): boolean
 /** The file's stamp, taken before it is read: a session stored with it is dropped if the file changed meanwhile. */
 export function stampFiles(paths: readonly string[]): (FileStamp | null)[] {
   return paths.map(stampOf);
-}
-
-type Crc32 = (data: Uint8Array, value?: number) => number;
-// zlib.crc32 exists from Node 20.15; without it packs are checked by sha256 (a crc32 pack is then not trusted).
-const crc32 = (zlib as { crc32?: Crc32 }).crc32;
-const ALGORITHM = crc32 === undefined ? 'sha256' : 'crc32';
-
-/** The check of `bytes` by `algorithm`; null when the algorithm is not available here. */
-function checkOf(bytes: Uint8Array, algorithm: string): Check | null {
-  if (algorithm === 'crc32') return crc32 === undefined ? null : crc32(bytes);
-  if (algorithm === 'sha256') return createHash('sha256').update(bytes).digest('hex');
-  return null;
 }
 
 /** `bytes` bytes at `position` of `fd`; fewer only where the file ends. */
@@ -602,7 +587,7 @@ export class RunPack {
     }, freshBytes);
     const appendable =
       old !== null &&
-      old.header.algorithm === ALGORITHM &&
+      old.header.algorithm === CHECK_ALGORITHM &&
       old.index.eager.length < MAX_SEGMENTS &&
       old.size + freshBytes <= 2 * liveBytes + HEADER_PROBE;
     if (appendable && (await this.append(old, served))) return;
@@ -654,7 +639,12 @@ export class RunPack {
     const old = this.old;
     if (old !== null && this.kept.some((entry) => typeof entry === 'number'))
       this.whole ??= readAt(old.fd, old.size, 0);
-    const header: Header = { magic: MAGIC, fingerprint: this.cache.fingerprint, key: this.key, algorithm: ALGORITHM };
+    const header: Header = {
+      magic: MAGIC,
+      fingerprint: this.cache.fingerprint,
+      key: this.key,
+      algorithm: CHECK_ALGORITHM,
+    };
     const headerLine = Buffer.from(`${padTo(JSON.stringify(header), 1)}\n`);
     const segment = new Segment(headerLine.length);
     const sessions: StoredSession[] = [];
@@ -713,7 +703,7 @@ class Segment {
    * `finish`, once the eager region's length is known); a new blob's check is computed, a copied one's kept.
    */
   place(into: Segment['eager'], bytes: Buffer, check: Check | null): Blob {
-    const blob: [number, number, Check] = [into.bytes, bytes.length, check ?? checkOf(bytes, ALGORITHM) ?? 0];
+    const blob: [number, number, Check] = [into.bytes, bytes.length, check ?? checkOf(bytes, CHECK_ALGORITHM) ?? 0];
     into.relative.push([blob, into.bytes]);
     into.parts.push(bytes);
     into.bytes += bytes.length;
@@ -748,7 +738,7 @@ class Segment {
       eagerBytes: this.eager.bytes,
       lazyBytes: this.lazy.bytes,
       indexBytes: indexBytes.length,
-      index: checkOf(indexBytes, ALGORITHM) ?? 0,
+      index: checkOf(indexBytes, CHECK_ALGORITHM) ?? 0,
     };
     const text = JSON.stringify(trailer);
     if (Buffer.byteLength(text) >= TRAILER_BYTES) throw new Error('run pack: trailer too long');

@@ -202,19 +202,31 @@ describe('parsed-line cache', () => {
     const cache = await cacheAt(cacheDir);
     expect(await session(file, cache)).toBe(expected);
     const entryDir = join(cacheDir, 'parsed-v1');
-    const entry = join(entryDir, readdirSync(entryDir).find((name) => name.endsWith('.jsonl')) ?? '');
-    const good = readFileSync(entry, 'utf8');
-    const damages: Record<string, string> = {
-      'a changed token count': good.replace('"outputTokens":3', '"outputTokens":4'),
-      'a truncated entry': good.slice(0, Math.floor(good.length / 2)),
-      'another build': good.replace(/"fingerprint":"[0-9a-f]+"/, '"fingerprint":"0000"'),
-      'not JSON': 'garbage\n',
-      empty: '',
+    const entry = join(entryDir, readdirSync(entryDir).find((name) => name.endsWith('.entries')) ?? '');
+    const good = readFileSync(entry);
+    const headerBytes = good.readUInt32LE(good.length - 4);
+    const header = good.subarray(good.length - 4 - headerBytes, good.length - 4).toString('utf8');
+    const withHeader = (json: string): Buffer => {
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(Buffer.byteLength(json));
+      return Buffer.concat([good.subarray(0, good.length - 4 - headerBytes), Buffer.from(json), length]);
     };
-    for (const [what, text] of Object.entries(damages)) {
-      writeFileSync(entry, text);
+    const flipped = Buffer.from(good);
+    // A byte of the first batch's numbers (a count, a length or a flag of an entry).
+    flipped[4 + 16 + 8 * 3] = (flipped[4 + 16 + 8 * 3] ?? 0) ^ 0x01;
+    const damages: Record<string, Buffer> = {
+      'a flipped byte in the entries': flipped,
+      'a truncated entry': good.subarray(0, Math.floor(good.length / 2)),
+      'a truncated header': good.subarray(0, good.length - 2),
+      'another build': withHeader(header.replace(/"fingerprint":"[0-9a-f]+"/, '"fingerprint":"0000"')),
+      'another check': withHeader(header.replace(/"algorithm":"[a-z0-9]+"/, '"algorithm":"md5"')),
+      'not an entry': Buffer.from('garbage\n'),
+      empty: Buffer.alloc(0),
+    };
+    for (const [what, bytes] of Object.entries(damages)) {
+      writeFileSync(entry, bytes);
       expect(await session(file, cache), what).toBe(expected);
-      expect(readFileSync(entry, 'utf8'), `${what} is rewritten`).toBe(good);
+      expect(readFileSync(entry).equals(good), `${what} is rewritten`).toBe(true);
     }
   });
 
@@ -246,7 +258,7 @@ describe('parsed-line cache, killed mid-write', () => {
     mkdirSync(join(out, 'ingest'), { recursive: true });
     // `../../package.json` from ingest/ is the package file the fingerprint hashes.
     writeFileSync(join(out, '..', 'package.json'), readFileSync('package.json'));
-    for (const name of ['parse-cache', 'lines']) {
+    for (const name of ['parse-cache', 'lines', 'byte-check']) {
       const source = readFileSync(`src/ingest/${name}.ts`, 'utf8');
       const js = ts.transpileModule(source, {
         compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
@@ -372,7 +384,7 @@ describe('parsed-line cache, killed mid-write', () => {
     expect(killedWhileWriting).toBe(true);
     expect(killed.signal).toBe('SIGKILL');
     const names = readdirSync(join(cacheDir, 'parsed-v1'));
-    expect(names.filter((name) => name.endsWith('.jsonl'))).toEqual([]);
+    expect(names.filter((name) => name.endsWith('.entries'))).toEqual([]);
 
     const rerun = JSON.parse((await runChild(child(lib, cacheDir, file, true))).stdout) as {
       outcome: string;

@@ -174,7 +174,7 @@ function rewriteInvisibly(dir: string): void {
 /** Removes the parsed-line entries, so that a session the pack does not serve is read from its log. */
 function dropLineEntries(cacheDir: string): void {
   const dir = join(cacheDir, 'parsed-v1');
-  for (const name of readdirSync(dir)) if (name.endsWith('.jsonl')) rmSync(join(dir, name));
+  for (const name of readdirSync(dir)) if (name.endsWith('.entries')) rmSync(join(dir, name));
 }
 
 function packOf(cacheDir: string): string {

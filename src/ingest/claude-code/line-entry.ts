@@ -5,6 +5,7 @@
  */
 import type { ContentMode } from '../content-mode.js';
 import type { LineParser } from '../parse-cache.js';
+import { storedEntryCodec } from './entry-codec.js';
 import { type ClaudeLineResult, type ClaudeRecord, parseClaudeLine, parseClaudeRawLine } from './record.js';
 
 /**
@@ -35,5 +36,6 @@ export function lineParser(content: ContentMode): LineParser<LineEntry> {
     parse: (line) => lineEntry(line.number, parseClaudeLine(line, content)),
     // `usage` mode reads lines from their bytes, decoding only what it parses.
     parseRaw: content === 'usage' ? (line) => lineEntry(line.number, parseClaudeRawLine(line, content)) : undefined,
+    codec: storedEntryCodec,
   };
 }

@@ -14,7 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type EncodedEntries, EntryWriter, readEntriesOf } from '../../../src/ingest/claude-code/entry-codec.js';
+import {
+  type EncodedEntries,
+  EntryWriter,
+  readEntriesOf,
+  storedEntryCodec,
+} from '../../../src/ingest/claude-code/entry-codec.js';
 import type { LineEntry } from '../../../src/ingest/claude-code/line-entry.js';
 import { ParseAhead, type ParallelParse } from '../../../src/ingest/claude-code/parse-ahead.js';
 import { readEntries } from '../../../src/ingest/claude-code/read-entries.js';
@@ -69,6 +74,18 @@ function roundTrip(entries: readonly LineEntry[]): LineEntry[] {
   const batch: EncodedEntries = writer.take();
   const out: LineEntry[] = [];
   readEntriesOf(batch, (entry) => out.push(entry));
+  return out;
+}
+
+/** The entries as the parse cache stores and reads them back (`storedEntryCodec`), in batches of up to 7. */
+function storedRoundTrip(entries: readonly LineEntry[]): LineEntry[] {
+  const out: LineEntry[] = [];
+  for (let from = 0; from < entries.length; from += 7) {
+    const bytes = storedEntryCodec.encode(entries.slice(from, from + 7));
+    // At an odd offset in a larger buffer, as in a file read whole: the numbers are not 8-aligned there.
+    const shifted = Buffer.concat([Buffer.from([0]), bytes]).subarray(1);
+    storedEntryCodec.decode(shifted, (entry) => out.push(entry));
+  }
   return out;
 }
 
@@ -219,6 +236,13 @@ describe('entry codec', () => {
         expect(JSON.stringify(roundTrip(entries))).toBe(JSON.stringify(entries));
       }
     }
+    for (const content of ['usage', 'sizes', 'text'] as const) {
+      for (const file of jsonlFiles(REAL_LOGS)) {
+        const entries: LineEntry[] = [];
+        await readEntries(file, content, null, (entry) => entries.push(entry));
+        expect(JSON.stringify(storedRoundTrip(entries)), `${content} ${file}`).toBe(JSON.stringify(entries));
+      }
+    }
   });
 
   it('gives back every entry of generated lines (strings beyond Latin-1, lone surrogates, every record kind)', async () => {
@@ -231,6 +255,9 @@ describe('entry codec', () => {
         const back = roundTrip(entries);
         expect(back).toStrictEqual(entries);
         expect(JSON.stringify(back)).toBe(JSON.stringify(entries));
+        const stored = storedRoundTrip(entries);
+        expect(stored).toStrictEqual(entries);
+        expect(JSON.stringify(stored)).toBe(JSON.stringify(entries));
       }),
       { numRuns: 60 },
     );
@@ -302,9 +329,9 @@ describe('parsing ahead on worker threads', () => {
       const cache = await openParseCache(cacheDir, { mustExist: null, nowMs });
       expect(cache).not.toBeNull();
       outputs.push(await runJson([dir], 'usage', parallel, cache));
-      const entries = readdirSync(join(cacheDir, 'parsed-v1')).filter((name) => name.endsWith('.jsonl'));
+      const entries = readdirSync(join(cacheDir, 'parsed-v1')).filter((name) => name.endsWith('.entries'));
       caches.push(
-        JSON.stringify(entries.sort().map((name) => readFileSync(join(cacheDir, 'parsed-v1', name), 'utf8'))),
+        JSON.stringify(entries.sort().map((name) => readFileSync(join(cacheDir, 'parsed-v1', name), 'base64'))),
       );
       // The next run is served by the pack (and the entries): nothing to parse ahead.
       const pack = openRunPack(cache, 'usage', [dir]);

@@ -1,0 +1,41 @@
+/**
+ * The check that the caches (`run-pack.ts`, `parse-cache.ts`) keep of the bytes they write, so that
+ * a damaged or cut file is rebuilt, never trusted: CRC-32 (cheap, and what a torn or flipped write
+ * needs), or sha256 where this Node's zlib has no crc32. The algorithm is stored with each file: a
+ * file checked by one is not trusted by a Node that only has the other.
+ */
+import { createHash } from 'node:crypto';
+import * as zlib from 'node:zlib';
+
+/** The check of some bytes: their CRC-32, or their sha256 in hex. */
+export type Check = number | string;
+
+type Crc32 = (data: Uint8Array, value?: number) => number;
+// zlib.crc32 exists from Node 20.15.
+const crc32 = (zlib as { crc32?: Crc32 }).crc32;
+
+/** The algorithm this Node checks with. */
+export const CHECK_ALGORITHM: string = crc32 === undefined ? 'sha256' : 'crc32';
+
+/** A check taken over bytes handed in pieces: `value` is the check of their concatenation (null when `algorithm` is not available here). */
+export type Checker = { readonly update: (bytes: Uint8Array) => void; readonly value: () => Check | null };
+
+export function checker(algorithm: string): Checker {
+  if (algorithm === 'crc32' && crc32 !== undefined) {
+    const crc = crc32;
+    let value = 0;
+    return { update: (bytes) => void (value = crc(bytes, value)), value: () => value };
+  }
+  if (algorithm === 'sha256') {
+    const hash = createHash('sha256');
+    return { update: (bytes) => void hash.update(bytes), value: () => hash.digest('hex') };
+  }
+  return { update: () => undefined, value: () => null };
+}
+
+/** The check of `bytes` by `algorithm`; null when it is not available here. */
+export function checkOf(bytes: Uint8Array, algorithm: string): Check | null {
+  const check = checker(algorithm);
+  check.update(bytes);
+  return check.value();
+}
