@@ -10,7 +10,8 @@
 //    of ../shared/real-logs/claude-code (≈ 65 MB and ≈ 259 MB), and one ≈ 1 GB single transcript.
 // 2. On each corpus, alternating run by run: `ccusage session --json --offline`, cold
 //    `cachecost report --by session --json --no-cache`, cold `cachecost sessions --json --no-cache`,
-//    and with a primed cache: a warm re-run, and a re-run after one transcript grew.
+//    a user's first run (`report` with the cache on and empty: it writes the cache), and with a
+//    primed cache: a warm re-run, and a re-run after one transcript grew.
 //    Each command's wall time and peak RSS (`/usr/bin/time -f %M`) are recorded.
 //    `--baseline`: another build's warm and grown runs alternate too (its own cache), so a change
 //    is measured before / after in one run; `--skip-cold` leaves the cold runs out.
@@ -150,7 +151,20 @@ for (const copies of corpora) {
     .split('\n')
     .filter((line) => line.includes('"type":"assistant"') && line.includes('"usage"'));
   const original = readFileSync(grown);
-  const samples = { ccusage: [], report: [], sessions: [], warm: [], grown: [], baseWarm: [], baseGrown: [] };
+  const samples = {
+    ccusage: [],
+    report: [],
+    sessions: [],
+    first: [],
+    warm: [],
+    grown: [],
+    baseWarm: [],
+    baseGrown: [],
+  };
+  // A user's first run: the cache on and empty (every transcript's line entries and the pack written).
+  const firstCacheDir = join(out, `cache-first-x${copies}`);
+  const firstEnv = { CACHECOST_CACHE_DIR: firstCacheDir, NO_COLOR: '1' };
+  let firstDiffers = false;
   let outputs = {};
   try {
     // Prime the cache once (not timed), then alternate.
@@ -166,6 +180,10 @@ for (const copies of corpora) {
       if (timed && r !== null) {
         samples.report.push(r);
         samples.sessions.push(await measure(cachecostMain, [...sessions, '--no-cache'], ourEnv));
+        rmSync(firstCacheDir, { recursive: true, force: true });
+        const f = await measure(cachecostMain, report, firstEnv);
+        samples.first.push(f);
+        if (f.stdout !== r.stdout) firstDiffers = true;
       }
       const w = await measure(cachecostMain, report, ourEnv);
       samples.warm.push(w);
@@ -201,6 +219,7 @@ for (const copies of corpora) {
   row('ccusage session --json --offline', samples.ccusage);
   row('report --by session --json (cold, --no-cache)', samples.report);
   row('sessions --json (cold, --no-cache)', samples.sessions);
+  row('report, first run (cache on, empty)', samples.first);
   row('report, warm cache, logs unchanged', samples.warm);
   row('report, warm cache, one file grew', samples.grown);
   row('baseline: report, warm cache, logs unchanged', samples.baseWarm);
@@ -212,7 +231,8 @@ for (const copies of corpora) {
   console.log(
     `${copies} copies: warm output ${outputs.warm === outputs.cold ? 'byte-identical to' : 'DIFFERS FROM'} cold; grown output ${outputs.grown === outputs.grownCold ? 'byte-identical to' : 'DIFFERS FROM'} a --no-cache run`,
   );
-  if (outputs.warm !== outputs.cold || outputs.grown !== outputs.grownCold) process.exitCode = 1;
+  if (firstDiffers) console.log(`${copies} copies: a first run's output DIFFERS FROM the --no-cache run's`);
+  if (outputs.warm !== outputs.cold || outputs.grown !== outputs.grownCold || firstDiffers) process.exitCode = 1;
 }
 console.table(table);
 
