@@ -25,8 +25,7 @@ import { decodeSession, type EncodedSession } from '../session-codec.js';
 import type { WorkerScript } from '../worker-script.js';
 import { buildAlone, type BuildJob, type BuildResult, type BuiltSession } from './build-jobs.js';
 import type { ClaudeSessionFiles } from './discover.js';
-import { defaultParseWorkerScript, type ParallelParse, workerThreads } from './parse-ahead.js';
-import type { ParseWorkerData } from './parse-jobs.js';
+import { defaultParseWorkerScript, type ParallelParse, startParseWorker } from './parse-ahead.js';
 
 /** Bytes of files of the sessions built (or being built) ahead of the run at most. */
 export const AHEAD_BYTES = 64 << 20;
@@ -136,13 +135,17 @@ export class BuildAhead {
   }
 
   private startWorker(script: WorkerScript): Slot {
-    const data: ParseWorkerData = { credits: new SharedArrayBuffer(4), builds: true };
-    const worker = new (workerThreads().Worker)(script.url, { workerData: data, execArgv: [...script.execArgv] });
-    const slot: Slot = { worker, running: new Set(), alive: true };
-    worker.on('message', (result: BuildResult) => this.receive(slot, result));
-    const die = (): void => this.lose(slot);
-    worker.on('error', die);
-    worker.on('exit', die);
+    // The callbacks run once the worker posts or ends, after `slot` is assigned.
+    const slot: Slot = {
+      worker: startParseWorker<BuildResult>(
+        script,
+        { credits: new SharedArrayBuffer(4), builds: true },
+        (result) => this.receive(slot, result),
+        () => this.lose(slot),
+      ),
+      running: new Set(),
+      alive: true,
+    };
     return slot;
   }
 

@@ -39,6 +39,23 @@ export function workerThreads(): typeof import('node:worker_threads') {
   return createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
 }
 
+/**
+ * Starts a worker of `script` (`parse-worker.ts`) with `data`: its messages go to `onMessage`; its
+ * error and its exit to `onGone` (both may come: the caller ignores the second).
+ */
+export function startParseWorker<M>(
+  script: WorkerScript,
+  data: ParseWorkerData,
+  onMessage: (message: M) => void,
+  onGone: () => void,
+): Worker {
+  const worker = new (workerThreads().Worker)(script.url, { workerData: data, execArgv: [...script.execArgv] });
+  worker.on('message', onMessage);
+  worker.on('error', onGone);
+  worker.on('exit', onGone);
+  return worker;
+}
+
 /** How many workers parse, and from how many bytes to parse on. */
 export type ParallelParse = {
   /** Worker threads; below 1, no workers. */
@@ -155,13 +172,18 @@ export class ParseAhead {
     const shared = new SharedArrayBuffer(4);
     const credits = new Int32Array(shared);
     credits[0] = CREDITS;
-    const data: ParseWorkerData = { credits: shared };
-    const worker = new (workerThreads().Worker)(script.url, { workerData: data, execArgv: [...script.execArgv] });
-    const slot: Slot = { worker, credits, running: new Set(), alive: true };
-    worker.on('message', (batch: ParseBatch) => this.receive(slot, batch));
-    const die = (): void => this.lose(slot);
-    worker.on('error', die);
-    worker.on('exit', die);
+    // The callbacks run once the worker posts or ends, after `slot` is assigned.
+    const slot: Slot = {
+      worker: startParseWorker<ParseBatch>(
+        script,
+        { credits: shared },
+        (batch) => this.receive(slot, batch),
+        () => this.lose(slot),
+      ),
+      credits,
+      running: new Set(),
+      alive: true,
+    };
     return slot;
   }
 
