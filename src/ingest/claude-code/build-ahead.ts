@@ -25,7 +25,7 @@ import { decodeSession, type EncodedSession } from '../session-codec.js';
 import type { WorkerScript } from '../worker-script.js';
 import { buildAlone, type BuildJob, type BuildResult, type BuiltSession } from './build-jobs.js';
 import type { ClaudeSessionFiles } from './discover.js';
-import { defaultParseWorkerScript, type ParallelParse, startParseWorker } from './parse-ahead.js';
+import { defaultParseWorkerScript, leastBusy, type ParallelParse, startParseWorker } from './parse-ahead.js';
 
 /** Bytes of files of the sessions built (or being built) ahead of the run at most. */
 export const AHEAD_BYTES = 64 << 20;
@@ -210,14 +210,7 @@ export class BuildAhead {
   private send(): void {
     if (this.closed) return;
     for (;;) {
-      let best: Slot | null = null;
-      for (const slot of this.slots)
-        if (
-          slot.alive &&
-          slot.running.size < JOBS_PER_WORKER &&
-          (best === null || slot.running.size < best.running.size)
-        )
-          best = slot;
+      const best = leastBusy(this.slots, JOBS_PER_WORKER);
       if (best === null) return;
       const job = this.nextStartable(AHEAD_BYTES);
       if (job === undefined) return;

@@ -39,6 +39,18 @@ export function workerThreads(): typeof import('node:worker_threads') {
   return createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
 }
 
+/** The live worker with the fewest jobs, below `maxJobs` each; null when none has room. */
+export function leastBusy<S extends { readonly alive: boolean; readonly running: ReadonlySet<unknown> }>(
+  slots: readonly S[],
+  maxJobs: number,
+): S | null {
+  let best: S | null = null;
+  for (const slot of slots)
+    if (slot.alive && slot.running.size < maxJobs && (best === null || slot.running.size < best.running.size))
+      best = slot;
+  return best;
+}
+
 /**
  * Starts a worker of `script` (`parse-worker.ts`) with `data`: its messages go to `onMessage`; its
  * error and its exit to `onGone` (both may come: the caller ignores the second).
@@ -230,14 +242,7 @@ export class ParseAhead {
       while (this.nextToSend < this.jobs.length && this.jobs[this.nextToSend]?.dropped === true) this.nextToSend += 1;
       const job = this.jobs[this.nextToSend];
       if (job === undefined) return;
-      let best: Slot | null = null;
-      for (const slot of this.slots)
-        if (
-          slot.alive &&
-          slot.running.size < JOBS_PER_WORKER &&
-          (best === null || slot.running.size < best.running.size)
-        )
-          best = slot;
+      const best = leastBusy(this.slots, JOBS_PER_WORKER);
       if (best === null) return;
       job.slot = best;
       best.running.add(job);
