@@ -610,15 +610,8 @@ export class RunPack {
       // Another run renamed a pack over it, or appended to it: not the file whose offsets this run knows.
       if (now.dev !== old.dev || now.ino !== old.ino || now.size !== old.size) return false;
       const segment = new Segment(old.size);
-      const sessions: StoredSession[] = [];
-      for (const entry of this.kept) {
-        if (typeof entry !== 'number') {
-          sessions.push(segment.placeFresh(entry));
-          continue;
-        }
-        const stored = served(entry);
-        if (stored !== null) sessions.push(stored);
-      }
+      // Served sessions' blobs stay where they are.
+      const sessions = this.placeKept(segment, served);
       const eager = [...old.index.eager, [segment.start, segment.eager.bytes] as const];
       // Written as one call: a run killed in it leaves a file without this trailer at its end.
       await handle.writev(segment.finish(this.index(eager, sessions)));
@@ -626,6 +619,19 @@ export class RunPack {
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * The next pack's sessions in order: those built in this run placed in `segment`, each served one
+   * as `served` gives it (null: left out).
+   */
+  private placeKept(segment: Segment, served: (position: number) => StoredSession | null): StoredSession[] {
+    const sessions: StoredSession[] = [];
+    for (const entry of this.kept) {
+      const stored = typeof entry === 'number' ? served(entry) : segment.placeFresh(entry);
+      if (stored !== null) sessions.push(stored);
+    }
+    return sessions;
   }
 
   /** The index of the next pack (this run's outcomes and `sessions`). */
@@ -647,25 +653,18 @@ export class RunPack {
     };
     const headerLine = Buffer.from(`${padTo(JSON.stringify(header), 1)}\n`);
     const segment = new Segment(headerLine.length);
-    const sessions: StoredSession[] = [];
-    for (const entry of this.kept) {
-      if (typeof entry !== 'number') {
-        sessions.push(segment.placeFresh(entry));
-        continue;
-      }
-      const stored = served(entry);
-      if (stored === null) continue;
-      // Copied as stored, unchecked: its check goes with it, and whoever reads it checks it.
-      const copy = (blob: Blob): Buffer => this.eagerBlob(blob) ?? this.lazyBlob(blob) ?? Buffer.alloc(0);
+    // Copied as stored, unchecked: its check goes with it, and whoever reads it checks it.
+    const copy = (blob: Blob): Buffer => this.eagerBlob(blob) ?? this.lazyBlob(blob) ?? Buffer.alloc(0);
+    const sessions = this.placeKept(segment, (position) => {
+      const stored = served(position);
+      if (stored === null) return null;
       const claims = segment.place(segment.eager, copy(stored.claims), stored.claims[2]);
       if (stored.kind === 'json')
-        sessions.push({ ...stored, claims, whole: segment.place(segment.eager, copy(stored.whole), stored.whole[2]) });
-      else {
-        const requests = segment.place(segment.eager, copy(stored.requests), stored.requests[2]);
-        const items = segment.place(segment.lazy, copy(stored.items), stored.items[2]);
-        sessions.push({ ...stored, claims, requests, items });
-      }
-    }
+        return { ...stored, claims, whole: segment.place(segment.eager, copy(stored.whole), stored.whole[2]) };
+      const requests = segment.place(segment.eager, copy(stored.requests), stored.requests[2]);
+      const items = segment.place(segment.lazy, copy(stored.items), stored.items[2]);
+      return { ...stored, claims, requests, items };
+    });
     const parts = segment.finish(this.index([[segment.start, segment.eager.bytes]], sessions));
     const temp = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
