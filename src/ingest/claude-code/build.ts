@@ -75,9 +75,10 @@ class BestUsages {
   /** A response with a line whose counts are invalid has no usage we can trust: never an earlier partial line's. */
   readonly invalid = new Set<string>();
 
-  add(record: AssistantRecord, file: string, line: number): void {
+  /** `ids`: the record's `claudeRequestKey`. */
+  add(record: AssistantRecord, ids: string | null, file: string, line: number): void {
     if (record.apiError !== null) return;
-    const key = claudeRequestKey(record) ?? `${file}:${line}`;
+    const key = ids ?? `${file}:${line}`;
     if (record.usageInvalid) this.invalid.add(key);
     const current = this.best.get(key);
     if (current === undefined) this.best.set(key, record.usage);
@@ -178,7 +179,8 @@ class Builder {
     return false;
   }
 
-  assistant(record: AssistantRecord, file: string, line: number, agentId: string | null): void {
+  /** `ids`: the record's `claudeRequestKey`, computed once per line by `ClaudeSessionBuild.add`. */
+  assistant(record: AssistantRecord, ids: string | null, file: string, line: number, agentId: string | null): void {
     if (record.apiError !== null) {
       if (agentId === null) {
         this.events.push({
@@ -192,7 +194,6 @@ class Builder {
       }
       return;
     }
-    const ids = claudeRequestKey(record);
     const key = ids ?? `${file}:${line}`;
     const owner = this.owners.get(key);
     if (owner !== undefined && owner !== file) return; // a replayed copy (§1.5): its usage is weighed in `usages`
@@ -307,8 +308,10 @@ class Builder {
     return holder !== input.file;
   }
 
+  /** `ids`: an assistant record's `claudeRequestKey` (null for any other record). */
   record(
     record: ClaudeRecord,
+    ids: string | null,
     input: ClaudeFile,
     line: number,
     unknownTypes: Map<string, { line: number; count: number }>,
@@ -323,7 +326,7 @@ class Builder {
         if (this.project === null && record.cwd !== null) this.project = record.cwd;
         const agentId = this.agentOf(record, input.agentId);
         if (agentId === null) this.enterChain(record.parentUuid);
-        if (record.kind === 'assistant') this.assistant(record, input.file, line, agentId);
+        if (record.kind === 'assistant') this.assistant(record, ids, input.file, line, agentId);
         else if (agentId === null) this.user(record, input.file, line);
         if (agentId === null) this.leaveChain(record.uuid);
         return;
@@ -518,8 +521,10 @@ export class ClaudeSessionBuild {
   add(line: number, record: ClaudeRecord): void {
     const current = this.current;
     if (current === null) throw new Error('ClaudeSessionBuild.add before beginFile');
-    if (record.kind === 'assistant') this.builder.usages.add(record, current.file.file, line);
-    this.builder.record(record, current.file, line, current.read.unknownTypes);
+    // The request key is built once per line, for both passes (its string is hashed by several maps).
+    const ids = record.kind === 'assistant' ? claudeRequestKey(record) : null;
+    if (record.kind === 'assistant') this.builder.usages.add(record, ids, current.file.file, line);
+    this.builder.record(record, ids, current.file, line, current.read.unknownTypes);
   }
 
   endFile(): void {

@@ -231,15 +231,15 @@ function userRecord(line: JsonObject, message: JsonObject | undefined, content: 
       }
     }
   }
-  const env = envelope(line);
+  // The envelope's fields are read in place, not through `envelope` (one object less per line).
   return {
-    uuid: env.uuid,
-    parentUuid: env.parentUuid,
-    sidechain: env.sidechain,
-    agentId: env.agentId,
-    sessionId: env.sessionId,
-    timestampMs: env.timestampMs,
-    cwd: env.cwd,
+    uuid: asString(line['uuid']) ?? null,
+    parentUuid: asString(line['parentUuid']) ?? null,
+    sidechain: line['isSidechain'] === true,
+    agentId: sharedString(line['agentId'], lastAgentId),
+    sessionId: sharedString(line['sessionId'], lastSessionId),
+    timestampMs: timestampMsOf(line['timestamp']),
+    cwd: sharedString(line['cwd'], lastCwd),
     kind: 'user',
     isMeta: line['isMeta'] === true,
     isCompactSummary: line['isCompactSummary'] === true,
@@ -354,17 +354,17 @@ function assistantRecord(
     : usageOf(message?.['usage']);
   const errorText = asString(line['error']) ?? (isError ? text : null);
   // The envelope's fields are listed, not spread: a spread followed by a dozen more properties is
-  // a slow path in V8 that cost as much as the JSON.parse of the line.
-  const env = envelope(line);
+  // a slow path in V8 that cost as much as the JSON.parse of the line. They are read in place, not
+  // through `envelope` (one object less per line).
   return {
     record: {
-      uuid: env.uuid,
-      parentUuid: env.parentUuid,
-      sidechain: env.sidechain,
-      agentId: env.agentId,
-      sessionId: env.sessionId,
-      timestampMs: env.timestampMs,
-      cwd: env.cwd,
+      uuid: asString(line['uuid']) ?? null,
+      parentUuid: asString(line['parentUuid']) ?? null,
+      sidechain: line['isSidechain'] === true,
+      agentId: sharedString(line['agentId'], lastAgentId),
+      sessionId: sharedString(line['sessionId'], lastSessionId),
+      timestampMs: timestampMsOf(line['timestamp']),
+      cwd: sharedString(line['cwd'], lastCwd),
       kind: 'assistant',
       messageId: asString(message?.['id']) ?? null,
       requestId: asString(line['requestId']) ?? null,
@@ -406,7 +406,22 @@ function assistantMessageProblem(raw: unknown): string | null {
   if (message === undefined) {
     return `assistant record whose "message" is ${describeJson(raw)}, not a message object; not counted`;
   }
-  if (!['id', 'model', 'content', 'usage', 'role'].some((key) => key in message)) {
+  // The shape every well-formed line has, checked first with no array or closure per line.
+  const id = message['id'];
+  const model = message['model'];
+  const usage = message['usage'];
+  const content = message['content'];
+  if (
+    typeof id === 'string' &&
+    typeof model === 'string' &&
+    Array.isArray(content) &&
+    typeof usage === 'object' &&
+    usage !== null &&
+    !Array.isArray(usage)
+  ) {
+    return null;
+  }
+  if (!('id' in message || 'model' in message || 'content' in message || 'usage' in message || 'role' in message)) {
     const keys = Object.keys(message)
       .slice(0, 3)
       .map((key) => JSON.stringify(key))
@@ -415,15 +430,11 @@ function assistantMessageProblem(raw: unknown): string | null {
     return `assistant record whose "message" has none of id, model, content, usage, role (keys ${listed}); not counted`;
   }
   const wrong: string[] = [];
-  if ('id' in message && typeof message['id'] !== 'string') wrong.push(`"id" is ${describeJson(message['id'])}`);
-  if ('model' in message && typeof message['model'] !== 'string') {
-    wrong.push(`"model" is ${describeJson(message['model'])}`);
-  }
-  const usage = message['usage'];
+  if ('id' in message && typeof id !== 'string') wrong.push(`"id" is ${describeJson(id)}`);
+  if ('model' in message && typeof model !== 'string') wrong.push(`"model" is ${describeJson(model)}`);
   if (usage !== undefined && usage !== null && asObject(usage) === undefined) {
     wrong.push(`"usage" is ${describeJson(usage)}`);
   }
-  const content = message['content'];
   if (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content)) {
     wrong.push(`"content" is ${describeJson(content)}`);
   }
@@ -436,14 +447,14 @@ export function parseClaudeLine(line: Line, content: ContentMode): ClaudeLineRes
   if (json.kind !== 'json') return json;
   // A value nested n levels deep is at least 2n characters long ("[" and "]" per level): a shorter
   // line cannot hold a tool input deeper than MAX_JSON_DEPTH, and its walk is skipped.
-  const mayBeDeep = line.text.length >= 2 * (MAX_JSON_DEPTH + 1);
-  return (
-    guarded(json.value, content, false, mayBeDeep) ?? {
-      kind: 'invalid',
-      reason: 'unreachable: a whole line was elided',
-    }
-  );
+  return guarded(json.value, content, false, line.text.length >= MAY_BE_DEEP_CHARS) ?? WHOLE_LINE_ELIDED;
 }
+
+/** A value nested n levels deep is at least 2n characters long: see `parseClaudeLine`. */
+const MAY_BE_DEEP_CHARS = 2 * (MAX_JSON_DEPTH + 1);
+
+/** `guarded` returns null only for an elided line; a line read whole never is. */
+const WHOLE_LINE_ELIDED: ClaudeLineResult = { kind: 'invalid', reason: 'unreachable: a whole line was elided' };
 
 /**
  * Values `usage` mode never reads, elided before `JSON.parse` (the value becomes `null`; the key
@@ -485,7 +496,16 @@ const SCAN_MIN_BYTES = 2048;
  */
 export function parseClaudeRawLine(line: RawLine, content: ContentMode): ClaudeLineResult {
   if (content === 'usage' && line.end - line.start >= SCAN_MIN_BYTES) return parseScannedClaudeLine(line);
-  return parseClaudeLine({ number: line.number, text: rawLineText(line), terminated: line.terminated }, content);
+  const text = rawLineText(line);
+  // `parseClaudeLine` of the text, without its wrapper objects when the line parses (most do); a
+  // line that does not (blank, malformed, truncated) takes `parseClaudeLine` for its outcome.
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return parseClaudeLine({ number: line.number, text, terminated: line.terminated }, content);
+  }
+  return guarded(value, content, false, text.length >= MAY_BE_DEEP_CHARS) ?? WHOLE_LINE_ELIDED;
 }
 
 /**
