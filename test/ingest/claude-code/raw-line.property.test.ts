@@ -59,7 +59,8 @@ function expectSameOrUncheckedString(line: RawLine): void {
   }
 }
 
-const id = fc.constantFrom('a', 'b', 'toolu_1', 'msg_1', '');
+// Ids and folders outside ASCII too: a line's text is decoded one of two ways (`parseClaudeRawLine`).
+const id = fc.constantFrom('a', 'b', 'toolu_1', 'msg_1', '', 'msg_é', 'u-🦀');
 const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('é\n"\\', 'x'.repeat(40), '', 'bell \u0007 here'));
 const anyJson = fc.jsonValue({ maxDepth: 3 });
 /** `[[[…]]]` around the boundary of MAX_JSON_DEPTH (1000), counted from the line's root. */
@@ -152,7 +153,7 @@ const claudeLine = fc.record(
     sessionId: id,
     agentId: id,
     timestamp: fc.constantFrom('2026-01-01T00:00:00.000Z', 'yesterday', 12),
-    cwd: fc.constantFrom('/w', 'C:\\w'),
+    cwd: fc.constantFrom('/w', 'C:\\w', '/home/José'),
     requestId: id,
     isMeta: fc.boolean(),
     isCompactSummary: fc.boolean(),
@@ -232,6 +233,8 @@ function framed(
 describe('parseClaudeRawLine = parseClaudeLine in usage mode (differential)', () => {
   // Checked against a deliberate bug: without the fallback to the text path for API error lines
   // (`<synthetic>` / `isApiErrorMessage`), their error text comes from elided blocks and this fails.
+  // Checked against a deliberate bug: decoding every short line as Latin-1 (not only ASCII ones)
+  // gives a non-ASCII cwd, id or API error text other characters, and this fails.
   it('valid generated lines: the same record, problem and issue', () => {
     fc.assert(
       fc.property(lineText, framing, (line, f) => {
