@@ -59,7 +59,7 @@ function expectSameOrUncheckedString(line: RawLine): void {
   }
 }
 
-// Ids and folders outside ASCII too: a line's text is decoded one of two ways (`parseClaudeRawLine`).
+// Ids and folders outside ASCII too: the byte path decodes only part of a line, the text path all of it.
 const id = fc.constantFrom('a', 'b', 'toolu_1', 'msg_1', '', 'msg_é', 'u-🦀');
 const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('é\n"\\', 'x'.repeat(40), '', 'bell \u0007 here'));
 const anyJson = fc.jsonValue({ maxDepth: 3 });
@@ -233,8 +233,6 @@ function framed(
 describe('parseClaudeRawLine = parseClaudeLine in usage mode (differential)', () => {
   // Checked against a deliberate bug: without the fallback to the text path for API error lines
   // (`<synthetic>` / `isApiErrorMessage`), their error text comes from elided blocks and this fails.
-  // Checked against a deliberate bug: decoding every short line as Latin-1 (not only ASCII ones)
-  // gives a non-ASCII cwd, id or API error text other characters, and this fails.
   it('valid generated lines: the same record, problem and issue', () => {
     fc.assert(
       fc.property(lineText, framing, (line, f) => {
