@@ -245,10 +245,15 @@ export function recordedTrace(session: Session, recordedReplay: ReplayResult, fa
   const failures: TraceFailure[] = [];
   const lastRefusalByTurn = new Map<number, TraceRejection>();
   for (const rejection of rejections) lastRefusalByTurn.set(rejection.userTurn, rejection);
+  // The last request of each turn, found in one pass (a search per refused turn is quadratic).
+  const lastRequestOfTurn = new Map<number, number>();
+  for (const request of requests) {
+    const last = lastRequestOfTurn.get(request.userTurn);
+    if (last === undefined || request.requestIndex > last)
+      lastRequestOfTurn.set(request.userTurn, request.requestIndex);
+  }
   for (const [turn, rejection] of lastRefusalByTurn) {
-    const sentAfter = requests.some(
-      (request) => request.userTurn === turn && request.requestIndex >= rejection.requestIndex,
-    );
+    const sentAfter = (lastRequestOfTurn.get(turn) ?? -1) >= rejection.requestIndex;
     if (!sentAfter) failures.push({ requestIndex: rejection.requestIndex, userTurn: turn });
   }
 

@@ -35,6 +35,12 @@ export type SessionSimulation = {
   readonly reloadBreaks: boolean;
   /** One result per scenario, in the order given. */
   readonly results: ReadonlyArray<{ readonly scenario: Scenario; readonly result: ReplayResult }>;
+  /**
+   * The replays' shared work (`ReplayMemo`), kept only where a later replay of the session needs
+   * it: the flags replay the default scenario with a blocking PreCompact hook allowing
+   * (`preCompactHookBlocks`). Elsewhere absent, so that it is let go with the replays.
+   */
+  readonly memo?: ReplayMemo;
 };
 
 export type SimulateOptions = {
@@ -127,6 +133,7 @@ export function simulateSession(
     automaticTtlMs: fit.automaticTtlMs,
     reloadBreaks: fit.reloadBreaks,
     results,
+    ...(hookBlocks ? { memo } : {}),
   };
 }
 
