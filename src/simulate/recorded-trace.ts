@@ -249,7 +249,10 @@ export function priceRecordedTrace(trace: RecordedTrace, pricing: TracePricing, 
 }
 
 /** A measured request of the trace as the calibration reads it (`ReplayRow`'s calibration inputs). */
-export type TracedSend = Pick<ReplayRow, 'sourceRequestIndex' | 'visibleChars' | 'visibleUnits' | 'fixedTokens'>;
+export type TracedSend = Pick<
+  ReplayRow,
+  'sourceRequestIndex' | 'promptTokens' | 'visibleChars' | 'visibleUnits' | 'fixedTokens'
+>;
 
 /**
  * The calibration inputs of every main-thread send the trace prices, in order, under
@@ -266,6 +269,7 @@ export function tracedSends(trace: RecordedTrace, calibration: TokenCalibration,
         if (rendered === null) throw new Error('invariant: the sizer sizes every prompt');
         sends.push({
           sourceRequestIndex: event.request.index,
+          promptTokens: rendered.promptTokens,
           visibleChars: rendered.visibleChars,
           visibleUnits: rendered.visibleUnits,
           fixedTokens: rendered.fixedTokens,
