@@ -257,10 +257,17 @@ export type TracedSend = Pick<
 /**
  * The calibration inputs of every main-thread send the trace prices, in order, under
  * `calibration`: the `request` rows of `priceRecordedTrace` without pricing them through the cache.
+ * `keepRenders`: each message's render is kept in the calibration's renderer (a calibration that is
+ * priced next), else not (a calibration used once).
  */
-export function tracedSends(trace: RecordedTrace, calibration: TokenCalibration, memo: ReplayMemo): TracedSend[] {
+export function tracedSends(
+  trace: RecordedTrace,
+  calibration: TokenCalibration,
+  memo: ReplayMemo,
+  keepRenders = false,
+): TracedSend[] {
   const rows = new RowEmitter({ ...trace.input, calibration }, memo, false);
-  const sizer = new IncrementalSizer((model) => rows.renderer(model), false);
+  const sizer = new IncrementalSizer((model) => rows.renderer(model), keepRenders);
   const sends: TracedSend[] = [];
   for (const event of trace.events) {
     switch (event.kind) {

@@ -221,7 +221,8 @@ function recordedReplays(
   return {
     price: (pricing) => priceRecordedTrace(trace, pricing, memo),
     sends: (calibration) => tracedSends(trace, calibration, memo),
-    prompts: (pricing) => ({ rows: promptRows(tracedSends(trace, pricing.calibration, memo)) }),
+    // Renders kept: the chosen candidate's calibration is priced next with them.
+    prompts: (pricing) => ({ rows: promptRows(tracedSends(trace, pricing.calibration, memo, true)) }),
   };
 }
 
