@@ -92,6 +92,29 @@ const lazyShimImportsPlugin = {
     }));
   },
 };
+/**
+ * The shim also imports Node's `assert` (~4 ms to load: its error classes and diff renderer) for
+ * two checks that only a yargs bug fails. It gets the same two functions (`Object.is`, as
+ * `assert.strictEqual`), which throw a plain `Error`.
+ */
+const shimAssertPlugin = {
+  name: 'yargs-shim-assert',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      posix(relative(root, args.importer)) === YARGS_SHIM
+        ? { path: 'assert', namespace: 'yargs-shim-assert' }
+        : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'yargs-shim-assert' }, () => ({
+      contents: [
+        'const fail = (message, fallback) => { throw message instanceof Error ? message : new Error(message ?? fallback); };',
+        "export const strictEqual = (actual, expected, message) => Object.is(actual, expected) || fail(message, 'Expected values to be strictly equal');",
+        "export const notStrictEqual = (actual, expected, message) => !Object.is(actual, expected) || fail(message, 'Expected values to be strictly unequal');",
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
 const moduleUrlPlugin = {
   name: 'module-relative-urls',
   setup(pluginBuild) {
@@ -224,6 +247,7 @@ const analysis = await build({
       return { path, external: true };
     }),
     lazyShimImportsPlugin,
+    shimAssertPlugin,
     moduleUrlPlugin,
   ],
 });
@@ -243,7 +267,12 @@ const named = await build({
   outdir,
   write: false,
   splitting: true,
-  plugins: [dynamicImportsPlugin((path) => ({ path, external: true })), lazyShimImportsPlugin, moduleUrlPlugin],
+  plugins: [
+    dynamicImportsPlugin((path) => ({ path, external: true })),
+    lazyShimImportsPlugin,
+    shimAssertPlugin,
+    moduleUrlPlugin,
+  ],
 });
 for (const meta of Object.values(named.metafile.outputs))
   if (meta.entryPoint !== undefined) exportsOf.set(resolve(root, meta.entryPoint), meta.exports);
@@ -310,6 +339,7 @@ const core = await build({
       return undefined;
     }),
     lazyShimImportsPlugin,
+    shimAssertPlugin,
     moduleUrlPlugin,
   ],
 });
