@@ -4,8 +4,20 @@
  * needs), or sha256 where this Node's zlib has no crc32. The algorithm is stored with each file: a
  * file checked by one is not trusted by a Node that only has the other.
  */
-import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import * as zlib from 'node:zlib';
+
+let crypto: typeof import('node:crypto') | null = null;
+
+/**
+ * A sha256 hash, from `node:crypto` loaded on first use: a re-run that checks by CRC-32 and reads
+ * no line entries hashes nothing, and loading the module costs ~7 ms of every start.
+ */
+export function sha256(): Hash {
+  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  return crypto.createHash('sha256');
+}
 
 /** The check of some bytes: their CRC-32, or their sha256 in hex. */
 export type Check = number | string;
@@ -27,7 +39,7 @@ export function checker(algorithm: string): Checker {
     return { update: (bytes) => void (value = crc(bytes, value)), value: () => value };
   }
   if (algorithm === 'sha256') {
-    const hash = createHash('sha256');
+    const hash = sha256();
     return { update: (bytes) => void hash.update(bytes), value: () => hash.digest('hex') };
   }
   return { update: () => undefined, value: () => null };

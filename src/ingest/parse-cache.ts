@@ -19,7 +19,6 @@
  *   file left by a run killed mid-write (never renamed into place) is ignored and rewritten.
  * Entries are written to a temp file and renamed (atomic); a cache that cannot be written is skipped.
  */
-import { createHash } from 'node:crypto';
 import {
   closeSync,
   type Dirent,
@@ -37,7 +36,7 @@ import {
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Check, CHECK_ALGORITHM, checker, checkOf } from './byte-check.js';
+import { type Check, CHECK_ALGORITHM, checker, checkOf, sha256 } from './byte-check.js';
 import { type FileLine, type LineStart, type RawLine, scanFileLines } from './lines.js';
 
 /** An open cache: its directory, the fingerprint of the code that writes its entries, the run's clock. */
@@ -184,17 +183,16 @@ function fingerprintInputs(entryScript: string | undefined): FingerprintInputs {
   return { packageJson: roots.packageJson, codeRoot, files };
 }
 
-const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
-
 /**
  * The file the build writes beside the bundled entry (`scripts/bundle-cli.mjs`): the fingerprint
- * of the code as built, with what it was computed from (the package file's hash, every code file's
+ * of the code as built, with what it was computed from (the package file's text, every code file's
  * path and size), so that a run reads one small file and stats the code instead of reading and
  * hashing ~3 MB of it (~35 ms, a tenth of a re-run).
  */
 export const FINGERPRINT_MANIFEST = 'code-fingerprint.json';
 
 type FingerprintManifest = {
+  /** The package file's text (compared as it is: a run hashes nothing to check the manifest). */
   readonly packageJson: string;
   readonly files: readonly (readonly [path: string, bytes: number])[];
   readonly fingerprint: string;
@@ -204,7 +202,7 @@ type FingerprintManifest = {
 export function fingerprintManifest(entryScript: string | undefined): FingerprintManifest {
   const inputs = fingerprintInputs(entryScript);
   const packageJson = readFileSync(inputs.packageJson);
-  const hash = createHash('sha256').update(packageJson);
+  const hash = sha256().update(packageJson);
   const files: (readonly [string, number])[] = [];
   for (const path of inputs.files) {
     const bytes = readFileSync(`${inputs.codeRoot}${sep}${path}`);
@@ -212,12 +210,12 @@ export function fingerprintManifest(entryScript: string | undefined): Fingerprin
     hash.update(bytes);
     files.push([path, bytes.length]);
   }
-  return { packageJson: sha256(packageJson), files, fingerprint: hash.digest('hex') };
+  return { packageJson: packageJson.toString('utf8'), files, fingerprint: hash.digest('hex') };
 }
 
 /**
  * The build's manifest, when the code is still the code it describes: the same package file
- * (hash), the same code files (paths, in order) of the same sizes. A file edited after the build
+ * (text), the same code files (paths, in order) of the same sizes. A file edited after the build
  * keeping its size would slip through: the manifest is for installed builds; `npm run build`
  * writes it again, and without it the code is hashed (`fingerprintManifest`).
  */
@@ -233,7 +231,7 @@ function builtFingerprint(entryScript: string | undefined): string | null {
   const inputs = fingerprintInputs(entryScript);
   if (typeof manifest.fingerprint !== 'string' || !Array.isArray(manifest.files)) return null;
   if (manifest.files.length !== inputs.files.length) return null;
-  if (sha256(readFileSync(inputs.packageJson)) !== manifest.packageJson) return null;
+  if (readFileSync(inputs.packageJson, 'utf8') !== manifest.packageJson) return null;
   for (let i = 0; i < inputs.files.length; i += 1) {
     const path = inputs.files[i];
     const [builtPath, bytes] = manifest.files[i] ?? [];
@@ -256,10 +254,13 @@ export function codeFingerprint(entryScript: string | undefined = process.argv[1
   return fingerprintMemo;
 }
 
+const OLD_PACK_NAME = /^run-[0-9a-f]{40}\.pack$/;
+
 async function sweepStale(dir: string, nowMs: number): Promise<void> {
   for (const name of await readdir(dir)) {
-    // Entries of the first layout (JSON lines): never read again, removed once.
-    if (name.endsWith('.jsonl')) {
+    // Entries of the first layout (JSON lines), and run packs named by sha256 (`run-pack.ts` names
+    // them by a hash that needs no crypto module): never read again, removed once.
+    if (name.endsWith('.jsonl') || OLD_PACK_NAME.test(name)) {
       await rm(join(dir, name), { force: true });
       continue;
     }
@@ -291,7 +292,7 @@ export async function openParseCache(
 }
 
 function entryPath(cache: ParseCache, key: string, file: string): string {
-  return join(cache.dir, `${createHash('sha256').update(`${key}\0${file}`).digest('hex').slice(0, 40)}.entries`);
+  return join(cache.dir, `${sha256().update(`${key}\0${file}`).digest('hex').slice(0, 40)}.entries`);
 }
 
 /** Whether the cache has an entry for `file` under the parser's `key` (whether it can be trusted is decided on reading). */
@@ -356,7 +357,7 @@ function tailHash(file: string, offset: number): string {
   try {
     const buffer = Buffer.alloc(offset - start);
     const bytesRead = readSync(fd, buffer, 0, buffer.length, start);
-    return createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex');
+    return sha256().update(buffer.subarray(0, bytesRead)).digest('hex');
   } finally {
     closeSync(fd);
   }

@@ -43,7 +43,6 @@
  * its build (`deferredHoldsAny`), and built again against the whole map when one holds a response
  * it asked for.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -200,9 +199,15 @@ function readAt(fd: number, bytes: number, position: number): Buffer {
   return done === bytes ? buffer : buffer.subarray(0, done);
 }
 
-/** The pack's path for `key` in `cache`. */
+/**
+ * The pack's path for `key` in `cache`: named by the 64-bit FNV-1a of the key's UTF-8 bytes. A
+ * name, not a check: the header holds the key, and a pack of another key is not trusted. (Named
+ * by sha256 before: loading `node:crypto` cost ~7 ms of every run.)
+ */
 function packPath(cache: ParseCache, key: string): string {
-  return join(cache.dir, `run-${createHash('sha256').update(key).digest('hex').slice(0, 40)}.pack`);
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(key)) hash = BigInt.asUintN(64, (hash ^ BigInt(byte)) * 0x100000001b3n);
+  return join(cache.dir, `run-${hash.toString(16).padStart(16, '0')}.pack`);
 }
 
 /** The pack of one run, loaded at the start and saved at the end (see the module comment). */
