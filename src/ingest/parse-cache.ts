@@ -96,6 +96,8 @@ const TAIL_BYTES = 4_096;
 const STALE_TEMP_MS = 10 * 60_000;
 /** Entries per stored batch: a cache file is encoded and written a batch at a time (a 1 GB log's entries are never one buffer). */
 const BATCH_ENTRIES = 8_192;
+/** Batches beyond a full file's count that growths may add before a file's entries are encoded whole again. */
+const MAX_EXTRA_BATCHES = 32;
 
 type Header = {
   readonly fingerprint: string;
@@ -311,7 +313,7 @@ function loadEntry<T>(
   cache: ParseCache,
   parser: LineParser<T>,
   file: string,
-): { header: Header; entries: T[] } | null {
+): { header: Header; entries: T[]; batches: Buffer; batchCount: number } | null {
   try {
     const bytes = readFileSync(path);
     if (bytes.length < 4) return null;
@@ -333,14 +335,16 @@ function loadEntry<T>(
       entries.push(entry);
     };
     let at = 0;
+    let batchCount = 0;
     while (at < end) {
       if (at + 4 > end) return null;
       const length = bytes.readUInt32LE(at);
       if (at + 4 + length > end) return null;
       codec.decode(bytes.subarray(at + 4, at + 4 + length), push);
       at += 4 + length;
+      batchCount += 1;
     }
-    return entries.length === header.count ? { header, entries } : null;
+    return entries.length === header.count ? { header, entries, batches: bytes.subarray(0, end), batchCount } : null;
   } catch {
     return null;
   }
@@ -369,9 +373,14 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
+/**
+ * Writes an entry file: `kept` (batches as a loaded entry held them, checked then, and how many
+ * entries they hold) copied as they are, then `entries` encoded in new batches.
+ */
 function writeEntry<T>(
   path: string,
   header: Omit<Header, 'checksum' | 'count' | 'algorithm'>,
+  kept: { readonly batches: Buffer; readonly count: number } | null,
   entries: readonly T[],
   codec: EntryCodec<T>,
 ): void {
@@ -385,6 +394,10 @@ function writeEntry<T>(
         length.writeUInt32LE(bytes.length);
         return length;
       };
+      if (kept !== null) {
+        check.update(kept.batches);
+        writeAll(fd, kept.batches);
+      }
       for (let from = 0; from < entries.length; from += BATCH_ENTRIES) {
         const batch = codec.encode(entries.slice(from, from + BATCH_ENTRIES));
         const length = lengthOf(batch);
@@ -395,7 +408,7 @@ function writeEntry<T>(
       }
       const checksum = check.value() ?? 0;
       const json = Buffer.from(
-        JSON.stringify({ ...header, count: entries.length, algorithm: CHECK_ALGORITHM, checksum }),
+        JSON.stringify({ ...header, count: (kept?.count ?? 0) + entries.length, algorithm: CHECK_ALGORITHM, checksum }),
       );
       writeAll(fd, json);
       writeAll(fd, lengthOf(json));
@@ -480,6 +493,7 @@ export async function readLinesCached<T>(
   const loaded = loadEntry(path, cache, parser, file);
   let outcome: CacheOutcome = loaded === null ? 'miss' : 'stale';
   let from = start;
+  let kept: { readonly batches: Buffer; readonly count: number } | null = null;
   if (loaded !== null) {
     const h = loaded.header;
     const sameFile = h.dev === info.dev && h.ino === info.ino;
@@ -490,6 +504,10 @@ export async function readLinesCached<T>(
       for (const entry of loaded.entries) entries.push(entry);
       from = { offset: h.offset, lines: h.lines, entries: entries.length };
       outcome = unchanged ? 'hit' : 'grown';
+      // Written again as they are, with the new lines' entries in batches after them (a grown
+      // file's entries are not encoded again), until growths have left too many small batches.
+      if (loaded.batchCount <= Math.ceil(loaded.entries.length / BATCH_ENTRIES) + MAX_EXTRA_BATCHES)
+        kept = { batches: loaded.batches, count: loaded.entries.length };
     }
   }
   // Bytes after the cached offset (an unterminated tail, or what was appended) are always parsed.
@@ -508,6 +526,12 @@ export async function readLinesCached<T>(
     tail: tailHash(file, progress.offset),
     writtenAtMs: cache.nowMs,
   };
-  writeEntry(path, header, entries.slice(base, progress.entries), parser.codec ?? jsonCodec<T>());
+  writeEntry(
+    path,
+    header,
+    kept,
+    entries.slice(base + (kept?.count ?? 0), progress.entries),
+    parser.codec ?? jsonCodec<T>(),
+  );
   return outcome;
 }
