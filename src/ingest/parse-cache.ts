@@ -11,8 +11,8 @@
  * - Same identity, size and mtime → the entries are used as they are; unless the file was modified
  *   less than `racyMs` before the run that wrote the entry started (a same-size rewrite within the
  *   mtime's resolution would look unchanged), then the file is re-read whole.
- * - Same identity and larger → the bytes just before the cached offset must hash as recorded (the
- *   file was appended to, not rewritten); then only the bytes after the offset are parsed.
+ * - Same identity and larger → the bytes just before the cached offset must check as recorded (the
+ *   file was appended to, not rewritten; CRC-32 of up to 4 KB); then only the bytes after the offset are parsed.
  * - Anything else (smaller, other inode, changed mtime with the same size, tail mismatch) → whole re-read.
  * - An entry from another cachecost build (`codeFingerprint`: the package version and the code
  *   that parses), an unreadable or corrupt one (a CRC-32 covers every byte), or a temp
@@ -36,7 +36,7 @@ import {
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Check, CHECK_ALGORITHM, checker, checkOf, sha256 } from './byte-check.js';
+import { type Check, CHECK_ALGORITHM, checker, checkOf, nameHash, sha256 } from './byte-check.js';
 import { type FileLine, type LineStart, type RawLine, scanFileLines } from './lines.js';
 
 /** An open cache: its directory, the fingerprint of the code that writes its entries, the run's clock. */
@@ -111,8 +111,8 @@ type Header = {
   readonly offset: number;
   /** Lines (blank and ignored ones included) in those bytes. */
   readonly lines: number;
-  /** sha256 of up to `TAIL_BYTES` bytes before `offset`. */
-  readonly tail: string;
+  /** The check (`algorithm`) of up to `TAIL_BYTES` bytes before `offset`. */
+  readonly tail: Check;
   readonly writtenAtMs: number;
   readonly count: number;
   /** `CHECK_ALGORITHM` when written: how `checksum` was taken. */
@@ -256,13 +256,14 @@ export function codeFingerprint(entryScript: string | undefined = process.argv[1
   return fingerprintMemo;
 }
 
-const OLD_PACK_NAME = /^run-[0-9a-f]{40}\.pack$/;
+/** Names of the layout before files were named by `nameHash` (by sha256). */
+const OLD_NAME = /^(run-)?[0-9a-f]{40}\.(pack|entries)$/;
 
 async function sweepStale(dir: string, nowMs: number): Promise<void> {
   for (const name of await readdir(dir)) {
-    // Entries of the first layout (JSON lines), and run packs named by sha256 (`run-pack.ts` names
-    // them by a hash that needs no crypto module): never read again, removed once.
-    if (name.endsWith('.jsonl') || OLD_PACK_NAME.test(name)) {
+    // Entries of the first layout (JSON lines), and entries and packs named by sha256 (now named by
+    // a hash that needs no crypto module): never read again, removed once.
+    if (name.endsWith('.jsonl') || OLD_NAME.test(name)) {
       await rm(join(dir, name), { force: true });
       continue;
     }
@@ -294,7 +295,7 @@ export async function openParseCache(
 }
 
 function entryPath(cache: ParseCache, key: string, file: string): string {
-  return join(cache.dir, `${sha256().update(`${key}\0${file}`).digest('hex').slice(0, 40)}.entries`);
+  return join(cache.dir, `${nameHash(`${key}\0${file}`)}.entries`);
 }
 
 /** Whether the cache has an entry for `file` under the parser's `key` (whether it can be trusted is decided on reading). */
@@ -355,13 +356,13 @@ function loadEntry<T>(
  * synchronous parses anyway, and on a first run (every file missed and written) the thread-pool
  * round trips of a dozen asynchronous calls per file left the thread idle for seconds.
  */
-function tailHash(file: string, offset: number): string {
+function tailCheck(file: string, offset: number, algorithm: string): Check | null {
   const start = Math.max(0, offset - TAIL_BYTES);
   const fd = openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(offset - start);
     const bytesRead = readSync(fd, buffer, 0, buffer.length, start);
-    return sha256().update(buffer.subarray(0, bytesRead)).digest('hex');
+    return checkOf(buffer.subarray(0, bytesRead), algorithm);
   } finally {
     closeSync(fd);
   }
@@ -499,7 +500,7 @@ export async function readLinesCached<T>(
     const sameFile = h.dev === info.dev && h.ino === info.ino;
     const unchanged =
       sameFile && h.size === info.size && h.mtimeMs === info.mtimeMs && h.mtimeMs < h.writtenAtMs - racyMs(h.mtimeMs);
-    const grown = !unchanged && sameFile && info.size > h.size && tailHash(file, h.offset) === h.tail;
+    const grown = !unchanged && sameFile && info.size > h.size && tailCheck(file, h.offset, h.algorithm) === h.tail;
     if (unchanged || grown) {
       for (const entry of loaded.entries) entries.push(entry);
       from = { offset: h.offset, lines: h.lines, entries: entries.length };
@@ -523,7 +524,7 @@ export async function readLinesCached<T>(
     mtimeMs: info.mtimeMs,
     offset: progress.offset,
     lines: progress.lines,
-    tail: tailHash(file, progress.offset),
+    tail: tailCheck(file, progress.offset, CHECK_ALGORITHM) ?? '',
     writtenAtMs: cache.nowMs,
   };
   writeEntry(

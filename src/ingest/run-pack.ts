@@ -57,7 +57,7 @@ import {
   requestColumns,
   type SessionHead,
 } from './session-codec.js';
-import { type Check, CHECK_ALGORITHM, checkOf } from './byte-check.js';
+import { type Check, CHECK_ALGORITHM, checkOf, nameHash } from './byte-check.js';
 
 const MAGIC = 'cachecost-run-pack/4';
 /** The tag that starts every trailer. */
@@ -199,15 +199,9 @@ function readAt(fd: number, bytes: number, position: number): Buffer {
   return done === bytes ? buffer : buffer.subarray(0, done);
 }
 
-/**
- * The pack's path for `key` in `cache`: named by the 64-bit FNV-1a of the key's UTF-8 bytes. A
- * name, not a check: the header holds the key, and a pack of another key is not trusted. (Named
- * by sha256 before: loading `node:crypto` cost ~7 ms of every run.)
- */
+/** The pack's path for `key` in `cache` (`nameHash`: the header holds the key). */
 function packPath(cache: ParseCache, key: string): string {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of Buffer.from(key)) hash = BigInt.asUintN(64, (hash ^ BigInt(byte)) * 0x100000001b3n);
-  return join(cache.dir, `run-${hash.toString(16).padStart(16, '0')}.pack`);
+  return join(cache.dir, `run-${nameHash(key)}.pack`);
 }
 
 /** The pack of one run, loaded at the start and saved at the end (see the module comment). */
