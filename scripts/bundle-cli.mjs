@@ -62,11 +62,15 @@ const rewritten = new Set();
 /**
  * yargs' platform shim imports cliui and string-width, whose copies build Unicode-property
  * regular expressions and an `Intl.Segmenter` when imported (~25 ms), and uses them only to lay
- * out help text. In the bundle the shim gets, for each, a function that requires the package on
- * first call (esbuild evaluates a `require`d module lazily, on its first `require`): a command
- * that prints no help never evaluates them. The shim's text is left as it is.
+ * out help text. They are bundled apart, as CommonJS (`HELP_LAYOUT` in the chunk directory, ~60 KB
+ * that no other command compiles), and the shim gets, for each, a function that requires that file
+ * on first call: a command that prints no help never loads them. The shim's text is left as it is.
  */
-const LAZY_FROM_SHIM = new Set(['cliui', 'string-width']);
+const LAZY_FROM_SHIM = new Map([
+  ['cliui', 'cliui'],
+  ['string-width', 'stringWidth'],
+]);
+const HELP_LAYOUT = 'help-layout.cjs';
 const lazyShimImportsPlugin = {
   name: 'lazy-yargs-layout',
   setup(pluginBuild) {
@@ -81,14 +85,17 @@ const lazyShimImportsPlugin = {
         pluginData: 'real',
       });
       if (real.errors.length > 0) return { errors: real.errors };
-      return { path: real.path, namespace: 'lazy-yargs-layout' };
+      return { path: real.path, namespace: 'lazy-yargs-layout', pluginData: args.path };
     });
-    // The package itself, required from that function, is an ordinary file.
-    pluginBuild.onResolve({ filter: /.*/, namespace: 'lazy-yargs-layout' }, (args) => ({ path: args.path }));
+    // The file that function requires is not bundled: it sits beside the chunk (the banner's
+    // `require` resolves from the chunk's own URL).
+    pluginBuild.onResolve({ filter: /.*/, namespace: 'lazy-yargs-layout' }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
     pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-yargs-layout' }, (args) => ({
-      contents: `export default (...args) => require(${JSON.stringify(args.path)}).default(...args);`,
+      contents: `export default (...args) => require(${JSON.stringify(`./${HELP_LAYOUT}`)}).${LAZY_FROM_SHIM.get(args.pluginData)}(...args);`,
       loader: 'js',
-      resolveDir: dirname(args.path),
     }));
   },
 };
@@ -342,6 +349,20 @@ const core = await build({
     shimAssertPlugin,
     moduleUrlPlugin,
   ],
+});
+
+// yargs' help layout, required by the core when help is printed (`lazyShimImportsPlugin`): the
+// packages as the shim resolves them.
+await build({
+  ...common,
+  stdin: {
+    contents: [...LAZY_FROM_SHIM].map(([pkg, name]) => `export { default as ${name} } from '${pkg}';`).join('\n'),
+    resolveDir: dirname(join(root, YARGS_SHIM)),
+    loader: 'js',
+  },
+  format: 'cjs',
+  outfile: join(chunkDir, HELP_LAYOUT),
+  plugins: [moduleUrlPlugin],
 });
 
 // 5. The entry: `--version` alone, or the core.
