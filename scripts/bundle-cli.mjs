@@ -287,6 +287,8 @@ for (const meta of Object.values(named.metafile.outputs))
 // 3. The lazy modules, split among themselves; a core module they import comes from core.js through a proxy.
 /** Core module → the name of its namespace among core.js's exports. */
 const proxied = new Map();
+/** An exported binding that can be reassigned (`export let x`, `export var x`). */
+const MUTABLE_EXPORT = /^\s*export\s+(let|var)\s/m;
 const proxyPlugin = {
   name: 'core-proxies',
   setup(pluginBuild) {
@@ -304,7 +306,11 @@ const proxyPlugin = {
       // A CommonJS package is bundled again where it is needed (it has no ES namespace to share).
       return exportsOf.has(resolved.path) ? { path: resolved.path, namespace: 'core-proxy' } : undefined;
     });
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'core-proxy' }, (args) => {
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'core-proxy' }, async (args) => {
+      // The proxy copies the core module's bindings once, when it is evaluated: a binding the module
+      // reassigns later would be seen stale through it. No core module exports one; this keeps it so.
+      if (MUTABLE_EXPORT.test(await readFile(args.path, 'utf8')))
+        throw new Error(`${args.path} exports a let or var binding, which a lazy module's proxy would copy stale`);
       if (!proxied.has(args.path)) proxied.set(args.path, `__core${proxied.size}`);
       const names = exportsOf.get(args.path) ?? [];
       const lines = [`import { ${proxied.get(args.path)} as __coreModule } from './${CORE_FILE}';`];
