@@ -1,8 +1,16 @@
 // Bundles the CLI (run by `npm run build` after tsc): `dist/cli/main.js`, which tsc wrote, is
-// replaced by an ESM bundle of `src/cli/main.ts` whose lazy imports (`import()` in the command
-// handlers) become chunks in `dist/cli/chunks/`, loaded only when a command needs them. Most of a
-// command's fixed cost was Node resolving, reading and compiling ~130 small modules one by one
-// (ours and yargs'); a few dozen chunks cost a fraction of that (bench/startup.mjs).
+// replaced by a small ESM entry that answers `--version` itself and otherwise imports
+// `dist/cli/chunks/core.js`; the rest of the CLI is in chunks loaded only when a command needs them.
+// Most of a command's fixed cost was Node loading modules one by one: resolving, reading, compiling
+// and linking each file (bench/startup.mjs). Three esbuild builds:
+// - the core (`chunks/core.js`, one file): yargs, every command's options, and every module that
+//   `report` and `sessions` run on their common path (`CORE_ROOTS` and what they import). A split
+//   build put the same modules in ~50 chunks, one per set of lazy imports sharing them, and a warm
+//   `report` spent ~60 ms more CPU loading them;
+// - the lazy modules (every module the core imports with `import()` and does not hold itself), split
+//   into chunks among themselves. A core module they import is not bundled again: they import it
+//   from `core.js` (one instance: `instanceof`, module state), through a small proxy;
+// - the entry, `main.js`.
 //
 // What stays as tsc wrote it: the library entry points (`dist/index.js`, `dist/engine/`), the
 // `.d.ts` files, and every file that the CLI finds by a module-relative path: SQL files, the sweep
@@ -54,11 +62,15 @@ const rewritten = new Set();
 /**
  * yargs' platform shim imports cliui and string-width, whose copies build Unicode-property
  * regular expressions and an `Intl.Segmenter` when imported (~25 ms), and uses them only to lay
- * out help text. In the bundle the shim gets, for each, a function that requires the package on
- * first call (esbuild evaluates a `require`d module lazily, on its first `require`): a command
- * that prints no help never evaluates them. The shim's text is left as it is.
+ * out help text. They are bundled apart, as CommonJS (`HELP_LAYOUT` in the chunk directory, ~60 KB
+ * that no other command compiles), and the shim gets, for each, a function that requires that file
+ * on first call: a command that prints no help never loads them. The shim's text is left as it is.
  */
-const LAZY_FROM_SHIM = new Set(['cliui', 'string-width']);
+const LAZY_FROM_SHIM = new Map([
+  ['cliui', 'cliui'],
+  ['string-width', 'stringWidth'],
+]);
+const HELP_LAYOUT = 'help-layout.cjs';
 const lazyShimImportsPlugin = {
   name: 'lazy-yargs-layout',
   setup(pluginBuild) {
@@ -73,14 +85,40 @@ const lazyShimImportsPlugin = {
         pluginData: 'real',
       });
       if (real.errors.length > 0) return { errors: real.errors };
-      return { path: real.path, namespace: 'lazy-yargs-layout' };
+      return { path: real.path, namespace: 'lazy-yargs-layout', pluginData: args.path };
     });
-    // The package itself, required from that function, is an ordinary file.
-    pluginBuild.onResolve({ filter: /.*/, namespace: 'lazy-yargs-layout' }, (args) => ({ path: args.path }));
+    // The file that function requires is not bundled: it sits beside the chunk (the banner's
+    // `require` resolves from the chunk's own URL).
+    pluginBuild.onResolve({ filter: /.*/, namespace: 'lazy-yargs-layout' }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
     pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-yargs-layout' }, (args) => ({
-      contents: `export default (...args) => require(${JSON.stringify(args.path)}).default(...args);`,
+      contents: `export default (...args) => require(${JSON.stringify(`./${HELP_LAYOUT}`)}).${LAZY_FROM_SHIM.get(args.pluginData)}(...args);`,
       loader: 'js',
-      resolveDir: dirname(args.path),
+    }));
+  },
+};
+/**
+ * The shim also imports Node's `assert` (~4 ms to load: its error classes and diff renderer) for
+ * two checks that only a yargs bug fails. It gets the same two functions (`Object.is`, as
+ * `assert.strictEqual`), which throw a plain `Error`.
+ */
+const shimAssertPlugin = {
+  name: 'yargs-shim-assert',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      posix(relative(root, args.importer)) === YARGS_SHIM
+        ? { path: 'assert', namespace: 'yargs-shim-assert' }
+        : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'yargs-shim-assert' }, () => ({
+      contents: [
+        'const fail = (message, fallback) => { throw message instanceof Error ? message : new Error(message ?? fallback); };',
+        "export const strictEqual = (actual, expected, message) => Object.is(actual, expected) || fail(message, 'Expected values to be strictly equal');",
+        "export const notStrictEqual = (actual, expected, message) => !Object.is(actual, expected) || fail(message, 'Expected values to be strictly unequal');",
+      ].join('\n'),
+      loader: 'js',
     }));
   },
 };
@@ -110,35 +148,258 @@ const moduleUrlPlugin = {
   },
 };
 
-const result = await build({
+/**
+ * What `report` and `sessions` run on their common path (their handlers' `import()`s), held in the
+ * core with everything they import. Anything else the core imports with `import()` is a lazy module.
+ */
+const CORE_ROOTS = [
+  'src/cli/app.ts',
+  'src/cli/default-paths.ts',
+  'src/cli/ingest-report.ts',
+  'src/cli/parse-cache-dir.ts',
+  'src/cli/run-context.ts',
+  'src/usecases/bill.ts',
+  'src/usecases/for-each-session.ts',
+  'src/usecases/prices.ts',
+  'src/cost/bill-aggregate.ts',
+  'src/simulate/to-rows.ts',
+  'src/report/bill-json.ts',
+  'src/session/summary.ts',
+  'src/report/session-summary.ts',
+];
+const CORE_FILE = 'core.js';
+
+const common = {
   absWorkingDir: root,
-  entryPoints: { main: entry },
-  outdir,
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   external: ['@duckdb/node-api', 'vega', 'vega-lite'],
-  // CommonJS packages (cli-table3, papaparse, cli-progress) `require` Node's own modules.
-  banner: {
-    js: "import { createRequire as __cachecostRequire } from 'node:module';\nconst require = __cachecostRequire(import.meta.url);",
-  },
-  chunkNames: 'chunks/[name]-[hash]',
-  plugins: [lazyShimImportsPlugin, moduleUrlPlugin],
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
+};
+// CommonJS packages (cli-table3, papaparse, cli-progress) `require` Node's own modules.
+const banner = {
+  js: "import { createRequire as __cachecostRequire } from 'node:module';\nconst require = __cachecostRequire(import.meta.url);",
+};
+
+/** The core's entry: what main.js takes from it, then `more` (lines of JS). */
+function coreEntryPlugin(more) {
+  return {
+    name: 'core-entry',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^core-entry$/ }, () => ({ path: 'core-entry', namespace: 'core-entry' }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'core-entry' }, () => ({
+        contents: [
+          "export { runCli } from './src/cli/app.ts';",
+          "export { hideBin } from 'yargs/helpers';",
+          ...more,
+        ].join('\n'),
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * Resolves each `import()` as esbuild would and hands the file to `decide`, which returns what to
+ * make of it (undefined: bundle it).
+ */
+function dynamicImportsPlugin(decide) {
+  return {
+    name: 'dynamic-imports',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
+        const resolved = await pluginBuild.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: 'inner',
+        });
+        if (resolved.errors.length > 0) return { errors: resolved.errors };
+        if (resolved.external) return { path: args.path, external: true };
+        return decide(resolved.path);
+      });
+    },
+  };
+}
+
+/** A metafile input's absolute path (null for a module of a plugin's own namespace). */
+const inputPath = (input) => (/^[\w-]+:/.test(input) ? null : resolve(root, input));
+
+for (const path of CORE_ROOTS)
+  if (
+    !(await readFile(join(root, path)).then(
+      () => true,
+      () => false,
+    ))
+  )
+    throw new Error(`core root ${path} not found`);
+
+// 1. The core's modules, and the lazy modules it imports.
+const lazyRoots = new Set();
+const analysis = await build({
+  ...common,
+  entryPoints: ['core-entry'],
+  outdir,
+  write: false,
+  plugins: [
+    coreEntryPlugin(CORE_ROOTS.map((path) => `import ${JSON.stringify(`./${path}`)};`)),
+    dynamicImportsPlugin((path) => {
+      lazyRoots.add(path);
+      return { path, external: true };
+    }),
+    lazyShimImportsPlugin,
+    shimAssertPlugin,
+    moduleUrlPlugin,
+  ],
+});
+const coreModules = new Map();
+for (const [input, meta] of Object.entries(analysis.metafile.inputs)) {
+  const path = inputPath(input);
+  if (path !== null) coreModules.set(path, meta.format);
+}
+for (const path of coreModules.keys()) lazyRoots.delete(path);
+
+// 2. The names each ES module of the core exports (a lazy module imports them from the core).
+const coreEsm = [...coreModules].filter(([, format]) => format === 'esm').map(([path]) => path);
+const exportsOf = new Map();
+const named = await build({
+  ...common,
+  entryPoints: coreEsm,
+  outdir,
+  write: false,
+  splitting: true,
+  plugins: [
+    dynamicImportsPlugin((path) => ({ path, external: true })),
+    lazyShimImportsPlugin,
+    shimAssertPlugin,
+    moduleUrlPlugin,
+  ],
+});
+for (const meta of Object.values(named.metafile.outputs))
+  if (meta.entryPoint !== undefined) exportsOf.set(resolve(root, meta.entryPoint), meta.exports);
+
+// 3. The lazy modules, split among themselves; a core module they import comes from core.js through a proxy.
+/** Core module → the name of its namespace among core.js's exports. */
+const proxied = new Map();
+/** An exported binding that can be reassigned (`export let x`, `export var x`). */
+const MUTABLE_EXPORT = /^\s*export\s+(let|var)\s/m;
+const proxyPlugin = {
+  name: 'core-proxies',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.namespace === 'core-proxy') return { path: args.path, external: true };
+      if (args.pluginData === 'inner' || (args.kind !== 'import-statement' && args.kind !== 'dynamic-import'))
+        return undefined;
+      const resolved = await pluginBuild.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: 'inner',
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      // A CommonJS package is bundled again where it is needed (it has no ES namespace to share).
+      return exportsOf.has(resolved.path) ? { path: resolved.path, namespace: 'core-proxy' } : undefined;
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'core-proxy' }, async (args) => {
+      // The proxy copies the core module's bindings once, when it is evaluated: a binding the module
+      // reassigns later would be seen stale through it. No core module exports one; this keeps it so.
+      if (MUTABLE_EXPORT.test(await readFile(args.path, 'utf8')))
+        throw new Error(`${args.path} exports a let or var binding, which a lazy module's proxy would copy stale`);
+      if (!proxied.has(args.path)) proxied.set(args.path, `__core${proxied.size}`);
+      const names = exportsOf.get(args.path) ?? [];
+      const lines = [`import { ${proxied.get(args.path)} as __coreModule } from './${CORE_FILE}';`];
+      if (names.includes('default')) lines.push('export default __coreModule.default;');
+      const plain = names.filter((name) => name !== 'default');
+      if (plain.length > 0) lines.push(`export const { ${plain.join(', ')} } = __coreModule;`);
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
+const lazy = await build({
+  ...common,
+  entryPoints: [...lazyRoots],
+  outdir,
+  entryNames: 'chunks/[name]-[hash]',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
+  banner,
+  plugins: [proxyPlugin, lazyShimImportsPlugin, moduleUrlPlugin],
+});
+/** Lazy module → its file in the chunk directory. */
+const lazyFiles = new Map();
+for (const [output, meta] of Object.entries(lazy.metafile.outputs))
+  if (meta.entryPoint !== undefined)
+    lazyFiles.set(resolve(root, meta.entryPoint), relative(chunkDir, resolve(root, output)));
+
+// 4. The core: one file; its `import()`s of lazy modules name their chunks.
+const core = await build({
+  ...common,
+  entryPoints: { [`chunks/${CORE_FILE.replace(/\.js$/, '')}`]: 'core-entry' },
+  outdir,
+  banner,
+  plugins: [
+    coreEntryPlugin([...proxied].map(([path, name]) => `export * as ${name} from ${JSON.stringify(path)};`)),
+    dynamicImportsPlugin((path) => {
+      const file = lazyFiles.get(path);
+      if (file !== undefined) return { path: `./${posix(file)}`, external: true };
+      if (!coreModules.has(path)) throw new Error(`${path}: imported by the core, but neither in it nor a lazy module`);
+      return undefined;
+    }),
+    lazyShimImportsPlugin,
+    shimAssertPlugin,
+    moduleUrlPlugin,
+  ],
 });
 
+// yargs' help layout, required by the core when help is printed (`lazyShimImportsPlugin`): the
+// packages as the shim resolves them.
+await build({
+  ...common,
+  stdin: {
+    contents: [...LAZY_FROM_SHIM].map(([pkg, name]) => `export { default as ${name} } from '${pkg}';`).join('\n'),
+    resolveDir: dirname(join(root, YARGS_SHIM)),
+    loader: 'js',
+  },
+  format: 'cjs',
+  outfile: join(chunkDir, HELP_LAYOUT),
+  plugins: [moduleUrlPlugin],
+});
+
+// 5. The entry: `--version` alone, or the core.
+const main = await build({
+  ...common,
+  entryPoints: { main: entry },
+  outdir,
+  plugins: [
+    {
+      name: 'entry-imports',
+      setup(pluginBuild) {
+        pluginBuild.onResolve({ filter: /^(\.\/app\.js|yargs\/helpers)$/ }, (args) =>
+          args.importer === entry ? { path: `./chunks/${CORE_FILE}`, external: true } : undefined,
+        );
+      },
+    },
+  ],
+});
+const entryInputs = Object.values(main.metafile.outputs).flatMap((meta) => Object.keys(meta.inputs));
+if (entryInputs.some((input) => inputPath(input) !== entry))
+  throw new Error(`main.js must hold only ${entry}, not ${entryInputs.join(', ')}`);
+
 // Every rewritten module must have landed in a chunk (its rewrite assumes the chunk directory).
-for (const [output, meta] of Object.entries(result.metafile.outputs)) {
-  const inChunkDir = dirname(resolve(root, output)) === chunkDir;
-  for (const input of Object.keys(meta.inputs)) {
-    if (rewritten.has(input) && !inChunkDir)
-      throw new Error(`${input} reads files by import.meta.url but was bundled into ${output}, outside ${chunkDir}`);
+for (const result of [lazy, core, main])
+  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+    const inChunkDir = dirname(resolve(root, output)) === chunkDir;
+    for (const input of Object.keys(meta.inputs)) {
+      if (rewritten.has(input) && !inChunkDir)
+        throw new Error(`${input} reads files by import.meta.url but was bundled into ${output}, outside ${chunkDir}`);
+    }
   }
-}
 
 // The parse cache's code fingerprint, hashed once here rather than on every run: a manifest beside
 // the entry that a run checks by file sizes (`FINGERPRINT_MANIFEST` in src/ingest/parse-cache.ts).

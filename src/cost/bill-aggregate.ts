@@ -226,6 +226,53 @@ function addTo(group: Group, row: BillRequest, rates: ClassRates | null, longCon
   sums.output += row.outputTokens;
 }
 
+/**
+ * Adds a group's requests to `into` as `addTo` would have, request by request: the same sums (whole
+ * numbers, exact in any order), sets and extremes. The total is made so from the groups, which
+ * hold each request exactly once, instead of a second `addTo` per request.
+ */
+function mergeInto(into: Group, group: Group): void {
+  into.requests += group.requests;
+  for (const session of group.sessions) into.sessions.add(session);
+  for (const model of group.models) into.models.add(model);
+  if (group.first !== null && (into.first === null || group.first < into.first)) into.first = group.first;
+  if (group.last !== null && (into.last === null || group.last > into.last)) into.last = group.last;
+  into.prompt += group.prompt;
+  into.uncached += group.uncached;
+  into.read += group.read;
+  into.write5m += group.write5m;
+  into.write1h += group.write1h;
+  into.writeUnknown += group.writeUnknown;
+  into.output += group.output;
+  into.longContext += group.longContext;
+  into.unpriced += group.unpriced;
+  into.unpricedTokens += group.unpricedTokens;
+  into.subagentRequests += group.subagentRequests;
+  into.subagentUnpriced += group.subagentUnpriced;
+  into.ownRequests += group.ownRequests;
+  into.pricedOwn += group.pricedOwn;
+  into.pricedSubagent += group.pricedSubagent;
+  if (group.unknownTtlZero) into.unknownTtlZero = true;
+  for (const [rates, bucket] of group.buckets) {
+    let sums = into.buckets.get(rates);
+    if (sums === undefined) {
+      sums = { rates, own: noSums(), subagent: noSums() };
+      into.buckets.set(rates, sums);
+    }
+    addSums(sums.own, bucket.own);
+    addSums(sums.subagent, bucket.subagent);
+  }
+}
+
+function addSums(into: ClassSums, sums: ClassSums): void {
+  into.input += sums.input;
+  into.read += sums.read;
+  into.write5m += sums.write5m;
+  into.writeUnknown += sums.writeUnknown;
+  into.write1h += sums.write1h;
+  into.output += sums.output;
+}
+
 /** Turns a group's token sums into its cost columns (SQL's `sum`: NULL when nothing priced was added). */
 function settle(group: Group): void {
   const priced = group.pricedOwn + group.pricedSubagent > 0;
@@ -406,7 +453,6 @@ export class BillAggregator {
   private readonly groups = new Map<string | null, Group>();
   /** Group key → model → the group's requests of that model (with `breakdown`). */
   private readonly perModel = new Map<string | null, Map<string, Group>>();
-  private readonly total = newGroup(null);
   private readonly unpriced = new Map<string, { requests: number; tokens: number }>();
   private readonly dayOf: (ms: number) => string;
   private readonly resolved = new Map<string, string | null>();
@@ -502,7 +548,6 @@ export class BillAggregator {
     }
     if (this.last?.group !== group) this.last = { key, group };
     addTo(group, row, priced, longContext);
-    addTo(this.total, row, priced, longContext);
     if (!this.options.breakdown) return;
     let models = this.perModel.get(key);
     if (models === undefined) {
@@ -520,8 +565,12 @@ export class BillAggregator {
   /** The bill grouped as asked, with its total (`billTable` of `cost/bill.ts`, subagents known). */
   table(): BillTable {
     const order = rowOrder(this.options.by);
-    settle(this.total);
-    for (const group of this.groups.values()) settle(group);
+    const total = newGroup(null);
+    for (const group of this.groups.values()) {
+      mergeInto(total, group);
+      settle(group);
+    }
+    settle(total);
     for (const models of this.perModel.values()) for (const group of models.values()) settle(group);
     const groups = [...this.groups.values()].sort(order);
     const lines = groups.map((group) => {
@@ -531,7 +580,7 @@ export class BillAggregator {
         .map(([model, byModel]) => lineOf(byModel, model));
       return { ...lineOf(group, group.key), breakdown };
     });
-    return { lines, total: lineOf(this.total, null) };
+    return { lines, total: lineOf(total, null) };
   }
 
   /** Models that left requests unpriced, most requests first, then by name (`bill_unpriced`). */

@@ -56,6 +56,8 @@ export function detectSessionFlags(simulation: SessionSimulation, options: Detec
       recordedPolicy: simulation.recordedPolicy,
       modelFacts: options.modelFacts,
       preCompactHookBlocks: false,
+      // The simulation's replays turned the same items into the same messages (same rows either way).
+      ...(simulation.memo === undefined ? {} : { memo: simulation.memo }),
     });
     const name = `${baselineEntry.scenario.name} with the PreCompact hook allowing`;
     hookAllowedBaseline = scenarioTrace(session, { ...baselineEntry.scenario, name }, allowed, facts);

@@ -83,6 +83,13 @@ export class MemoryService {
   private readonly hooks: CompactionHooks;
   private readonly toolLines: ToolLineMemo | undefined;
   private current: MemoryState;
+  /**
+   * Whether `current` was handed out (the `state` getter, a store that keeps what it saves, the
+   * loaded state): its messages array is then copied before the next append. Otherwise appends go
+   * into it in place (one copy per hand-out, not one per message: a replay appends every response
+   * of a session and reads the state only to compact).
+   */
+  private shared = true;
   private readonly messageIds = new Set<string>();
   private blockedAtTokenCount: number | undefined;
   private compactedAtTokenCount: number | undefined;
@@ -101,6 +108,7 @@ export class MemoryService {
 
   /** The current state (treat as immutable: every change replaces it). */
   get state(): MemoryState {
+    this.shared = true;
     return this.current;
   }
 
@@ -133,13 +141,11 @@ export class MemoryService {
       timestamp: timestampMs,
       tokenCount: estimateTokenCount(stored),
     };
-    this.current = {
-      ...this.current,
-      messages: [...this.current.messages, message],
-      tokenCount: this.current.tokenCount + message.tokenCount,
-    };
+    const messages = this.shared ? [...this.current.messages] : this.current.messages;
+    messages.push(message);
+    this.current = { ...this.current, messages, tokenCount: this.current.tokenCount + message.tokenCount };
     this.messageIds.add(message.id);
-    this.store.save(this.current);
+    this.save();
     return message;
   }
 
@@ -327,7 +333,9 @@ export class MemoryService {
       lastCompactionAt: nowMs,
     };
     this.rebuildIds();
-    this.store.save(this.current);
+    this.save();
+    // The preserved messages are the selection's array: copied before the next append, in case a caller kept it.
+    this.shared = true;
     this.hooks.postCompact({ sessionId: this.current.sessionId, turnCount: this.current.totalCompactions });
     return {
       kind: 'compacted',
@@ -339,6 +347,12 @@ export class MemoryService {
       tokenCountBefore: before.tokenCount,
       tokenCountAfter,
     };
+  }
+
+  /** Saves the whole state (§4.3); a store other than the null one keeps it, so it is handed out. */
+  private save(): void {
+    this.shared = this.store !== NULL_MEMORY_STORE;
+    this.store.save(this.current);
   }
 
   private normalizeContent(role: MemoryRole, content: string): string {

@@ -21,6 +21,12 @@ export interface PrunePartition<T extends PruneCandidate> {
 export class PruneState {
   private readonly replaced = new Map<string, string>();
   private readonly seen = new Set<string>();
+  private revisionValue = 0;
+
+  /** Changes whenever a decision is recorded or forgotten (a caller's record of the state is then stale). */
+  get revision(): number {
+    return this.revisionValue;
+  }
 
   /** Splits candidates by what was already sent for them. */
   partition<T extends PruneCandidate>(candidates: readonly T[]): PrunePartition<T> {
@@ -37,17 +43,21 @@ export class PruneState {
   /** Remembers the exact replacement sent for `id`. */
   recordReplaced(id: string, replacement: string): void {
     this.replaced.set(id, replacement);
+    this.revisionValue += 1;
   }
 
   /** Freezes a result sent whole; ignored for a replaced one (it never goes back to full size). */
   recordSeen(id: string): void {
-    if (!this.replaced.has(id)) this.seen.add(id);
+    if (this.replaced.has(id) || this.seen.has(id)) return;
+    this.seen.add(id);
+    this.revisionValue += 1;
   }
 
   /** Forgets every decision (the Aug version did this at each `run()`, §5.1). */
   reset(): void {
     this.replaced.clear();
     this.seen.clear();
+    this.revisionValue += 1;
   }
 
   /** An independent copy (for branching a replay). */

@@ -13,8 +13,35 @@ type ReplacedCopy = { readonly replacements: readonly (string | undefined)[]; re
  * a re-applied replacement is the stored string, so a message keeps one replaced copy from send
  * to send instead of a new one per send (the same content either way). Only the last call's are
  * kept: as many as the history shows, not every copy a long replay ever made.
+ *
+ * `tracked`: what the last call with this memo saw and decided (`TrackedCall`), so that a call on
+ * a history that extends it works on the new messages only.
  */
-export type PrefixStableMemo = { last: Map<HistoryMessage, ReplacedCopy> };
+export type PrefixStableMemo = { last: Map<HistoryMessage, ReplacedCopy>; tracked?: TrackedCall | undefined };
+
+/**
+ * The last call's input and output, with totals after its decisions as sums over its first i
+ * messages (index i), and the first message index of every tool-call id in its input.
+ *
+ * Why a call may start where the input stops matching (`common` messages, by identity): after a
+ * call every candidate of its history is recorded in the state (replaced, or sent whole and
+ * frozen), so in a later call on the same state (its `revision` unchanged) the unchanged messages
+ * hold no fresh candidate, count toward the frozen size exactly what the last call showed of them
+ * (the replacement, or the whole result), and are shown as the last call showed them, unless a
+ * tool part of theirs shares its id with one of the changed messages (replacements go by id, an
+ * empty result included): then the call starts from the first message.
+ */
+type TrackedCall = {
+  readonly state: PruneState;
+  revision: number;
+  readonly input: HistoryMessage[];
+  readonly output: HistoryMessage[];
+  readonly candidates: number[];
+  readonly charsBefore: number[];
+  readonly charsAfter: number[];
+  readonly replaced: number[];
+  readonly firstIndexOfId: Map<string, number>;
+};
 
 /** `message` with the results `replacements` names replaced: the last call's copy when it was the same one. */
 function replacedCopy<M extends HistoryMessage>(
@@ -36,6 +63,42 @@ function replacedCopy<M extends HistoryMessage>(
   return copy.message as M;
 }
 
+/**
+ * How many leading messages the call can take as the tracked last call left them (0: all are
+ * worked out), with the tracked record trimmed to them. Any tool part of a message after them,
+ * in this input or the last one, sharing its id with a part before them makes it 0.
+ */
+function reusablePrefix(
+  tracked: TrackedCall | undefined,
+  messages: readonly HistoryMessage[],
+  state: PruneState,
+): number {
+  if (tracked === undefined || tracked.state !== state || tracked.revision !== state.revision) return 0;
+  const input = tracked.input;
+  const limit = Math.min(input.length, messages.length);
+  let common = 0;
+  while (common < limit && input[common] === messages[common]) common += 1;
+  const firstIndex = tracked.firstIndexOfId;
+  // The last input's messages after `common` leave: their ids no longer occur there.
+  for (let i = common; i < input.length; i++) {
+    for (const part of input[i]?.parts ?? []) {
+      if (!isToolResultPart(part)) continue;
+      const at = firstIndex.get(part.id);
+      if (at === undefined) continue;
+      if (at < common) return 0;
+      firstIndex.delete(part.id);
+    }
+  }
+  for (let i = common; i < messages.length; i++) {
+    for (const part of messages[i]?.parts ?? []) {
+      if (!isToolResultPart(part)) continue;
+      const at = firstIndex.get(part.id);
+      if (at !== undefined && at < common) return 0;
+    }
+  }
+  return common;
+}
+
 interface Candidate {
   readonly id: string;
   readonly sizeChars: number;
@@ -46,7 +109,9 @@ interface Candidate {
  * Shrinks the history's tool results to the history-wide `budgetChars` without changing anything
  * already sent: previous replacements are re-applied, results sent whole stay whole, results in
  * the last assistant message are never replaced now (but freeze), and fresh results are replaced
- * largest first. Updates `state` (sticky across calls); returns the provider-facing copy.
+ * largest first. Updates `state` (sticky across calls); returns the provider-facing copy. With a
+ * memo, a history that extends the last call's is worked out from where it changed (`TrackedCall`;
+ * the same outcome, property-tested against the call without a memo).
  */
 export function pruneHistoryToolResults<M extends HistoryMessage>(
   messages: readonly M[],
@@ -54,6 +119,9 @@ export function pruneHistoryToolResults<M extends HistoryMessage>(
   budgetChars: number,
   memo?: PrefixStableMemo,
 ): PruneOutcome<M> {
+  const common = memo === undefined ? 0 : reusablePrefix(memo.tracked, messages, state);
+  const kept = common > 0 ? memo?.tracked : undefined;
+
   let lastAssistantIndex = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]?.role === 'assistant') {
@@ -62,21 +130,30 @@ export function pruneHistoryToolResults<M extends HistoryMessage>(
     }
   }
 
+  // Candidates of the messages after the kept ones (all of them without a kept prefix). The kept
+  // ones hold none that is fresh and share no id with these, so they matter only by their totals.
   const candidates: Candidate[] = [];
   const protectedIds = new Set<string>();
-  messages.forEach((message, messageIndex) => {
-    if (message.role !== 'assistant') return;
+  for (let messageIndex = common; messageIndex < messages.length; messageIndex++) {
+    const message = messages[messageIndex];
+    if (message === undefined || message.role !== 'assistant') continue;
     for (const part of message.parts) {
       // Empty results are not candidates (FreeCode tests `!part.result`).
       if (!isToolResultPart(part) || part.result === '') continue;
       candidates.push({ id: part.id, sizeChars: part.result.length, part });
       if (messageIndex === lastAssistantIndex) protectedIds.add(part.id);
     }
-  });
+  }
+  const keptCandidates = kept?.candidates[common] ?? 0;
+  const keptCharsBefore = kept?.charsBefore[common] ?? 0;
+  const keptCharsAfter = kept?.charsAfter[common] ?? 0;
+  const keptReplaced = kept?.replaced[common] ?? 0;
 
   const { mustReapply, frozen, fresh } = state.partition(candidates);
   const frozenSizeChars =
-    frozen.reduce((sum, c) => sum + c.sizeChars, 0) + mustReapply.reduce((sum, c) => sum + c.replacement.length, 0);
+    keptCharsAfter +
+    frozen.reduce((sum, c) => sum + c.sizeChars, 0) +
+    mustReapply.reduce((sum, c) => sum + c.replacement.length, 0);
   const selectable = fresh.filter((c) => !protectedIds.has(c.id));
   const protectedSizeChars = fresh.filter((c) => protectedIds.has(c.id)).reduce((sum, c) => sum + c.sizeChars, 0);
   const selected = selectFreshToReplace(selectable, frozenSizeChars + protectedSizeChars, budgetChars);
@@ -95,33 +172,104 @@ export function pruneHistoryToolResults<M extends HistoryMessage>(
     if (!replacements.has(c.id)) state.recordSeen(c.id);
   }
 
-  let charsAfter = 0;
-  let replacedCount = 0;
+  let charsAfter = keptCharsAfter;
+  let replacedCount = keptReplaced;
+  let charsBefore = keptCharsBefore;
   for (const c of candidates) {
     const replacement = replacements.get(c.id);
     charsAfter += replacement === undefined ? c.sizeChars : replacement.length;
+    charsBefore += c.sizeChars;
     if (replacement !== undefined) replacedCount += 1;
   }
-  const shown = new Map<HistoryMessage, ReplacedCopy>();
-  const out =
-    replacements.size === 0
-      ? [...messages]
-      : messages.map((message) =>
-          message.role === 'assistant' &&
-          message.parts.some((part) => isToolResultPart(part) && replacements.has(part.id))
-            ? replacedCopy(message, replacements, memo, shown)
-            : message,
-        );
-  if (memo !== undefined) memo.last = shown;
+  // The kept messages' copies stay in `memo.last`; the last call's later messages' leave it.
+  let shown = new Map<HistoryMessage, ReplacedCopy>();
+  if (memo !== undefined && kept !== undefined) {
+    shown = memo.last;
+    for (let i = common; i < kept.input.length; i++) {
+      const left = kept.input[i];
+      if (left !== undefined) shown.delete(left);
+    }
+  }
+  const out: M[] = kept === undefined ? [] : (kept.output.slice(0, common) as M[]);
+  for (let i = common; i < messages.length; i++) {
+    const message = messages[i];
+    if (message === undefined) throw new Error('invariant: a history has no holes');
+    out.push(
+      replacements.size > 0 &&
+        message.role === 'assistant' &&
+        message.parts.some((part) => isToolResultPart(part) && replacements.has(part.id))
+        ? replacedCopy(message, replacements, memo, shown)
+        : message,
+    );
+  }
+  if (memo !== undefined) {
+    memo.last = shown;
+    memo.tracked = track(kept ?? newTrackedCall(state), common, messages, out, replacements);
+  }
   return {
     messages: out,
     stats: {
-      candidateCount: candidates.length,
+      candidateCount: keptCandidates + candidates.length,
       replacedCount,
       newlyReplacedCount: newlyReplaced.length,
-      charsBefore: candidates.reduce((sum, c) => sum + c.sizeChars, 0),
+      charsBefore,
       charsAfter,
     },
     newlyReplaced,
   };
+}
+
+function newTrackedCall(state: PruneState): TrackedCall {
+  return {
+    state,
+    revision: state.revision,
+    input: [],
+    output: [],
+    candidates: [0],
+    charsBefore: [0],
+    charsAfter: [0],
+    replaced: [0],
+    firstIndexOfId: new Map(),
+  };
+}
+
+/** The tracked record after a call that kept `common` messages and decided `replacements` for the rest. */
+function track(
+  tracked: TrackedCall,
+  common: number,
+  messages: readonly HistoryMessage[],
+  out: readonly HistoryMessage[],
+  replacements: ReadonlyMap<string, string>,
+): TrackedCall {
+  tracked.revision = tracked.state.revision;
+  tracked.input.length = common;
+  tracked.output.length = common;
+  for (const list of [tracked.candidates, tracked.charsBefore, tracked.charsAfter, tracked.replaced])
+    list.length = common + 1;
+  let candidates = tracked.candidates[common] ?? 0;
+  let charsBefore = tracked.charsBefore[common] ?? 0;
+  let charsAfter = tracked.charsAfter[common] ?? 0;
+  let replaced = tracked.replaced[common] ?? 0;
+  for (let i = common; i < messages.length; i++) {
+    const message = messages[i];
+    const shown = out[i];
+    if (message === undefined || shown === undefined) throw new Error('invariant: a history has no holes');
+    for (const part of message.parts) {
+      if (!isToolResultPart(part)) continue;
+      if (!tracked.firstIndexOfId.has(part.id)) tracked.firstIndexOfId.set(part.id, i);
+      if (message.role !== 'assistant' || part.result === '') continue;
+      const replacement = replacements.get(part.id);
+      candidates += 1;
+      charsBefore += part.result.length;
+      charsAfter += replacement === undefined ? part.result.length : replacement.length;
+      if (replacement !== undefined) replaced += 1;
+    }
+    tracked.input.push(message);
+    tracked.output.push(shown);
+    tracked.candidates.push(candidates);
+    tracked.charsBefore.push(charsBefore);
+    tracked.charsAfter.push(charsAfter);
+    tracked.replaced.push(replaced);
+  }
+  return tracked;
 }

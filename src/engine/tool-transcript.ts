@@ -20,17 +20,49 @@ export interface ToolActivity {
   readonly error?: string | undefined;
 }
 
+/**
+ * Whether a UTF-16 code unit is white space as `\s` and `String.prototype.trim` see it
+ * (ECMAScript WhiteSpace and LineTerminator).
+ */
+function isWhiteSpace(code: number): boolean {
+  if (code <= 0x7f) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
 /** The transcript's clip: whitespace runs collapsed to one space, trimmed, cut with `…` (U+2026). */
 function clipLine(text: string, maxChars: number): string {
-  // Outputs can be hundreds of KB; only the head can survive the clip. Collapsing a head slice
-  // gives the collapsed text's prefix exactly, except possibly its last character (a whitespace
-  // run cut at the slice's end still collapses to one space); a non-space past `maxChars` in
-  // that exact part proves the line is clipped, and the result is the same as FreeCode's.
-  const headChars = 4 * maxChars + 64;
-  if (text.length > headChars) {
-    const head = text.slice(0, headChars).replace(/\s+/g, ' ').trimStart();
-    for (let i = maxChars; i < head.length - 1; i++) {
-      if (head[i] !== ' ') return `${head.slice(0, maxChars)}\u2026`;
+  // Outputs can be hundreds of KB; only the head can survive the clip. One scan finds where the
+  // collapsed, trimmed text would reach `maxChars + 1` characters (each run between words counts
+  // one); when it does, that head collapsed is the collapsed text's prefix exactly (it ends on a
+  // character that is not white space), so the clip is cut from it, as FreeCode cuts the whole.
+  const length = text.length;
+  let end = 0;
+  while (end < length && isWhiteSpace(text.charCodeAt(end))) end += 1;
+  let chars = 0;
+  let inRun = false;
+  for (; end < length; end++) {
+    if (isWhiteSpace(text.charCodeAt(end))) {
+      inRun = true;
+      continue;
+    }
+    chars += inRun ? 2 : 1;
+    inRun = false;
+    if (chars > maxChars) {
+      const head = text
+        .slice(0, end + 1)
+        .replace(/\s+/g, ' ')
+        .trimStart();
+      return `${head.slice(0, maxChars)}\u2026`;
     }
   }
   const oneLine = text.replace(/\s+/g, ' ').trim();

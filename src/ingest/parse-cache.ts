@@ -11,15 +11,14 @@
  * - Same identity, size and mtime → the entries are used as they are; unless the file was modified
  *   less than `racyMs` before the run that wrote the entry started (a same-size rewrite within the
  *   mtime's resolution would look unchanged), then the file is re-read whole.
- * - Same identity and larger → the bytes just before the cached offset must hash as recorded (the
- *   file was appended to, not rewritten); then only the bytes after the offset are parsed.
+ * - Same identity and larger → the bytes just before the cached offset must check as recorded (the
+ *   file was appended to, not rewritten; CRC-32 of up to 4 KB); then only the bytes after the offset are parsed.
  * - Anything else (smaller, other inode, changed mtime with the same size, tail mismatch) → whole re-read.
  * - An entry from another cachecost build (`codeFingerprint`: the package version and the code
  *   that parses), an unreadable or corrupt one (a CRC-32 covers every byte), or a temp
  *   file left by a run killed mid-write (never renamed into place) is ignored and rewritten.
  * Entries are written to a temp file and renamed (atomic); a cache that cannot be written is skipped.
  */
-import { createHash } from 'node:crypto';
 import {
   closeSync,
   type Dirent,
@@ -37,7 +36,7 @@ import {
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Check, CHECK_ALGORITHM, checker, checkOf } from './byte-check.js';
+import { type Check, CHECK_ALGORITHM, checker, checkOf, nameHash, sha256 } from './byte-check.js';
 import { type FileLine, type LineStart, type RawLine, scanFileLines } from './lines.js';
 
 /** An open cache: its directory, the fingerprint of the code that writes its entries, the run's clock. */
@@ -97,6 +96,8 @@ const TAIL_BYTES = 4_096;
 const STALE_TEMP_MS = 10 * 60_000;
 /** Entries per stored batch: a cache file is encoded and written a batch at a time (a 1 GB log's entries are never one buffer). */
 const BATCH_ENTRIES = 8_192;
+/** Batches beyond a full file's count that growths may add before a file's entries are encoded whole again. */
+const MAX_EXTRA_BATCHES = 32;
 
 type Header = {
   readonly fingerprint: string;
@@ -110,8 +111,8 @@ type Header = {
   readonly offset: number;
   /** Lines (blank and ignored ones included) in those bytes. */
   readonly lines: number;
-  /** sha256 of up to `TAIL_BYTES` bytes before `offset`. */
-  readonly tail: string;
+  /** The check (`algorithm`) of up to `TAIL_BYTES` bytes before `offset`. */
+  readonly tail: Check;
   readonly writtenAtMs: number;
   readonly count: number;
   /** `CHECK_ALGORITHM` when written: how `checksum` was taken. */
@@ -184,17 +185,16 @@ function fingerprintInputs(entryScript: string | undefined): FingerprintInputs {
   return { packageJson: roots.packageJson, codeRoot, files };
 }
 
-const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
-
 /**
  * The file the build writes beside the bundled entry (`scripts/bundle-cli.mjs`): the fingerprint
- * of the code as built, with what it was computed from (the package file's hash, every code file's
+ * of the code as built, with what it was computed from (the package file's text, every code file's
  * path and size), so that a run reads one small file and stats the code instead of reading and
  * hashing ~3 MB of it (~35 ms, a tenth of a re-run).
  */
 export const FINGERPRINT_MANIFEST = 'code-fingerprint.json';
 
 type FingerprintManifest = {
+  /** The package file's text (compared as it is: a run hashes nothing to check the manifest). */
   readonly packageJson: string;
   readonly files: readonly (readonly [path: string, bytes: number])[];
   readonly fingerprint: string;
@@ -204,7 +204,7 @@ type FingerprintManifest = {
 export function fingerprintManifest(entryScript: string | undefined): FingerprintManifest {
   const inputs = fingerprintInputs(entryScript);
   const packageJson = readFileSync(inputs.packageJson);
-  const hash = createHash('sha256').update(packageJson);
+  const hash = sha256().update(packageJson);
   const files: (readonly [string, number])[] = [];
   for (const path of inputs.files) {
     const bytes = readFileSync(`${inputs.codeRoot}${sep}${path}`);
@@ -212,12 +212,12 @@ export function fingerprintManifest(entryScript: string | undefined): Fingerprin
     hash.update(bytes);
     files.push([path, bytes.length]);
   }
-  return { packageJson: sha256(packageJson), files, fingerprint: hash.digest('hex') };
+  return { packageJson: packageJson.toString('utf8'), files, fingerprint: hash.digest('hex') };
 }
 
 /**
  * The build's manifest, when the code is still the code it describes: the same package file
- * (hash), the same code files (paths, in order) of the same sizes. A file edited after the build
+ * (text), the same code files (paths, in order) of the same sizes. A file edited after the build
  * keeping its size would slip through: the manifest is for installed builds; `npm run build`
  * writes it again, and without it the code is hashed (`fingerprintManifest`).
  */
@@ -233,7 +233,7 @@ function builtFingerprint(entryScript: string | undefined): string | null {
   const inputs = fingerprintInputs(entryScript);
   if (typeof manifest.fingerprint !== 'string' || !Array.isArray(manifest.files)) return null;
   if (manifest.files.length !== inputs.files.length) return null;
-  if (sha256(readFileSync(inputs.packageJson)) !== manifest.packageJson) return null;
+  if (readFileSync(inputs.packageJson, 'utf8') !== manifest.packageJson) return null;
   for (let i = 0; i < inputs.files.length; i += 1) {
     const path = inputs.files[i];
     const [builtPath, bytes] = manifest.files[i] ?? [];
@@ -256,10 +256,14 @@ export function codeFingerprint(entryScript: string | undefined = process.argv[1
   return fingerprintMemo;
 }
 
+/** Names of the layout before files were named by `nameHash` (by sha256). */
+const OLD_NAME = /^(run-)?[0-9a-f]{40}\.(pack|entries)$/;
+
 async function sweepStale(dir: string, nowMs: number): Promise<void> {
   for (const name of await readdir(dir)) {
-    // Entries of the first layout (JSON lines): never read again, removed once.
-    if (name.endsWith('.jsonl')) {
+    // Entries of the first layout (JSON lines), and entries and packs named by sha256 (now named by
+    // a hash that needs no crypto module): never read again, removed once.
+    if (name.endsWith('.jsonl') || OLD_NAME.test(name)) {
       await rm(join(dir, name), { force: true });
       continue;
     }
@@ -291,7 +295,7 @@ export async function openParseCache(
 }
 
 function entryPath(cache: ParseCache, key: string, file: string): string {
-  return join(cache.dir, `${createHash('sha256').update(`${key}\0${file}`).digest('hex').slice(0, 40)}.entries`);
+  return join(cache.dir, `${nameHash(`${key}\0${file}`)}.entries`);
 }
 
 /** Whether the cache has an entry for `file` under the parser's `key` (whether it can be trusted is decided on reading). */
@@ -310,7 +314,7 @@ function loadEntry<T>(
   cache: ParseCache,
   parser: LineParser<T>,
   file: string,
-): { header: Header; entries: T[] } | null {
+): { header: Header; entries: T[]; batches: Buffer; batchCount: number } | null {
   try {
     const bytes = readFileSync(path);
     if (bytes.length < 4) return null;
@@ -332,14 +336,16 @@ function loadEntry<T>(
       entries.push(entry);
     };
     let at = 0;
+    let batchCount = 0;
     while (at < end) {
       if (at + 4 > end) return null;
       const length = bytes.readUInt32LE(at);
       if (at + 4 + length > end) return null;
       codec.decode(bytes.subarray(at + 4, at + 4 + length), push);
       at += 4 + length;
+      batchCount += 1;
     }
-    return entries.length === header.count ? { header, entries } : null;
+    return entries.length === header.count ? { header, entries, batches: bytes.subarray(0, end), batchCount } : null;
   } catch {
     return null;
   }
@@ -350,13 +356,13 @@ function loadEntry<T>(
  * synchronous parses anyway, and on a first run (every file missed and written) the thread-pool
  * round trips of a dozen asynchronous calls per file left the thread idle for seconds.
  */
-function tailHash(file: string, offset: number): string {
+function tailCheck(file: string, offset: number, algorithm: string): Check | null {
   const start = Math.max(0, offset - TAIL_BYTES);
   const fd = openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(offset - start);
     const bytesRead = readSync(fd, buffer, 0, buffer.length, start);
-    return createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex');
+    return checkOf(buffer.subarray(0, bytesRead), algorithm);
   } finally {
     closeSync(fd);
   }
@@ -368,9 +374,14 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
+/**
+ * Writes an entry file: `kept` (batches as a loaded entry held them, checked then, and how many
+ * entries they hold) copied as they are, then `entries` encoded in new batches.
+ */
 function writeEntry<T>(
   path: string,
   header: Omit<Header, 'checksum' | 'count' | 'algorithm'>,
+  kept: { readonly batches: Buffer; readonly count: number } | null,
   entries: readonly T[],
   codec: EntryCodec<T>,
 ): void {
@@ -384,6 +395,10 @@ function writeEntry<T>(
         length.writeUInt32LE(bytes.length);
         return length;
       };
+      if (kept !== null) {
+        check.update(kept.batches);
+        writeAll(fd, kept.batches);
+      }
       for (let from = 0; from < entries.length; from += BATCH_ENTRIES) {
         const batch = codec.encode(entries.slice(from, from + BATCH_ENTRIES));
         const length = lengthOf(batch);
@@ -394,7 +409,7 @@ function writeEntry<T>(
       }
       const checksum = check.value() ?? 0;
       const json = Buffer.from(
-        JSON.stringify({ ...header, count: entries.length, algorithm: CHECK_ALGORITHM, checksum }),
+        JSON.stringify({ ...header, count: (kept?.count ?? 0) + entries.length, algorithm: CHECK_ALGORITHM, checksum }),
       );
       writeAll(fd, json);
       writeAll(fd, lengthOf(json));
@@ -479,16 +494,21 @@ export async function readLinesCached<T>(
   const loaded = loadEntry(path, cache, parser, file);
   let outcome: CacheOutcome = loaded === null ? 'miss' : 'stale';
   let from = start;
+  let kept: { readonly batches: Buffer; readonly count: number } | null = null;
   if (loaded !== null) {
     const h = loaded.header;
     const sameFile = h.dev === info.dev && h.ino === info.ino;
     const unchanged =
       sameFile && h.size === info.size && h.mtimeMs === info.mtimeMs && h.mtimeMs < h.writtenAtMs - racyMs(h.mtimeMs);
-    const grown = !unchanged && sameFile && info.size > h.size && tailHash(file, h.offset) === h.tail;
+    const grown = !unchanged && sameFile && info.size > h.size && tailCheck(file, h.offset, h.algorithm) === h.tail;
     if (unchanged || grown) {
       for (const entry of loaded.entries) entries.push(entry);
       from = { offset: h.offset, lines: h.lines, entries: entries.length };
       outcome = unchanged ? 'hit' : 'grown';
+      // Written again as they are, with the new lines' entries in batches after them (a grown
+      // file's entries are not encoded again), until growths have left too many small batches.
+      if (loaded.batchCount <= Math.ceil(loaded.entries.length / BATCH_ENTRIES) + MAX_EXTRA_BATCHES)
+        kept = { batches: loaded.batches, count: loaded.entries.length };
     }
   }
   // Bytes after the cached offset (an unterminated tail, or what was appended) are always parsed.
@@ -504,9 +524,15 @@ export async function readLinesCached<T>(
     mtimeMs: info.mtimeMs,
     offset: progress.offset,
     lines: progress.lines,
-    tail: tailHash(file, progress.offset),
+    tail: tailCheck(file, progress.offset, CHECK_ALGORITHM) ?? '',
     writtenAtMs: cache.nowMs,
   };
-  writeEntry(path, header, entries.slice(base, progress.entries), parser.codec ?? jsonCodec<T>());
+  writeEntry(
+    path,
+    header,
+    kept,
+    entries.slice(base + (kept?.count ?? 0), progress.entries),
+    parser.codec ?? jsonCodec<T>(),
+  );
   return outcome;
 }

@@ -43,7 +43,6 @@
  * its build (`deferredHoldsAny`), and built again against the whole map when one holds a response
  * it asked for.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -58,7 +57,7 @@ import {
   requestColumns,
   type SessionHead,
 } from './session-codec.js';
-import { type Check, CHECK_ALGORITHM, checkOf } from './byte-check.js';
+import { type Check, CHECK_ALGORITHM, checkOf, nameHash } from './byte-check.js';
 
 const MAGIC = 'cachecost-run-pack/4';
 /** The tag that starts every trailer. */
@@ -200,9 +199,9 @@ function readAt(fd: number, bytes: number, position: number): Buffer {
   return done === bytes ? buffer : buffer.subarray(0, done);
 }
 
-/** The pack's path for `key` in `cache`. */
+/** The pack's path for `key` in `cache` (`nameHash`: the header holds the key). */
 function packPath(cache: ParseCache, key: string): string {
-  return join(cache.dir, `run-${createHash('sha256').update(key).digest('hex').slice(0, 40)}.pack`);
+  return join(cache.dir, `run-${nameHash(key)}.pack`);
 }
 
 /** The pack of one run, loaded at the start and saved at the end (see the module comment). */

@@ -11,10 +11,11 @@ import { errorMessage } from '../session/errors.js';
 import type { Dirent } from 'node:fs';
 import { readdirSync, realpathSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { IngestIssue } from '../session/model.js';
 import { type Detection, detectFormat } from './detect-format.js';
 import { entryKindSync } from './dir-entry.js';
+import { baseName, childPrefix } from './path-parts.js';
 import type { RunPack } from './run-pack.js';
 
 export type FoundLog = Detection & { readonly path: string };
@@ -42,7 +43,7 @@ const MAX_DEPTH = 10;
 
 function skipDir(dir: string, name: string): boolean {
   if (SKIPPED_DIRS.has(name)) return true;
-  return basename(dir) === 'storage' && OPENCODE_BULK_DIRS.has(name);
+  return baseName(dir) === 'storage' && OPENCODE_BULK_DIRS.has(name);
 }
 
 type WalkState = {
@@ -63,8 +64,9 @@ async function walk(dir: string, depth: number, state: WalkState): Promise<void>
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const prefix = childPrefix(dir);
   for (const entry of entries) {
-    const path = join(dir, entry.name);
+    const path = prefix === null ? join(dir, entry.name) : prefix + entry.name;
     const candidate = CANDIDATE.test(entry.name);
     if (!entry.isDirectory() && !entry.isSymbolicLink() && !candidate) continue;
     const kind = entryKindSync(path, entry);

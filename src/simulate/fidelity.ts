@@ -56,7 +56,10 @@ export function isModelledRequest(request: Request): boolean {
 }
 
 /** Compares the recorded replay's priced rows with the log's measured usage. */
-export function measureFidelity(session: Session, recordedRows: readonly ReplayRow[]): Fidelity {
+/** What the fidelity reads of a replay row. */
+export type FidelityRow = Pick<ReplayRow, 'kind' | 'sourceRequestIndex' | 'promptTokens' | 'cacheReadTokens'>;
+
+export function measureFidelity(session: Session, recordedRows: readonly FidelityRow[]): Fidelity {
   let measured = 0;
   let simulated = 0;
   let measuredRead = 0;

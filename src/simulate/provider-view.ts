@@ -209,6 +209,20 @@ function renderMessage(message: ReplayMessage, calibration: TokenCalibration, re
  */
 export class PromptRenderer {
   private readonly rendered = new WeakMap<ReplayMessage, MessageRender>();
+  /**
+   * The last rendered history and its segments, with the totals of each prefix (index i: the
+   * first i messages): a send mostly shows the previous one's history and more, so a render
+   * looks up only the messages after the part it shares (by identity) with the last one.
+   */
+  private readonly last = {
+    visible: [] as ReplayMessage[],
+    segments: [] as Segment[],
+    ends: [0],
+    tokens: [0],
+    chars: [0],
+    units: [0],
+    fixed: [0],
+  };
 
   /**
    * `reloadIds` false renders a message reloaded from the store (engine.md §5.6) as the message it
@@ -221,20 +235,40 @@ export class PromptRenderer {
 
   render(staticBlockId: string, summary: SummaryBlock | null, visible: readonly ReplayMessage[]): RenderedPrompt {
     const head = this.head(staticBlockId, summary);
-    const segments = [...head.segments];
-    let promptTokens = head.tokens;
-    let visibleChars = head.chars;
-    let visibleUnits = head.units;
-    let fixedTokens = head.fixedTokens;
-    for (const message of visible) {
+    const last = this.last;
+    const limit = Math.min(last.visible.length, visible.length);
+    let common = 0;
+    while (common < limit && last.visible[common] === visible[common]) common += 1;
+    last.visible.length = common;
+    last.segments.length = last.ends[common] ?? 0;
+    for (const list of [last.ends, last.tokens, last.chars, last.units, last.fixed]) list.length = common + 1;
+    let tokens = last.tokens[common] ?? 0;
+    let chars = last.chars[common] ?? 0;
+    let units = last.units[common] ?? 0;
+    let fixed = last.fixed[common] ?? 0;
+    for (let i = common; i < visible.length; i++) {
+      const message = visible[i];
+      if (message === undefined) throw new Error('invariant: a history has no holes');
       const part = this.message(message);
-      for (const segment of part.segments) segments.push(segment);
-      promptTokens += part.tokens;
-      visibleChars += part.chars;
-      visibleUnits += part.units;
-      fixedTokens += part.fixedTokens;
+      last.visible.push(message);
+      for (const segment of part.segments) last.segments.push(segment);
+      tokens += part.tokens;
+      chars += part.chars;
+      units += part.units;
+      fixed += part.fixedTokens;
+      last.ends.push(last.segments.length);
+      last.tokens.push(tokens);
+      last.chars.push(chars);
+      last.units.push(units);
+      last.fixed.push(fixed);
     }
-    return { segments, promptTokens, visibleChars, visibleUnits, fixedTokens };
+    return {
+      segments: [...head.segments, ...last.segments],
+      promptTokens: head.tokens + tokens,
+      visibleChars: head.chars + chars,
+      visibleUnits: head.units + units,
+      fixedTokens: head.fixedTokens + fixed,
+    };
   }
 
   /**

@@ -134,7 +134,9 @@ export type TracePricing = Pick<
  */
 class IncrementalSizer {
   private readonly visible: ReplayMessage[] = [];
+  /** The last sized prompt's segments: its head's (`headLength` of them), then its messages'. */
   private readonly segments: Segment[] = [];
+  private headLength = 0;
   /** Per count of messages: segments, tokens, characters, units and fixed tokens of that prefix. */
   private readonly ends: number[] = [0];
   private readonly tokens: number[] = [0];
@@ -148,12 +150,18 @@ class IncrementalSizer {
     private readonly keepRenders: boolean,
   ) {}
 
-  /** The traced prompt decoded against the previous one and sized (`withSegments` false: its segment list left empty). */
+  /**
+   * The traced prompt decoded against the previous one and sized (`withSegments` false: its
+   * segment list left empty). The segment list is this sizer's own, valid until the next call:
+   * a caller that keeps it copies it (`RowEmitter.priced` with `keepPrompts`).
+   */
   size(prompt: TracedPrompt, withSegments: boolean): ReplayPrompt {
     const renderer = this.renderer(prompt.model);
+    const head = renderer.head(staticBlockIdOf(prompt.model), prompt.summary);
+    this.setHead(head.segments);
     const kept = prompt.kept;
     this.visible.length = kept;
-    this.segments.length = this.ends[kept] ?? 0;
+    this.segments.length = this.headLength + (this.ends[kept] ?? 0);
     for (const list of [this.ends, this.tokens, this.chars, this.units, this.fixed]) list.length = kept + 1;
     let tokens = this.tokens[kept] ?? 0;
     let chars = this.chars[kept] ?? 0;
@@ -167,15 +175,14 @@ class IncrementalSizer {
       chars += part.chars;
       units += part.units;
       fixed += part.fixedTokens;
-      this.ends.push(this.segments.length);
+      this.ends.push(this.segments.length - this.headLength);
       this.tokens.push(tokens);
       this.chars.push(chars);
       this.units.push(units);
       this.fixed.push(fixed);
     }
-    const head = renderer.head(staticBlockIdOf(prompt.model), prompt.summary);
     const rendered: RenderedPrompt = {
-      segments: withSegments ? [...head.segments, ...this.segments] : [],
+      segments: withSegments ? this.segments : [],
       promptTokens: head.tokens + tokens,
       visibleChars: head.chars + chars,
       visibleUnits: head.units + units,
@@ -183,6 +190,19 @@ class IncrementalSizer {
     };
     // The visible list is this sizer's own, changed by the next decode: the prompt is sized now.
     return { model: prompt.model, summary: prompt.summary, visible: this.visible, rendered };
+  }
+
+  /** The head's segments in front of the messages' (the same ones kept: a head is 1–3 segments). */
+  private setHead(head: readonly Segment[]): void {
+    const same =
+      head.length === this.headLength &&
+      head.every((segment, i) => {
+        const current = this.segments[i];
+        return current !== undefined && current.id === segment.id && current.tokens === segment.tokens;
+      });
+    if (same) return;
+    this.segments.splice(0, this.headLength, ...head);
+    this.headLength = head.length;
   }
 }
 
@@ -229,15 +249,25 @@ export function priceRecordedTrace(trace: RecordedTrace, pricing: TracePricing, 
 }
 
 /** A measured request of the trace as the calibration reads it (`ReplayRow`'s calibration inputs). */
-export type TracedSend = Pick<ReplayRow, 'sourceRequestIndex' | 'visibleChars' | 'visibleUnits' | 'fixedTokens'>;
+export type TracedSend = Pick<
+  ReplayRow,
+  'sourceRequestIndex' | 'promptTokens' | 'visibleChars' | 'visibleUnits' | 'fixedTokens'
+>;
 
 /**
  * The calibration inputs of every main-thread send the trace prices, in order, under
  * `calibration`: the `request` rows of `priceRecordedTrace` without pricing them through the cache.
+ * `keepRenders`: each message's render is kept in the calibration's renderer (a calibration that is
+ * priced next), else not (a calibration used once).
  */
-export function tracedSends(trace: RecordedTrace, calibration: TokenCalibration, memo: ReplayMemo): TracedSend[] {
+export function tracedSends(
+  trace: RecordedTrace,
+  calibration: TokenCalibration,
+  memo: ReplayMemo,
+  keepRenders = false,
+): TracedSend[] {
   const rows = new RowEmitter({ ...trace.input, calibration }, memo, false);
-  const sizer = new IncrementalSizer((model) => rows.renderer(model), false);
+  const sizer = new IncrementalSizer((model) => rows.renderer(model), keepRenders);
   const sends: TracedSend[] = [];
   for (const event of trace.events) {
     switch (event.kind) {
@@ -246,6 +276,7 @@ export function tracedSends(trace: RecordedTrace, calibration: TokenCalibration,
         if (rendered === null) throw new Error('invariant: the sizer sizes every prompt');
         sends.push({
           sourceRequestIndex: event.request.index,
+          promptTokens: rendered.promptTokens,
           visibleChars: rendered.visibleChars,
           visibleUnits: rendered.visibleUnits,
           fixedTokens: rendered.fixedTokens,

@@ -199,9 +199,11 @@ export class RowEmitter implements ReplaySink {
   priced(request: Request, replayPrompt: ReplayPrompt, facts: ModelFacts, nowMs: number | null): number {
     const prompt = this.sizeOf(replayPrompt);
     this.lastLoggedTtl = loggedTtl(request) ?? this.lastLoggedTtl;
+    const segments = withSharedStaticPart(prompt.segments, this.warmStaticTokens);
     const priced: PricedPrompt = {
       rowIndex: this.rows.length,
-      segments: withSharedStaticPart(prompt.segments, this.warmStaticTokens),
+      // A kept prompt keeps its own copy (a traced pricing's segment list is reused by its next send).
+      segments: this.keepPrompts && segments === prompt.segments ? [...segments] : segments,
       atMs: nowMs ?? 0,
       model: request.model,
       rules: this.sessionRules(facts.rules),

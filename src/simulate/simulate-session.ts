@@ -6,7 +6,7 @@
 import type { Session } from '../session/model.js';
 import type { CalibrationPoint, TokenCalibration } from './calibrate.js';
 import { calibrateSession, calibrateTokens, calibrationForModel } from './calibrate.js';
-import type { Fidelity } from './fidelity.js';
+import type { Fidelity, FidelityRow } from './fidelity.js';
 import { isModelledRequest, measureFidelity } from './fidelity.js';
 import { recordedPolicyCandidates } from './recorded-policy.js';
 import type { ModelFacts, RecordedPolicy, ReplayInput, ReplayResult } from './replay.js';
@@ -35,6 +35,12 @@ export type SessionSimulation = {
   readonly reloadBreaks: boolean;
   /** One result per scenario, in the order given. */
   readonly results: ReadonlyArray<{ readonly scenario: Scenario; readonly result: ReplayResult }>;
+  /**
+   * The replays' shared work (`ReplayMemo`), kept only where a later replay of the session needs
+   * it: the flags replay the default scenario with a blocking PreCompact hook allowing
+   * (`preCompactHookBlocks`). Elsewhere absent, so that it is let go with the replays.
+   */
+  readonly memo?: ReplayMemo;
 };
 
 export type SimulateOptions = {
@@ -127,6 +133,7 @@ export function simulateSession(
     automaticTtlMs: fit.automaticTtlMs,
     reloadBreaks: fit.reloadBreaks,
     results,
+    ...(hookBlocks ? { memo } : {}),
   };
 }
 
@@ -171,6 +178,14 @@ type RecordedReplays = {
   readonly price: (pricing: TracePricing) => ReplayResult;
   /** The calibration inputs of the sends under a calibration (`tracedSends`). */
   readonly sends: (calibration: TokenCalibration) => readonly TracedSend[];
+  /**
+   * A candidate's prompts under its calibration, for comparing candidates: sized only where the
+   * walk is traced; where each pricing walks again, the priced result too (kept for the winner).
+   */
+  readonly prompts: (pricing: TracePricing) => {
+    readonly rows: readonly FidelityRow[];
+    readonly result?: ReplayResult;
+  };
 };
 
 function recordedReplays(
@@ -198,6 +213,7 @@ function recordedReplays(
         price({ calibration, warmStaticTokens: 0 }).rows.filter(
           (row) => row.kind === 'request' && row.sourceRequestIndex !== null,
         ),
+      prompts: (pricing) => pricedPrompts(price(pricing)),
     };
   }
   // FreeCode's reload copies only where the fit can ask for the reload break (`withReloadBreaks`).
@@ -205,6 +221,8 @@ function recordedReplays(
   return {
     price: (pricing) => priceRecordedTrace(trace, pricing, memo),
     sends: (calibration) => tracedSends(trace, calibration, memo),
+    // Renders kept: the chosen candidate's calibration is priced next with them.
+    prompts: (pricing) => ({ rows: promptRows(tracedSends(trace, pricing.calibration, memo, true)) }),
   };
 }
 
@@ -225,39 +243,60 @@ function fitRecorded(
   hookBlocks: boolean,
   memo: ReplayMemo,
 ): RecordedFit {
-  let best: RecordedFit | null = null;
-  let bestReplays: RecordedReplays | null = null;
-  for (const policy of recordedPolicyCandidates(session)) {
+  // Candidates are compared by their prompts alone (`score`), which the cache never changes: each
+  // is sized under its calibration (`sends`), and only the chosen one is priced through the cache.
+  type Candidate = {
+    readonly policy: RecordedPolicy;
+    readonly calibration: TokenCalibration;
+    readonly warmStaticTokens: number;
+    readonly promptFidelity: Fidelity;
+    readonly replays: RecordedReplays;
+    readonly result: ReplayResult | undefined;
+  };
+  let best: Candidate | null = null;
+  const policies = recordedPolicyCandidates(session);
+  for (const [index, policy] of policies.entries()) {
     const replays = recordedReplays(session, scenario, policy, options, hookBlocks, memo);
     const calibration = calibrateSession(calibrationPoints(session, replays.sends(calibrateTokens([]))));
     const warmStatic = warmStaticTokens(session, calibration);
-    const result = replays.price({ calibration, warmStaticTokens: warmStatic });
-    const fidelity = measureFidelity(session, result.rows);
-    const candidate: RecordedFit = {
+    // A lone candidate is chosen whatever its prompts: priced at once.
+    const prompts =
+      best === null && index === policies.length - 1
+        ? pricedPrompts(replays.price({ calibration, warmStaticTokens: warmStatic }))
+        : replays.prompts({ calibration, warmStaticTokens: warmStatic });
+    const promptFidelity = measureFidelity(session, prompts.rows);
+    const candidate: Candidate = {
       policy,
       calibration,
-      result,
-      fidelity,
       warmStaticTokens: warmStatic,
-      transientMissRate: undefined,
-      automaticTtlMs: undefined,
-      reloadBreaks: false,
+      promptFidelity,
+      replays,
+      result: prompts.result,
     };
-    if (best === null || score(candidate.fidelity) < score(best.fidelity)) {
-      best = candidate;
-      bestReplays = replays;
-    }
+    if (best === null || score(candidate.promptFidelity) < score(best.promptFidelity)) best = candidate;
     // The date's candidate comes first; when it already reproduces the measured prompts the
     // others cannot do meaningfully better, and each costs two more replays.
     if (
-      fidelity.measuredRequests === 0 ||
-      (fidelity.medianRequestErrorPct ?? Number.POSITIVE_INFINITY) < GOOD_FIT_MEDIAN_ERROR_PCT
+      promptFidelity.measuredRequests === 0 ||
+      (promptFidelity.medianRequestErrorPct ?? Number.POSITIVE_INFINITY) < GOOD_FIT_MEDIAN_ERROR_PCT
     )
       break;
   }
-  if (best === null || bestReplays === null) throw new Error('invariant: at least one recorded policy candidate');
-  const replays = bestReplays;
-  const fit = withReloadBreaks(session, best, () =>
+  if (best === null) throw new Error('invariant: at least one recorded policy candidate');
+  const replays = best.replays;
+  const result =
+    best.result ?? replays.price({ calibration: best.calibration, warmStaticTokens: best.warmStaticTokens });
+  const chosen: RecordedFit = {
+    policy: best.policy,
+    calibration: best.calibration,
+    result,
+    fidelity: measureFidelity(session, result.rows),
+    warmStaticTokens: best.warmStaticTokens,
+    transientMissRate: undefined,
+    automaticTtlMs: undefined,
+    reloadBreaks: false,
+  };
+  const fit = withReloadBreaks(session, chosen, () =>
     replays.price({ calibration: best.calibration, warmStaticTokens: best.warmStaticTokens, reloadBreaks: true }),
   );
   // The automatic cache's facts change only how the rows are priced, never the walk: one walk,
@@ -412,7 +451,21 @@ export function measuredTransientMissRate(
   return 1 - measured / replayed;
 }
 
-/** Lower is better: the median per-request error, then the total error. */
+function pricedPrompts(result: ReplayResult): { readonly rows: readonly FidelityRow[]; readonly result: ReplayResult } {
+  return { rows: result.rows, result };
+}
+
+/** A traced send's prompt as the fidelity reads it (its cache read is not compared here: `score` reads prompts only). */
+function promptRows(sends: readonly TracedSend[]): FidelityRow[] {
+  return sends.map((send) => ({
+    kind: 'request',
+    sourceRequestIndex: send.sourceRequestIndex,
+    promptTokens: send.promptTokens,
+    cacheReadTokens: 0,
+  }));
+}
+
+/** Lower is better: the median per-request error, then the total error (of the prompts alone). */
 function score(fidelity: Fidelity): number {
   if (fidelity.medianRequestErrorPct === null) return Number.POSITIVE_INFINITY;
   return fidelity.medianRequestErrorPct * 1_000 + Math.abs(fidelity.promptTokensErrorPct ?? 0);

@@ -78,7 +78,17 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
   const baseline = request.scenarios.find(
     (s) => s.name === BASELINE_SCENARIO.name && JSON.stringify(s.params) === JSON.stringify(BASELINE_SCENARIO.params),
   );
-  const db = await CostDb.open({ prices, path: request.dbPath ?? null });
+  // An in-memory database opens (DuckDB's own threads create its tables and views) while the first
+  // sessions are read and replayed: nothing goes in before the first rows are flushed. A file is
+  // opened first, so that a path that cannot be used is reported before any work.
+  const dbPath = request.dbPath ?? null;
+  const opening = CostDb.open({ prices, path: dbPath }).then(async (opened) => {
+    await opened.insertScenarios(scenarioRows(request.scenarios));
+    return opened;
+  });
+  // Awaited below; a failure meanwhile is not an unhandled rejection.
+  opening.catch(() => undefined);
+  if (dbPath !== null) await opening;
   // A `--db` file is replaced only when the run completes (CostDb.close); a failure keeps the old one.
   let completed = false;
   const record = request.record ?? null;
@@ -99,7 +109,6 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
               withText: false,
             }),
           );
-    await db.insertScenarios(scenarioRows(request.scenarios));
     const facts: SessionFacts[] = [];
     const pending = new PendingRows();
     const meta: SessionMeta[] = [];
@@ -114,7 +123,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
           // Earlier sessions' rows go in before this one is replayed, not after: the last rows are
           // appended once the loop has let go of every session (a 1 GB log's single session holds
           // ~0.5 GB of text the appenders need not wait beside).
-          if (pending.requests.length >= ROWS_PER_INSERT) await pending.flush(db);
+          if (pending.requests.length >= ROWS_PER_INSERT) await pending.flush(await opening);
           heapGrowth.check();
           const replayed = replayWithPrices(session, request.scenarios, prices);
           if (replayed === null) {
@@ -148,6 +157,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
       )),
     ];
     heapGrowth.release();
+    const db = await opening;
     await pending.flush(db);
     const { report, notices } = await summaryOf(db, { scenarios: request.scenarios, facts, issues, skipped });
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
@@ -160,8 +170,9 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     throw error;
   } finally {
     heapGrowth.stop();
-    if (completed) db.close();
-    else db.abandon();
+    const db = await opening.catch(() => null);
+    if (completed) db?.close();
+    else db?.abandon();
   }
 }
 

@@ -116,9 +116,10 @@ async function session(file: string, cache: ParseCache | null): Promise<string> 
 }
 
 /** Reads `file` through `cache` with a parser that keeps every line; returns the outcome. */
+const LINE_PARSER: LineParser<[number, string]> = { key: 'test/lines/1', parse: (line) => [line.number, line.text] };
+
 async function outcomeOf(file: string, cache: ParseCache): Promise<CacheOutcome> {
-  const parser: LineParser<[number, string]> = { key: 'test/lines/1', parse: (line) => [line.number, line.text] };
-  return readLinesCached(file, parser, cache, []);
+  return readLinesCached(file, LINE_PARSER, cache, []);
 }
 
 describe('parsed-line cache', () => {
@@ -168,6 +169,14 @@ describe('parsed-line cache', () => {
     appendFileSync(file, `${assistant(3, 7)}\n`);
     utimesSync(file, OLD, new Date(OLD.getTime() + 1000));
     expect(await outcomeOf(file, cache)).toBe('grown');
+    // The entries written after a growth (the loaded batches copied, the new line's batch after
+    // them) serve the next growth and the next unchanged read, with every line's entry.
+    appendFileSync(file, `${assistant(4, 8)}\n`);
+    utimesSync(file, OLD, new Date(OLD.getTime() + 1500));
+    expect(await outcomeOf(file, cache)).toBe('grown');
+    const lines: [number, string][] = [];
+    expect(await readLinesCached(file, LINE_PARSER, cache, lines)).toBe('hit');
+    expect(lines.map(([number]) => number)).toEqual([1, 2, 3, 4]);
     // Rewritten in place with different content and a larger size: the bytes before the cached offset changed.
     writeFileSync(file, `${assistant(9, 99)}\n${assistant(8, 98)}\n${assistant(7, 97)}\n${assistant(6, 96)}\n`);
     utimesSync(file, OLD, new Date(OLD.getTime() + 2000));

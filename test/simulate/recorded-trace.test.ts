@@ -284,7 +284,7 @@ describe('recorded trace', () => {
             };
             const walked = replaySession({ ...input, ...given });
             expect(priceRecordedTrace(trace, given, memo)).toEqual(walked);
-            // The calibration's inputs, sized without pricing: those of the walk's request rows.
+            // The calibration's inputs and the prompts the fit compares, sized without pricing: those of the walk's request rows.
             expect(tracedSends(trace, pricing.calibration, memo)).toEqual(
               walked.rows
                 .filter(
@@ -293,8 +293,9 @@ describe('recorded trace', () => {
                     row.sourceRequestIndex !== null &&
                     session.requests[row.sourceRequestIndex]?.agentId === null,
                 )
-                .map(({ sourceRequestIndex, visibleChars, visibleUnits, fixedTokens }) => ({
+                .map(({ sourceRequestIndex, promptTokens, visibleChars, visibleUnits, fixedTokens }) => ({
                   sourceRequestIndex,
+                  promptTokens,
                   visibleChars,
                   visibleUnits,
                   fixedTokens,

@@ -11,6 +11,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { asString } from '../json-value.js';
+import { baseName, dirName } from '../path-parts.js';
 import type { RunPack } from '../run-pack.js';
 import { detectFormatCached, type FoundLog } from '../walk-logs.js';
 
@@ -38,7 +39,7 @@ export function groupClaudeFiles(found: readonly FoundLog[]): ClaudeSessionFiles
   const mains = new Map<string, string[]>();
   const agents = new Map<string, { file: string; agentId: string; projectDir: string | null }[]>();
   for (const log of found) {
-    const name = basename(log.path);
+    const name = baseName(log.path);
     const agent = AGENT_FILE.exec(name);
     if (agent === null) {
       const sessionId = name.slice(0, -'.jsonl'.length);
@@ -48,11 +49,11 @@ export function groupClaudeFiles(found: readonly FoundLog[]): ClaudeSessionFiles
       continue;
     }
     const agentId = agent[1] ?? name;
-    const dir = dirname(log.path);
-    const nested = basename(dir) === 'subagents';
+    const dir = dirName(log.path);
+    const nested = baseName(dir) === 'subagents';
     const named = asString(log.head?.['sessionId']);
-    const parent = named !== undefined && named !== '' ? named : nested ? basename(dirname(dir)) : null;
-    const projectDir = nested ? basename(dirname(dirname(dir))) : basename(dir);
+    const parent = named !== undefined && named !== '' ? named : nested ? baseName(dirName(dir)) : null;
+    const projectDir = nested ? baseName(dirName(dirName(dir))) : baseName(dir);
     const key = parent ?? `agent-${agentId}`;
     const list = agents.get(key) ?? [];
     list.push({ file: log.path, agentId, projectDir });
@@ -71,7 +72,7 @@ export function groupClaudeFiles(found: readonly FoundLog[]): ClaudeSessionFiles
       mainFiles: files,
       agentFiles,
       parentSessionId: null,
-      projectDir: first === undefined ? null : basename(dirname(first)),
+      projectDir: first === undefined ? null : baseName(dirName(first)),
     });
   }
   for (const [parent, list] of agents) {
