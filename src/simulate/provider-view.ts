@@ -198,6 +198,55 @@ function renderMessage(message: ReplayMessage, calibration: TokenCalibration, re
 }
 
 /**
+ * The rendered messages of a history with the totals of each of its prefixes (index i: the first i
+ * messages), kept from one render to the next: a send mostly shows the previous one's history and
+ * more, so only the messages after the part it keeps are looked up and summed. Its segments follow
+ * `base` segments at the front of `segments` (an owner's head), which it leaves to its owner.
+ */
+export class RenderedPrefix {
+  readonly visible: ReplayMessage[] = [];
+  readonly segments: Segment[] = [];
+  /** The totals of the messages kept now. */
+  tokens = 0;
+  chars = 0;
+  units = 0;
+  fixed = 0;
+  /** Per count of messages: the end of its segments (after `base`) and its totals. */
+  private readonly ends: number[] = [0];
+  private readonly tokenSums: number[] = [0];
+  private readonly charSums: number[] = [0];
+  private readonly unitSums: number[] = [0];
+  private readonly fixedSums: number[] = [0];
+
+  /** Keeps the first `count` messages (their segments after the `base` in front). */
+  keep(count: number, base: number): void {
+    this.visible.length = count;
+    this.segments.length = base + (this.ends[count] ?? 0);
+    for (const list of [this.ends, this.tokenSums, this.charSums, this.unitSums, this.fixedSums])
+      list.length = count + 1;
+    this.tokens = this.tokenSums[count] ?? 0;
+    this.chars = this.charSums[count] ?? 0;
+    this.units = this.unitSums[count] ?? 0;
+    this.fixed = this.fixedSums[count] ?? 0;
+  }
+
+  /** Adds the next message, rendered as `part`. */
+  add(message: ReplayMessage, part: MessageRender, base: number): void {
+    this.visible.push(message);
+    for (const segment of part.segments) this.segments.push(segment);
+    this.tokens += part.tokens;
+    this.chars += part.chars;
+    this.units += part.units;
+    this.fixed += part.fixedTokens;
+    this.ends.push(this.segments.length - base);
+    this.tokenSums.push(this.tokens);
+    this.charSums.push(this.chars);
+    this.unitSums.push(this.units);
+    this.fixedSums.push(this.fixed);
+  }
+}
+
+/**
  * Segments of a prompt: the static block, the summary block if any, then one segment per visible
  * message (its own text and calls) and one per tool result. A segment's id names its rendered
  * content: a tool result shown pruned is a different segment from the same result shown whole.
@@ -209,20 +258,8 @@ function renderMessage(message: ReplayMessage, calibration: TokenCalibration, re
  */
 export class PromptRenderer {
   private readonly rendered = new WeakMap<ReplayMessage, MessageRender>();
-  /**
-   * The last rendered history and its segments, with the totals of each prefix (index i: the
-   * first i messages): a send mostly shows the previous one's history and more, so a render
-   * looks up only the messages after the part it shares (by identity) with the last one.
-   */
-  private readonly last = {
-    visible: [] as ReplayMessage[],
-    segments: [] as Segment[],
-    ends: [0],
-    tokens: [0],
-    chars: [0],
-    units: [0],
-    fixed: [0],
-  };
+  /** The last render's messages: a render looks up only those after the part it shares (by identity) with it. */
+  private readonly last = new RenderedPrefix();
 
   /**
    * `reloadIds` false renders a message reloaded from the store (engine.md §5.6) as the message it
@@ -239,35 +276,18 @@ export class PromptRenderer {
     const limit = Math.min(last.visible.length, visible.length);
     let common = 0;
     while (common < limit && last.visible[common] === visible[common]) common += 1;
-    last.visible.length = common;
-    last.segments.length = last.ends[common] ?? 0;
-    for (const list of [last.ends, last.tokens, last.chars, last.units, last.fixed]) list.length = common + 1;
-    let tokens = last.tokens[common] ?? 0;
-    let chars = last.chars[common] ?? 0;
-    let units = last.units[common] ?? 0;
-    let fixed = last.fixed[common] ?? 0;
+    last.keep(common, 0);
     for (let i = common; i < visible.length; i++) {
       const message = visible[i];
       if (message === undefined) throw new Error('invariant: a history has no holes');
-      const part = this.message(message);
-      last.visible.push(message);
-      for (const segment of part.segments) last.segments.push(segment);
-      tokens += part.tokens;
-      chars += part.chars;
-      units += part.units;
-      fixed += part.fixedTokens;
-      last.ends.push(last.segments.length);
-      last.tokens.push(tokens);
-      last.chars.push(chars);
-      last.units.push(units);
-      last.fixed.push(fixed);
+      last.add(message, this.message(message), 0);
     }
     return {
       segments: [...head.segments, ...last.segments],
-      promptTokens: head.tokens + tokens,
-      visibleChars: head.chars + chars,
-      visibleUnits: head.units + units,
-      fixedTokens: head.fixedTokens + fixed,
+      promptTokens: head.tokens + last.tokens,
+      visibleChars: head.chars + last.chars,
+      visibleUnits: head.units + last.units,
+      fixedTokens: head.fixedTokens + last.fixed,
     };
   }
 

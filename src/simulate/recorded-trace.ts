@@ -16,7 +16,7 @@ import type { Request } from '../session/model.js';
 import type { Segment } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
 import type { PromptRenderer, RenderedPrompt, ReplayMessage, ReplayPrompt, SummaryBlock } from './provider-view.js';
-import { staticBlockIdOf } from './provider-view.js';
+import { RenderedPrefix, staticBlockIdOf } from './provider-view.js';
 import type { WalkCounts } from './replay.js';
 import { isUnsizedWalk, walkUnsized } from './replay.js';
 import type { ReplayMemo } from './replay-memo.js';
@@ -133,16 +133,9 @@ export type TracePricing = Pick<
  * shares (`calibrationForModel` changes only the static block).
  */
 class IncrementalSizer {
-  private readonly visible: ReplayMessage[] = [];
-  /** The last sized prompt's segments: its head's (`headLength` of them), then its messages'. */
-  private readonly segments: Segment[] = [];
+  /** The last sized prompt's messages; its segments: the head's (`headLength` of them), then the messages'. */
+  private readonly prefix = new RenderedPrefix();
   private headLength = 0;
-  /** Per count of messages: segments, tokens, characters, units and fixed tokens of that prefix. */
-  private readonly ends: number[] = [0];
-  private readonly tokens: number[] = [0];
-  private readonly chars: number[] = [0];
-  private readonly units: number[] = [0];
-  private readonly fixed: number[] = [0];
 
   /** `keepRenders` false: each message's render is not kept in the renderer (a calibration used once, the probe's). */
   constructor(
@@ -159,37 +152,19 @@ class IncrementalSizer {
     const renderer = this.renderer(prompt.model);
     const head = renderer.head(staticBlockIdOf(prompt.model), prompt.summary);
     this.setHead(head.segments);
-    const kept = prompt.kept;
-    this.visible.length = kept;
-    this.segments.length = this.headLength + (this.ends[kept] ?? 0);
-    for (const list of [this.ends, this.tokens, this.chars, this.units, this.fixed]) list.length = kept + 1;
-    let tokens = this.tokens[kept] ?? 0;
-    let chars = this.chars[kept] ?? 0;
-    let units = this.units[kept] ?? 0;
-    let fixed = this.fixed[kept] ?? 0;
-    for (const message of prompt.added) {
-      const part = renderer.message(message, this.keepRenders);
-      this.visible.push(message);
-      for (const segment of part.segments) this.segments.push(segment);
-      tokens += part.tokens;
-      chars += part.chars;
-      units += part.units;
-      fixed += part.fixedTokens;
-      this.ends.push(this.segments.length - this.headLength);
-      this.tokens.push(tokens);
-      this.chars.push(chars);
-      this.units.push(units);
-      this.fixed.push(fixed);
-    }
+    const prefix = this.prefix;
+    prefix.keep(prompt.kept, this.headLength);
+    for (const message of prompt.added)
+      prefix.add(message, renderer.message(message, this.keepRenders), this.headLength);
     const rendered: RenderedPrompt = {
-      segments: withSegments ? this.segments : [],
-      promptTokens: head.tokens + tokens,
-      visibleChars: head.chars + chars,
-      visibleUnits: head.units + units,
-      fixedTokens: head.fixedTokens + fixed,
+      segments: withSegments ? prefix.segments : [],
+      promptTokens: head.tokens + prefix.tokens,
+      visibleChars: head.chars + prefix.chars,
+      visibleUnits: head.units + prefix.units,
+      fixedTokens: head.fixedTokens + prefix.fixed,
     };
     // The visible list is this sizer's own, changed by the next decode: the prompt is sized now.
-    return { model: prompt.model, summary: prompt.summary, visible: this.visible, rendered };
+    return { model: prompt.model, summary: prompt.summary, visible: prefix.visible, rendered };
   }
 
   /** The head's segments in front of the messages' (the same ones kept: a head is 1–3 segments). */
@@ -197,11 +172,11 @@ class IncrementalSizer {
     const same =
       head.length === this.headLength &&
       head.every((segment, i) => {
-        const current = this.segments[i];
+        const current = this.prefix.segments[i];
         return current !== undefined && current.id === segment.id && current.tokens === segment.tokens;
       });
     if (same) return;
-    this.segments.splice(0, this.headLength, ...head);
+    this.prefix.segments.splice(0, this.headLength, ...head);
     this.headLength = head.length;
   }
 }
