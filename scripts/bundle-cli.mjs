@@ -60,6 +60,18 @@ const PACKAGE_URLS = {
 const rewritten = new Set();
 
 /**
+ * Resolves an import as esbuild would, from inside a plugin's own `onResolve`: `marker` is passed as
+ * the lookup's `pluginData`, so that the plugin's callback sees its own lookup and lets it through.
+ */
+const resolveAgain = (pluginBuild, args, marker) =>
+  pluginBuild.resolve(args.path, {
+    kind: args.kind,
+    resolveDir: args.resolveDir,
+    importer: args.importer,
+    pluginData: marker,
+  });
+
+/**
  * yargs' platform shim imports cliui and string-width, whose copies build Unicode-property
  * regular expressions and an `Intl.Segmenter` when imported (~25 ms), and uses them only to lay
  * out help text. They are bundled apart, as CommonJS (`HELP_LAYOUT` in the chunk directory, ~60 KB
@@ -78,12 +90,7 @@ const lazyShimImportsPlugin = {
       if (args.pluginData === 'real' || posix(relative(root, args.importer)) !== YARGS_SHIM) return undefined;
       if (!LAZY_FROM_SHIM.has(args.path)) return undefined;
       // Where the package is (this callback is skipped for this inner lookup).
-      const real = await pluginBuild.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: args.resolveDir,
-        importer: args.importer,
-        pluginData: 'real',
-      });
+      const real = await resolveAgain(pluginBuild, args, 'real');
       if (real.errors.length > 0) return { errors: real.errors };
       return { path: real.path, namespace: 'lazy-yargs-layout', pluginData: args.path };
     });
@@ -214,12 +221,7 @@ function dynamicImportsPlugin(decide) {
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
-        const resolved = await pluginBuild.resolve(args.path, {
-          kind: args.kind,
-          resolveDir: args.resolveDir,
-          importer: args.importer,
-          pluginData: 'inner',
-        });
+        const resolved = await resolveAgain(pluginBuild, args, 'inner');
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         if (resolved.external) return { path: args.path, external: true };
         return decide(resolved.path);
@@ -287,6 +289,19 @@ for (const meta of Object.values(named.metafile.outputs))
 // 3. The lazy modules, split among themselves; a core module they import comes from core.js through a proxy.
 /** Core module → the name of its namespace among core.js's exports. */
 const proxied = new Map();
+/**
+ * A core module's namespace name, from its path: the same on every build (proxies are loaded in
+ * whatever order esbuild's callbacks finish, so a counter would number them differently each time
+ * and two builds of the same code would differ).
+ */
+const proxyNames = new Map();
+function proxyName(path) {
+  const name = `__core_${posix(relative(root, path)).replace(/[^\w]/g, '_')}`;
+  const holder = proxyNames.get(name) ?? path;
+  if (holder !== path) throw new Error(`${path} and ${holder} would share the proxy name ${name}`);
+  proxyNames.set(name, path);
+  return name;
+}
 /** An exported binding that can be reassigned (`export let x`, `export var x`). */
 const MUTABLE_EXPORT = /^\s*export\s+(let|var)\s/m;
 const proxyPlugin = {
@@ -296,12 +311,7 @@ const proxyPlugin = {
       if (args.namespace === 'core-proxy') return { path: args.path, external: true };
       if (args.pluginData === 'inner' || (args.kind !== 'import-statement' && args.kind !== 'dynamic-import'))
         return undefined;
-      const resolved = await pluginBuild.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: args.resolveDir,
-        importer: args.importer,
-        pluginData: 'inner',
-      });
+      const resolved = await resolveAgain(pluginBuild, args, 'inner');
       if (resolved.errors.length > 0) return { errors: resolved.errors };
       // A CommonJS package is bundled again where it is needed (it has no ES namespace to share).
       return exportsOf.has(resolved.path) ? { path: resolved.path, namespace: 'core-proxy' } : undefined;
@@ -311,7 +321,7 @@ const proxyPlugin = {
       // reassigns later would be seen stale through it. No core module exports one; this keeps it so.
       if (MUTABLE_EXPORT.test(await readFile(args.path, 'utf8')))
         throw new Error(`${args.path} exports a let or var binding, which a lazy module's proxy would copy stale`);
-      if (!proxied.has(args.path)) proxied.set(args.path, `__core${proxied.size}`);
+      proxied.set(args.path, proxyName(args.path));
       const names = exportsOf.get(args.path) ?? [];
       const lines = [`import { ${proxied.get(args.path)} as __coreModule } from './${CORE_FILE}';`];
       if (names.includes('default')) lines.push('export default __coreModule.default;');
@@ -323,7 +333,8 @@ const proxyPlugin = {
 };
 const lazy = await build({
   ...common,
-  entryPoints: [...lazyRoots],
+  // Sorted: the set fills in whatever order esbuild's callbacks finish, and chunk names follow the entry order.
+  entryPoints: [...lazyRoots].sort(),
   outdir,
   entryNames: 'chunks/[name]-[hash]',
   chunkNames: 'chunks/[name]-[hash]',
@@ -344,7 +355,11 @@ const core = await build({
   outdir,
   banner,
   plugins: [
-    coreEntryPlugin([...proxied].map(([path, name]) => `export * as ${name} from ${JSON.stringify(path)};`)),
+    coreEntryPlugin(
+      [...proxied]
+        .sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([path, name]) => `export * as ${name} from ${JSON.stringify(path)};`),
+    ),
     dynamicImportsPlugin((path) => {
       const file = lazyFiles.get(path);
       if (file !== undefined) return { path: `./${posix(file)}`, external: true };
