@@ -6,7 +6,7 @@
  * also keeps replay rows to price comparisons with, so that two scenarios are always compared
  * replay against replay and modelling error cancels (replay.md §3).
  */
-import type { CacheClassTokens } from '../session/cache-class-tokens.js';
+import { billedWrite5mTokens, type CacheClassTokens } from '../session/cache-class-tokens.js';
 import { isContextOverflowError, usableWindow } from '../engine/index.js';
 import type { HarnessEvent, Session } from '../session/model.js';
 import type { ModelFacts, ReplayCompaction, ReplayResult, ReplayRow } from '../simulate/replay.js';
@@ -187,7 +187,7 @@ export function recordedTrace(session: Session, recordedReplay: ReplayResult, fa
         traceRequest(common, 'measured', {
           promptTokens: usage.promptTokens,
           cacheReadTokens: usage.cacheReadTokens,
-          cacheWrite5mTokens: usage.cacheWrite5mTokens ?? usage.cacheWriteTokens - write1h,
+          cacheWrite5mTokens: billedWrite5mTokens(usage),
           cacheWrite1hTokens: write1h,
           uncachedInputTokens: usage.uncachedInputTokens,
           outputTokens: usage.outputTokens,

@@ -22,3 +22,15 @@ export function unknownTtlTokens(cacheWrite: number, cacheWrite5m: number | null
   if (cacheWrite5m !== null && cacheWrite1h !== null) return 0;
   return cacheWrite - (cacheWrite5m ?? 0) - (cacheWrite1h ?? 0);
 }
+
+/**
+ * The 5m column of a request's measured cache writes: every write that is not a known 1h write (a
+ * known 5m write, or one whose TTL the log does not give: `unknownTtlTokens`). With the 1h column
+ * (`cacheWrite1hTokens ?? 0`), the two add up to the request's `cacheWrite` tokens.
+ */
+export function billedWrite5mTokens(usage: {
+  readonly cacheWriteTokens: number;
+  readonly cacheWrite1hTokens: number | null;
+}): number {
+  return usage.cacheWriteTokens - (usage.cacheWrite1hTokens ?? 0);
+}

@@ -4,6 +4,7 @@
  * carries from what happened before it (a compaction, rejected sends); the walk decides when.
  */
 import type { Request, Session } from '../session/model.js';
+import { billedWrite5mTokens } from '../session/cache-class-tokens.js';
 import type { CacheRules, CacheTtl } from '../provider/cache-rules.js';
 import type { CacheOutcome, CacheState, Segment } from './cache-model.js';
 import { applyCacheRequest, createCacheState } from './cache-model.js';
@@ -126,7 +127,7 @@ export class RowEmitter implements ReplaySink {
       timestampMs: request.timestampMs ?? nowMs,
       promptTokens: usage.promptTokens,
       cacheReadTokens: usage.cacheReadTokens,
-      cacheWrite5mTokens: usage.cacheWrite5mTokens ?? usage.cacheWriteTokens - write1h,
+      cacheWrite5mTokens: billedWrite5mTokens(usage),
       cacheWrite1hTokens: write1h,
       uncachedInputTokens: usage.uncachedInputTokens,
       outputTokens: usage.outputTokens,

@@ -6,7 +6,7 @@ import type { BillRequest } from '../cost/bill-aggregate.js';
 import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from '../cost/rows.js';
 import { MEASURED_SCENARIO } from '../cost/rows.js';
 import type { MeasuredUsage, Session } from '../session/model.js';
-import { unknownTtlTokens } from '../session/cache-class-tokens.js';
+import { billedWrite5mTokens, unknownTtlTokens } from '../session/cache-class-tokens.js';
 import { isModelledRequest } from './fidelity.js';
 import type { Scenario } from './scenario.js';
 import type { SessionSimulation } from './simulate-session.js';
@@ -57,8 +57,7 @@ export function measuredRows(session: Session): RequestRow[] {
       kind: 'request',
       prompt_tokens: usage.promptTokens,
       cache_read_tokens: usage.cacheReadTokens,
-      // Whatever is not a known 1h write (a known 5m write or an unknown TTL) bills at the 5m rate.
-      cache_write_5m_tokens: usage.cacheWriteTokens - write1h,
+      cache_write_5m_tokens: billedWrite5mTokens(usage),
       cache_write_1h_tokens: write1h,
       uncached_input_tokens: usage.uncachedInputTokens,
       output_tokens: usage.outputTokens,
@@ -98,7 +97,7 @@ export function measuredBillRequests(
       promptTokens: usage.promptTokens,
       uncachedInputTokens: usage.uncachedInputTokens,
       cacheReadTokens: usage.cacheReadTokens,
-      cacheWrite5mTokens: usage.cacheWriteTokens - write1h,
+      cacheWrite5mTokens: billedWrite5mTokens(usage),
       cacheWrite1hTokens: write1h,
       outputTokens: usage.outputTokens,
       unknownTtlTokens: unknownTtlWriteTokens(usage),
