@@ -38,7 +38,7 @@ export function parallelFromEnv(env: Readonly<Record<string, string | undefined>
       'BAD_ARGUMENT',
       `CACHECOST_THREADS must be a whole number of threads, at least 1 (got ${JSON.stringify(raw)})`,
     );
-  return { ...parallelParse(availableParallelism(), threads), sessions: true };
+  return { ...parallelParse(availableParallelism(), threads), sessions: true, mainShare: 1 };
 }
 
 /** Loads each session under `paths` in turn and calls `use` with it; returns all ingest issues. */

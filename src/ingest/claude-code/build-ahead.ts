@@ -1,19 +1,25 @@
 /**
- * Building whole sessions ahead on worker threads: the run still takes Claude Code sessions one
- * after another in discovery order (the first claim of a resumed copy's response is
- * deterministic, formats.md §1.5), but the sessions after the one it takes are read and built
- * meanwhile, each alone (`build-jobs.ts`): by workers, and by the main thread itself while it
- * waits for a worker. A session built alone is the session the run would build when no session
- * before it holds a response it asked for; the run checks that when it takes it (`index.ts`), and
- * builds it again against the run's claims otherwise. Output bytes are those of one thread.
+ * Building whole sessions on worker threads while the run builds the others: the run still takes
+ * Claude Code sessions one after another in discovery order (the first claim of a resumed copy's
+ * response is deterministic, formats.md §1.5) and builds them itself, from the first; the workers
+ * build sessions from the last one backwards, each alone (`build-jobs.ts`). The two meet where
+ * their speeds put them, so each thread builds its share of the bytes without either waiting
+ * for the other (a worker starts late and runs its first sessions slowly, before its own isolate
+ * has compiled the hot code). A session built alone is the session the run would build when no
+ * session before it holds a response it asked for; the run checks that when it takes it
+ * (`index.ts`), and builds it again against the run's claims otherwise. Output bytes are those of
+ * one thread.
  *
+ * - Who builds a session is settled by a compare-and-swap on a slot shared with the workers
+ *   (`BuildJob.owners`): a session sent to a worker that the run reaches first is the run's, and
+ *   the worker passes over it; one the worker has started, the run waits for.
  * - Only sessions the run will build are planned (not those the run pack serves), and workers
  *   start only from `minBytes` of their files: a worker costs tens of milliseconds to start.
- * - Memory stays bounded: sessions built ahead and not taken yet, with those being built, stand for
- *   at most `AHEAD_BYTES` of files (one at least); a session of more than `AHEAD_BYTES` of files is
- *   never built ahead: the run streams it when it takes it, as in one thread.
- * - A session the run asks for that is not planned, or planned but not started, is built by the
- *   run as in one thread; planned ones it passed over are dropped.
+ * - Memory stays bounded: built sessions not taken yet (their encoded bytes), with the files of
+ *   those sent to a worker, stand for at most `AHEAD_BYTES` (one session at least); a session of
+ *   more than `AHEAD_BYTES` of files is never built ahead: the run streams it, as in one thread.
+ * - `mainShare` below 1 (tests): the run leaves the sessions past that share of the planned bytes
+ *   to the workers and waits for them, unless the bound stops the workers first.
  * - A worker that dies or fails a build loses nothing: the run builds those sessions itself.
  */
 import type { Worker } from 'node:worker_threads';
@@ -23,14 +29,12 @@ import type { ParseCache } from '../parse-cache.js';
 import type { FileStamp } from '../run-pack.js';
 import { decodeSession, type EncodedSession } from '../session-codec.js';
 import type { WorkerScript } from '../worker-script.js';
-import { buildAlone, type BuildJob, type BuildResult, type BuiltSession } from './build-jobs.js';
+import { type BuildJob, type BuildResult, type BuiltSession, RUN_OWNS, UNOWNED } from './build-jobs.js';
 import type { ClaudeSessionFiles } from './discover.js';
 import { defaultParseWorkerScript, leastBusy, type ParallelParse, startParseWorker } from './parse-ahead.js';
 
-/** Bytes of files of the sessions built (or being built) ahead of the run at most. */
+/** Bytes the sessions built ahead and not taken (encoded), with the files of those a worker builds, stand for at most. */
 export const AHEAD_BYTES = 64 << 20;
-/** Bytes ahead of the run past which the main thread builds nothing ahead (the workers go on to `AHEAD_BYTES`). */
-const HERE_BYTES = AHEAD_BYTES / 4;
 /** Sessions sent to a worker before it has posted the one it builds. */
 const JOBS_PER_WORKER = 4;
 
@@ -42,15 +46,14 @@ type Job = {
   readonly bytes: number;
   readonly stamps: readonly (FileStamp | null)[];
   /**
-   * planned: not started; worker: sent to `slot`; here: being built by the main thread ahead;
-   * built: `built` holds it; run: left to the run (too big, lost, failed, taken unstarted);
-   * dropped: passed over.
+   * planned: not sent; worker: sent to `slot`; built: `built` holds it (`held` bytes); run: the
+   * run builds it (its own, too big, lost, failed); dropped: passed over.
    */
-  state: 'planned' | 'worker' | 'here' | 'built' | 'run' | 'dropped';
+  state: 'planned' | 'worker' | 'built' | 'run' | 'dropped';
   slot: Slot | null;
-  built: BuiltSession<Session> | BuiltSession<EncodedSession> | null;
-  fromWorker: boolean;
-  wake: (() => void) | null;
+  built: BuiltSession<EncodedSession> | null;
+  /** Bytes it counts for in `BuildAhead.aheadBytes`. */
+  held: number;
 };
 
 /** Bytes posted by a worker arrive as plain `Uint8Array`s: the codec reads `Buffer`s (same bytes, no copy). */
@@ -59,6 +62,11 @@ function posted(encoded: EncodedSession): EncodedSession {
   return encoded.kind === 'json'
     ? { kind: 'json', whole: buffer(encoded.whole) }
     : { ...encoded, requests: buffer(encoded.requests), items: buffer(encoded.items) };
+}
+
+/** Bytes of an encoded session's blobs. */
+function encodedBytes(encoded: EncodedSession): number {
+  return encoded.kind === 'json' ? encoded.whole.byteLength : encoded.requests.byteLength + encoded.items.byteLength;
 }
 
 /**
@@ -78,23 +86,28 @@ export class BuildAhead {
   private readonly jobs: Job[];
   private readonly byFiles = new Map<ClaudeSessionFiles, Job>();
   private readonly slots: Slot[] = [];
+  /** Who builds each job (`BuildJob.owners`), shared with the workers. */
+  private readonly owners: Int32Array;
   /** First job not taken or dropped yet. */
   private head = 0;
-  /** Next job that may be started (sent to a worker or built here). */
-  private next = 0;
-  /** Bytes of the jobs started and not taken. */
+  /** Jobs from this one on have been sent to a worker (or left to the run): the next to send is the one before. */
+  private tail: number;
+  /** The first job the run leaves to the workers (`mainShare`). */
+  private readonly shareEnd: number;
+  /** Bytes of the jobs sent to a worker or built, and not taken. */
   private aheadBytes = 0;
   private closed = false;
-  /** Sessions taken built ahead, by the workers and by the main thread (tests, statistics). */
-  readonly taken = { byWorkers: 0, here: 0 };
+  /** Wakes the run while it waits in `take`. */
+  private waiting: (() => void) | null = null;
+  /** Sessions taken built ahead by the workers (tests, statistics). */
+  readonly taken = { byWorkers: 0 };
 
   private constructor(
     plan: readonly PlannedSession[],
     private readonly content: ContentMode,
     private readonly cache: ParseCache | null,
     workers: number,
-    /** Whether the main thread builds the next sessions while it waits for a worker. */
-    private readonly buildsHere: boolean,
+    mainShare: number,
     script: WorkerScript,
   ) {
     this.jobs = plan.map((planned, index) => ({
@@ -105,10 +118,20 @@ export class BuildAhead {
       state: planned.bytes > AHEAD_BYTES ? 'run' : 'planned',
       slot: null,
       built: null,
-      fromWorker: false,
-      wake: null,
+      held: 0,
     }));
     for (const job of this.jobs) if (!this.byFiles.has(job.files)) this.byFiles.set(job.files, job);
+    this.owners = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, this.jobs.length)));
+    this.tail = this.jobs.length;
+    let total = 0;
+    for (const job of this.jobs) total += job.bytes;
+    let mine = 0;
+    let shareEnd = 0;
+    while (shareEnd < this.jobs.length && (mainShare >= 1 || mine < mainShare * total)) {
+      mine += this.jobs[shareEnd]?.bytes ?? 0;
+      shareEnd += 1;
+    }
+    this.shareEnd = shareEnd;
     for (let i = 0; i < workers; i += 1) this.slots.push(this.startWorker(script));
     this.send();
   }
@@ -130,8 +153,8 @@ export class BuildAhead {
     if (bytes < options.minBytes) return null;
     const script = options.workerScript === undefined ? defaultParseWorkerScript() : options.workerScript;
     if (script === null) return null;
-    const buildsHere = (options.mainShare ?? 0) > 0;
-    return new BuildAhead(plan, content, cache, Math.min(workers, plan.length), buildsHere, script);
+    const share = Math.min(Math.max(options.mainShare ?? 1, 0), 1);
+    return new BuildAhead(plan, content, cache, Math.min(workers, plan.length), share, script);
   }
 
   private startWorker(script: WorkerScript): Slot {
@@ -158,100 +181,96 @@ export class BuildAhead {
       else {
         job.state = 'built';
         job.built = result.built;
-        job.fromWorker = true;
+        this.aheadBytes += encodedBytes(result.built.session) - job.held;
+        job.held = encodedBytes(result.built.session);
       }
     }
     this.send();
-    this.wakeUp(job);
+    this.wakeUp();
   }
 
   /** A worker died (or was stopped): the sessions it had are built by the run. */
   private lose(slot: Slot): void {
     if (!slot.alive) return;
     slot.alive = false;
-    for (const job of slot.running) {
-      if (job.state === 'worker') this.leaveToRun(job);
-      this.wakeUp(job);
-    }
+    for (const job of slot.running) if (job.state === 'worker') this.leaveToRun(job);
     slot.running.clear();
     this.send();
+    this.wakeUp();
   }
 
-  private leaveToRun(job: Job): void {
-    if (job.state === 'worker' || job.state === 'here' || job.state === 'built') this.aheadBytes -= job.bytes;
-    job.state = 'run';
+  /** Frees what `job` held: it is the run's to build, or passed over (`state`). */
+  private release(job: Job, state: 'run' | 'dropped'): void {
+    this.aheadBytes -= job.held;
+    job.held = 0;
+    job.state = state;
     job.built = null;
   }
 
-  private wakeUp(job: Job): void {
-    const wake = job.wake;
-    job.wake = null;
+  private leaveToRun(job: Job): void {
+    this.release(job, 'run');
+  }
+
+  private wakeUp(): void {
+    const wake = this.waiting;
+    this.waiting = null;
     wake?.();
   }
 
-  /**
-   * The next job that may be started with `limit` bytes ahead at most (one always may when none
-   * is ahead), or undefined.
-   */
-  private nextStartable(limit: number): Job | undefined {
-    while (this.next < this.jobs.length && this.jobs[this.next]?.state !== 'planned') this.next += 1;
-    const job = this.jobs[this.next];
-    if (job === undefined) return undefined;
-    return this.aheadBytes === 0 || this.aheadBytes + job.bytes <= limit ? job : undefined;
+  /** Whether the bound lets a job of `bytes` be sent (one always may when nothing is ahead). */
+  private fits(bytes: number): boolean {
+    return this.aheadBytes === 0 || this.aheadBytes + bytes <= AHEAD_BYTES;
   }
 
-  private start(job: Job, state: 'worker' | 'here'): void {
-    job.state = state;
-    this.aheadBytes += job.bytes;
-    this.next = job.index + 1;
+  /** The next planned job to send, from the last backwards, down to the run's place; undefined when none is left. */
+  private nextToSend(): Job | undefined {
+    while (this.tail > this.head) {
+      const job = this.jobs[this.tail - 1];
+      if (job?.state === 'planned') return job;
+      this.tail -= 1;
+    }
+    return undefined;
   }
 
-  /** Sends the next planned sessions to the workers with room for them. */
+  /** Sends the last planned sessions to the workers with room for them, while the bound allows. */
   private send(): void {
     if (this.closed) return;
     for (;;) {
       const best = leastBusy(this.slots, JOBS_PER_WORKER);
       if (best === null) return;
-      const job = this.nextStartable(AHEAD_BYTES);
-      if (job === undefined) return;
-      this.start(job, 'worker');
+      const job = this.nextToSend();
+      if (job === undefined || !this.fits(job.bytes)) return;
+      this.tail = job.index;
+      job.state = 'worker';
+      job.held = job.bytes;
+      this.aheadBytes += job.bytes;
       job.slot = best;
       best.running.add(job);
-      const message: BuildJob = { id: job.index, files: job.files, content: this.content, cache: this.cache };
+      const message: BuildJob = {
+        id: job.index,
+        files: job.files,
+        content: this.content,
+        cache: this.cache,
+        owners: this.owners,
+      };
       best.worker.postMessage(message);
     }
   }
 
-  /** Builds the next startable session here, while the run waits for a worker. */
-  private async buildHere(job: Job): Promise<void> {
-    this.start(job, 'here');
-    let built: BuiltSession<Session> | null = null;
-    try {
-      built = await buildAlone(job.files, this.content, this.cache);
-    } catch {
-      // The run builds it again, and meets the same error there.
-    }
-    if (job.state === 'here') {
-      if (built === null) this.leaveToRun(job);
-      else {
-        job.state = 'built';
-        job.built = built;
-      }
-    }
-    this.send();
-    this.wakeUp(job);
-  }
-
-  /** Drops a job passed over: its result is not kept. */
-  private drop(job: Job): void {
-    if (job.state === 'worker' || job.state === 'here' || job.state === 'built') this.aheadBytes -= job.bytes;
-    job.state = 'dropped';
-    job.built = null;
+  /**
+   * Whether the run waits for the workers to build `job` (planned, past the run's share): while a
+   * worker builds something, or the bound lets the next session be sent; else the run builds it.
+   */
+  private leftToWorkers(job: Job): boolean {
+    if (job.index < this.shareEnd || this.closed) return false;
+    if (this.slots.some((slot) => slot.alive && slot.running.size > 0)) return true;
+    const next = this.nextToSend();
+    return next !== undefined && this.slots.some((slot) => slot.alive) && this.fits(next.bytes);
   }
 
   /**
-   * The session of `files` built alone, when it was built ahead; null when the run is to build it
-   * (not planned, not started, too big, or its build failed). Sessions planned before it that were
+   * The session of `files` built alone, when a worker built it; null when the run is to build it
+   * (not planned, not sent, too big, or its build failed). Sessions planned before it that were
    * not taken are dropped.
    */
   async take(files: ClaudeSessionFiles): Promise<BuiltAhead | null> {
@@ -260,43 +279,56 @@ export class BuildAhead {
     this.byFiles.delete(files);
     for (let i = this.head; i < job.index; i += 1) {
       const passed = this.jobs[i];
-      if (passed !== undefined) this.drop(passed);
+      if (passed === undefined) continue;
+      // A worker that has not started it passes over it.
+      Atomics.store(this.owners, i, RUN_OWNS);
+      this.release(passed, 'dropped');
     }
-    this.head = job.index + 1;
+    // The workers may still be sent this one (the run waits for it past its share), not those before.
+    this.head = job.index;
+    // The run reads files synchronously, for the most part: the workers' results (and so their
+    // next jobs) come in only when it lets the event loop turn, once per session.
+    if (this.slots.some((slot) => slot.alive && slot.running.size > 0))
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      return await this.takeJob(job);
+    } finally {
+      this.head = job.index + 1;
+      this.waiting = null;
+      this.send();
+    }
+  }
+
+  private async takeJob(job: Job): Promise<BuiltAhead | null> {
     for (;;) {
-      if (job.state === 'planned') {
-        // Not started: the run builds it; the workers go on with the next ones.
-        job.state = 'run';
-        if (this.next === job.index) this.next += 1;
-        this.send();
+      if (job.state === 'planned' && !this.leftToWorkers(job)) {
+        // Not sent: the run builds it; the workers stop short of it.
+        Atomics.store(this.owners, job.index, RUN_OWNS);
+        this.leaveToRun(job);
+        return null;
+      }
+      if (
+        job.state === 'worker' &&
+        job.index < this.shareEnd &&
+        Atomics.compareExchange(this.owners, job.index, UNOWNED, RUN_OWNS) === UNOWNED
+      ) {
+        // Sent, not started: the worker will pass over it.
+        this.leaveToRun(job);
         return null;
       }
       if (job.state === 'built') {
         const built = job.built;
         // Taken: it no longer counts as built ahead.
         this.leaveToRun(job);
-        this.send();
         if (built === null) return null;
-        if (job.fromWorker) this.taken.byWorkers += 1;
-        else this.taken.here += 1;
-        const session = job.fromWorker
-          ? decodeSession(posted(built.session as EncodedSession))
-          : (built.session as Session);
-        return { session, asked: built.asked, stamps: job.stamps };
+        this.taken.byWorkers += 1;
+        return { session: decodeSession(posted(built.session)), asked: built.asked, stamps: job.stamps };
       }
-      if (job.state !== 'worker' && job.state !== 'here') return null;
+      if (job.state !== 'worker' && job.state !== 'planned') return null;
       if (this.closed) return null;
-      // Waiting for a worker: build the next session meanwhile (within a part of the bound, so
-      // that the workers, which start every job they can, never wait for the run), or wait.
-      const spare = job.state === 'worker' && this.buildsHere ? this.nextStartable(HERE_BYTES) : undefined;
-      if (spare !== undefined) {
-        await this.buildHere(spare);
-        // Reading is mostly synchronous: let the workers' posted results in before looking again.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        continue;
-      }
+      // Woken by any result or a worker's end: a session past the run's share may have to be built here.
       await new Promise<void>((resolve) => {
-        job.wake = resolve;
+        this.waiting = resolve;
       });
     }
   }
@@ -305,7 +337,7 @@ export class BuildAhead {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const job of this.jobs) this.wakeUp(job);
+    this.wakeUp();
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
   }
 }

@@ -21,12 +21,26 @@ export type BuildJob = {
   readonly files: ClaudeSessionFiles;
   readonly content: ContentMode;
   readonly cache: ParseCache | null;
+  /**
+   * Who builds each job, shared with the main thread (index = job id): `UNOWNED` until the worker
+   * (`WORKER_OWNS`) or the run (`RUN_OWNS`) takes it by compare-and-swap, so that a job the run
+   * reached before the worker started it is built once, by the run.
+   */
+  readonly owners: Int32Array;
 };
+
+/** A job's entry in `BuildJob.owners`. */
+export const UNOWNED = 0;
+export const WORKER_OWNS = 1;
+export const RUN_OWNS = 2;
 
 /** A session built without the run's claims, and the response keys it asked for, in order. */
 export type BuiltSession<S> = { readonly session: S; readonly asked: readonly string[] };
 
-/** Worker → main thread: the built session, or the message of the error that stopped the build. */
+/**
+ * Worker → main thread: the built session, or the message of the error that stopped the build
+ * (both null: the run had claimed the job, the worker left it).
+ */
 export type BuildResult = {
   readonly id: number;
   readonly built: BuiltSession<EncodedSession> | null;
@@ -86,6 +100,10 @@ function movable(encoded: EncodedSession): { readonly encoded: EncodedSession; r
 /** Serves jobs arriving on `port`, in the order they arrive. */
 export function serveBuildJobs(port: BuildPort): void {
   const run = async (job: BuildJob): Promise<void> => {
+    if (Atomics.compareExchange(job.owners, job.id, UNOWNED, WORKER_OWNS) !== UNOWNED) {
+      port.postMessage({ id: job.id, built: null, failure: null }, []);
+      return;
+    }
     let result: BuildResult;
     let buffers: ArrayBuffer[] = [];
     try {

@@ -1,7 +1,8 @@
 /**
  * Building whole sessions ahead on worker threads (`build-ahead.ts`, `build-jobs.ts`, and
- * `keepBuiltAlone` in `claude-code/index.ts`): a run whose sessions are built by workers (and by
- * the main thread while it waits) yields the same sessions, requests and issues, in the same order,
+ * `keepBuiltAlone` in `claude-code/index.ts`): a run whose sessions are built by workers (from the
+ * last one backwards, while the run builds from the first, or all of them when the run's share is
+ * 0) yields the same sessions, requests and issues, in the same order,
  * as a run in one thread — on the fixtures, on the real logs, on generated sessions that share
  * responses (resumed copies, formats.md §1.5: the first session in discovery order counts them),
  * when a worker dies or fails its builds, and with the run pack (the same pack, and the re-run it
@@ -10,7 +11,9 @@
  * Checked against deliberate bugs (each failed here): a session built alone kept although a session
  * before it holds a response it asked for (no holder check); its claims not made in the run's map;
  * the items' bytes decoded without being made `Buffer`s again; the passed-over sessions not
- * dropped (`head` not moved).
+ * dropped (`head` not moved); the run's place moved past the session it waits for before it
+ * waits (no worker is sent that session: the run builds it once the workers are idle, and the
+ * workers left every session built fewer than all).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -170,8 +173,10 @@ describe('building sessions ahead on worker threads', () => {
     for (const paths of [[FIXTURES], [REAL_LOGS], [REAL_LOGS, FIXTURES]]) {
       for (const content of ['usage', 'sizes'] as const) {
         const one = await runJson(paths, content, ONE_THREAD);
+        expect(await runJson(paths, content, BUILDERS)).toBe(one);
         expect(await runJson(paths, content, { ...BUILDERS, mainShare: 0.4 })).toBe(one);
-        const built = await runBuilt(paths, content, { ...BUILDERS, workers: 2 });
+        // The run leaves every session to the workers: this checks the workers' path.
+        const built = await runBuilt(paths, content, { ...BUILDERS, workers: 2, mainShare: 0 });
         expect(built.json).toBe(one);
         expect(built.taken.byWorkers).toBeGreaterThan(0);
       }
@@ -183,15 +188,15 @@ describe('building sessions ahead on worker threads', () => {
       fc.asyncProperty(
         genSessions,
         fc.constantFrom(1, 2),
-        fc.constantFrom(0, 0.4),
+        fc.constantFrom(0, 0.4, 1),
         fc.constantFrom('usage', 'sizes') as fc.Arbitrary<ContentMode>,
         async (sessions, workers, mainShare, content) => {
           const dir = writeSessions(sessions);
           const one = await runJson([dir], content, ONE_THREAD);
           const built = await runBuilt([dir], content, { ...BUILDERS, workers, mainShare });
           expect(built.json).toBe(one);
-          // Without the main thread's help the workers built some (this checks the worker path).
-          if (mainShare === 0) expect(built.taken.byWorkers).toBeGreaterThan(0);
+          // Left every session, the workers built them all (this checks the workers' path).
+          if (mainShare === 0) expect(built.taken.byWorkers).toBe(sessions.length);
           expect(await runJson([dir], content, { ...BUILDERS, workers, mainShare })).toBe(one);
         },
       ),
@@ -201,7 +206,7 @@ describe('building sessions ahead on worker threads', () => {
 
   it('loses nothing when a worker dies or fails its builds: the run builds those sessions', async () => {
     for (const workerScript of [DYING_BUILD_WORKER, FAILING_BUILD_WORKER]) {
-      const parallel = { ...BUILDERS, workerScript };
+      const parallel = { ...BUILDERS, workerScript, mainShare: 0 };
       for (const content of ['usage', 'sizes'] as const)
         expect(await runJson([REAL_LOGS], content, parallel)).toBe(await runJson([REAL_LOGS], content, ONE_THREAD));
     }
