@@ -23,6 +23,8 @@ import { pathToFileURL } from 'node:url';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
+/** The bundled parse worker's file name (`PARSE_WORKER_BUNDLE` in src/ingest/claude-code/parse-ahead.ts). */
+const PARSE_WORKER_BUNDLE = 'parse-worker.bundle.js';
 const entry = join(root, 'src', 'cli', 'main.ts');
 const outdir = join(root, 'dist', 'cli');
 const chunkDir = join(outdir, 'chunks');
@@ -129,7 +131,8 @@ const shimAssertPlugin = {
     }));
   },
 };
-const moduleUrlPlugin = {
+/** Rewrites `import.meta.url` for modules bundled into a file in `bundleDir` (see `rewritten`). */
+const moduleUrls = (bundleDir) => ({
   name: 'module-relative-urls',
   setup(pluginBuild) {
     pluginBuild.onLoad({ filter: /\.(ts|js|mjs)$/ }, async (args) => {
@@ -139,7 +142,7 @@ const moduleUrlPlugin = {
       let prelude = '';
       let url;
       if (path.startsWith('src/')) {
-        url = `new URL(${JSON.stringify(posix(relative(chunkDir, join(root, 'dist', path.slice(4).replace(/\.ts$/, '.js')))))}, import.meta.url).href`;
+        url = `new URL(${JSON.stringify(posix(relative(bundleDir, join(root, 'dist', path.slice(4).replace(/\.ts$/, '.js')))))}, import.meta.url).href`;
       } else if (path in PACKAGE_URLS) {
         if (PACKAGE_URLS[path] === null) return undefined;
         ({ prelude, url } = PACKAGE_URLS[path]);
@@ -153,7 +156,8 @@ const moduleUrlPlugin = {
       };
     });
   },
-};
+});
+const moduleUrlPlugin = moduleUrls(chunkDir);
 
 /**
  * What `report` and `sessions` run on their common path (their handlers' `import()`s), held in the
@@ -415,6 +419,19 @@ for (const result of [lazy, core, main])
         throw new Error(`${input} reads files by import.meta.url but was bundled into ${output}, outside ${chunkDir}`);
     }
   }
+
+// 6. The Claude Code parse worker's entry, one file beside tsc's (`PARSE_WORKER_BUNDLE`, found by
+// `defaultParseWorkerScript`): a worker thread loads its own module graph, and the ~40 unbundled
+// modules it imported took ~0.2 s to load before it built its first session. Its `import()`s are
+// bundled in (one file: no chunks to find). Built before the fingerprint, which hashes it.
+const workerDir = join(root, 'dist', 'ingest', 'claude-code');
+await build({
+  ...common,
+  entryPoints: [join(root, 'src', 'ingest', 'claude-code', 'parse-worker.ts')],
+  outfile: join(workerDir, PARSE_WORKER_BUNDLE),
+  banner,
+  plugins: [moduleUrls(workerDir)],
+});
 
 // The parse cache's code fingerprint, hashed once here rather than on every run: a manifest beside
 // the entry that a run checks by file sizes (`FINGERPRINT_MANIFEST` in src/ingest/parse-cache.ts).
