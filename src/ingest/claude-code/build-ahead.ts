@@ -29,7 +29,15 @@ import type { ParseCache } from '../parse-cache.js';
 import type { FileStamp } from '../run-pack.js';
 import { decodeSession, type EncodedSession } from '../session-codec.js';
 import type { WorkerScript } from '../worker-script.js';
-import { type BuildJob, type BuildResult, type BuiltSession, RUN_OWNS, UNOWNED } from './build-jobs.js';
+import {
+  type BuildJob,
+  type BuildResult,
+  type BuiltSession,
+  type PostedBuild,
+  RUN_OWNS,
+  UNOWNED,
+  unpackKeys,
+} from './build-jobs.js';
 import type { ClaudeSessionFiles } from './discover.js';
 import { defaultParseWorkerScript, leastBusy, type ParallelParse, startParseWorker } from './parse-ahead.js';
 
@@ -51,7 +59,7 @@ type Job = {
    */
   state: 'planned' | 'worker' | 'built' | 'run' | 'dropped';
   slot: Slot | null;
-  built: BuiltSession<EncodedSession> | null;
+  built: PostedBuild | null;
   /** Bytes it counts for in `BuildAhead.aheadBytes`. */
   held: number;
 };
@@ -322,7 +330,11 @@ export class BuildAhead {
         this.leaveToRun(job);
         if (built === null) return null;
         this.taken.byWorkers += 1;
-        return { session: decodeSession(posted(built.session)), asked: built.asked, stamps: job.stamps };
+        return {
+          session: decodeSession(posted(built.session)),
+          asked: unpackKeys(built.asked),
+          stamps: job.stamps,
+        };
       }
       if (job.state !== 'worker' && job.state !== 'planned') return null;
       if (this.closed) return null;
