@@ -98,7 +98,7 @@ describe.runIf(fresh)('the bundled bin against the CLI from src/', () => {
     await same(['report', '--by', 'session', '--json', 'test/fixtures/claude-code']);
   });
 
-  // Parse workers: the bundle's chunk finds the worker beside its tsc output (`dist/ingest/`); the
+  // Parse workers: the bundle's chunk finds the bundled worker entry beside its tsc output (`dist/ingest/`); the
   // CLI from src/ has no compiled worker and parses in one thread, so this is also the
   // differential test of the built workers against one thread. A preload records each worker
   // the bin starts (the worker_threads export patched before the CLI imports it).
@@ -144,7 +144,7 @@ describe.runIf(fresh)('the bundled bin against the CLI from src/', () => {
       if (argv === runs[3]) expect(started).toEqual([]);
       else
         expect(started).toEqual([
-          expect.stringMatching(/\/dist\/ingest\/claude-code\/parse-worker\.js$/),
+          expect.stringMatching(/\/dist\/ingest\/claude-code\/parse-worker\.bundle\.js$/),
           expect.anything(),
         ]);
     }

@@ -9,6 +9,7 @@ import { CachecostError, errorMessage } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
 import {
   type BuildAhead,
+  BuildWorkers,
   claudeCompanionFiles,
   type ClaudeSessionFiles,
   groupClaudeFiles,
@@ -33,7 +34,7 @@ import { detectFormatCached, type FoundLog, walkLogs } from './walk-logs.js';
 export type { ContentMode } from './content-mode.js';
 export { openParseCache, type ParseCache } from './parse-cache.js';
 export type { RunPack } from './run-pack.js';
-export type { BuildAhead, ParallelParse, ParseAhead, WorkerScript } from './claude-code/index.js';
+export type { BuildAhead, BuildWorkers, ParallelParse, ParseAhead, WorkerScript } from './claude-code/index.js';
 
 /** A session found on disk, not yet read (plain data: it is sent to worker threads). */
 export type SessionSource =
@@ -131,7 +132,7 @@ export function startParseAhead(
  */
 export function startBuildAhead(
   sources: readonly SessionSource[],
-  options: IngestOptions & { readonly parallel: ParallelParse },
+  options: IngestOptions & { readonly parallel: ParallelParse; readonly warm?: BuildWorkers | null },
 ): BuildAhead | null {
   const sessions: ClaudeSessionFiles[] = [];
   for (const source of sources) if (source.format === 'claude-code') sessions.push(source.files);
@@ -140,7 +141,17 @@ export function startBuildAhead(
     cache: options.cache ?? null,
     pack: options.pack ?? null,
     parallel: options.parallel,
+    warm: options.warm ?? null,
   });
+}
+
+/**
+ * Starts the workers of `startBuildAhead` before the run discovers its sessions, so that they
+ * have loaded their code when the plan comes (discovery takes about as long as a worker's start);
+ * null when `parallel` asks for none. Pass them to `startBuildAhead`, which takes or stops them.
+ */
+export function startBuildWorkers(parallel: ParallelParse): BuildWorkers | null {
+  return parallel.sessions === true ? BuildWorkers.start(parallel) : null;
 }
 
 /** State shared by the sessions of one run, loaded one after another. */

@@ -14,6 +14,7 @@ import {
   type BuildAhead,
   type ParseAhead,
   startBuildAhead,
+  startBuildWorkers,
   startParseAhead,
 } from '../ingest/index.js';
 import { CachecostError } from '../session/errors.js';
@@ -53,6 +54,11 @@ export async function forEachSession(
   const pack = openRunPack(options.cache ?? null, options.content, paths, { readsItems: options.readsItems ?? true });
   let ahead: ParseAhead | null = null;
   let builds: BuildAhead | null = null;
+  const parallel = options.parallel ?? parallelParse(availableParallelism());
+  // Without a cache every session is read: workers that build sessions start now, loading their
+  // code while discovery runs. With one, the run pack or the parse cache may serve the run, and
+  // they start once it is planned (a re-run starts none).
+  const warm = options.content !== 'text' && (options.cache ?? null) === null ? startBuildWorkers(parallel) : null;
   try {
     const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack);
     onDiscovered?.(sources.length);
@@ -61,8 +67,7 @@ export async function forEachSession(
     const run = options.run ?? newIngestRun();
     // Sessions are built ahead on worker threads (or their transcripts parsed there) while the run
     // takes them here, in the same order.
-    const parallel = options.parallel ?? parallelParse(availableParallelism());
-    if (parallel.sessions === true) builds = startBuildAhead(sources, { ...options, pack, parallel });
+    if (parallel.sessions === true) builds = startBuildAhead(sources, { ...options, pack, parallel, warm });
     else ahead = startParseAhead(sources, { ...options, pack, parallel });
     for (const source of sources) {
       const session = await loadSession(source, { ...options, run, pack, ahead, builds });
@@ -76,6 +81,8 @@ export async function forEachSession(
     await pack?.save();
     return issues;
   } finally {
+    // Workers started for a run that failed before it planned its sessions.
+    warm?.stop();
     await ahead?.close();
     await builds?.close();
     // A run that failed writes no pack; the one it read is closed either way.

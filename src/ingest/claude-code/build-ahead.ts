@@ -46,7 +46,60 @@ export const AHEAD_BYTES = 64 << 20;
 /** Sessions sent to a worker before it has posted the one it builds. */
 const JOBS_PER_WORKER = 4;
 
-type Slot = { readonly worker: Worker; readonly running: Set<Job>; alive: boolean };
+type Slot = {
+  readonly worker: Worker;
+  readonly running: Set<Job>;
+  alive: boolean;
+  /** The run's builds it serves; null while it waits for the plan (`BuildWorkers`). */
+  owner: BuildAhead | null;
+};
+
+/** Starts a build worker; its results and its end go to the `BuildAhead` that owns it by then. */
+function startBuildWorker(script: WorkerScript): Slot {
+  // The callbacks run once the worker posts or ends, after `slot` is assigned.
+  const slot: Slot = {
+    worker: startParseWorker<BuildResult>(
+      script,
+      { credits: new SharedArrayBuffer(4), builds: true },
+      (result) => slot.owner?.receive(slot, result),
+      () => {
+        if (slot.owner === null) slot.alive = false;
+        else slot.owner.lose(slot);
+      },
+    ),
+    running: new Set(),
+    alive: true,
+    owner: null,
+  };
+  return slot;
+}
+
+/**
+ * Build workers started before the run knows its sessions (while it discovers them), so that a
+ * worker has loaded its code by the time the plan comes: `BuildAhead.start` takes them, or stops
+ * them when it starts none.
+ */
+export class BuildWorkers {
+  /** @internal */
+  readonly slots: Slot[] = [];
+
+  private constructor(script: WorkerScript, workers: number) {
+    for (let i = 0; i < workers; i += 1) this.slots.push(startBuildWorker(script));
+  }
+
+  /** Starts `options.workers` build workers; null when none (no worker asked for, or no compiled worker). */
+  static start(options: ParallelParse): BuildWorkers | null {
+    const workers = Math.floor(options.workers);
+    if (workers < 1) return null;
+    const script = options.workerScript === undefined ? defaultParseWorkerScript() : options.workerScript;
+    return script === null ? null : new BuildWorkers(script, workers);
+  }
+
+  /** Stops the workers no `BuildAhead` took. */
+  stop(): void {
+    for (const slot of this.slots) if (slot.owner === null) void slot.worker.terminate();
+  }
+}
 
 type Job = {
   readonly index: number;
@@ -117,6 +170,7 @@ export class BuildAhead {
     workers: number,
     mainShare: number,
     script: WorkerScript,
+    warm: BuildWorkers | null,
   ) {
     this.jobs = plan.map((planned, index) => ({
       index,
@@ -140,7 +194,10 @@ export class BuildAhead {
       shareEnd += 1;
     }
     this.shareEnd = shareEnd;
-    for (let i = 0; i < workers; i += 1) this.slots.push(this.startWorker(script));
+    for (const slot of warm?.slots ?? []) if (this.slots.length < workers) this.slots.push(slot);
+    while (this.slots.length < workers) this.slots.push(startBuildWorker(script));
+    for (const slot of this.slots) slot.owner = this;
+    warm?.stop();
     this.send();
   }
 
@@ -153,34 +210,22 @@ export class BuildAhead {
     content: ContentMode,
     cache: ParseCache | null,
     options: ParallelParse,
+    warm: BuildWorkers | null = null,
   ): BuildAhead | null {
     const workers = Math.floor(options.workers);
-    if (workers < 1 || plan.length < 2) return null;
     let bytes = 0;
     for (const planned of plan) bytes += planned.bytes;
-    if (bytes < options.minBytes) return null;
     const script = options.workerScript === undefined ? defaultParseWorkerScript() : options.workerScript;
-    if (script === null) return null;
+    if (workers < 1 || plan.length < 2 || bytes < options.minBytes || script === null) {
+      warm?.stop();
+      return null;
+    }
     const share = Math.min(Math.max(options.mainShare ?? 1, 0), 1);
-    return new BuildAhead(plan, content, cache, Math.min(workers, plan.length), share, script);
+    return new BuildAhead(plan, content, cache, Math.min(workers, plan.length), share, script, warm);
   }
 
-  private startWorker(script: WorkerScript): Slot {
-    // The callbacks run once the worker posts or ends, after `slot` is assigned.
-    const slot: Slot = {
-      worker: startParseWorker<BuildResult>(
-        script,
-        { credits: new SharedArrayBuffer(4), builds: true },
-        (result) => this.receive(slot, result),
-        () => this.lose(slot),
-      ),
-      running: new Set(),
-      alive: true,
-    };
-    return slot;
-  }
-
-  private receive(slot: Slot, result: BuildResult): void {
+  /** @internal A worker's result (`startBuildWorker`). */
+  receive(slot: Slot, result: BuildResult): void {
     const job = this.jobs[result.id];
     if (job === undefined || job.slot !== slot || !slot.running.has(job)) return;
     slot.running.delete(job);
@@ -197,8 +242,8 @@ export class BuildAhead {
     this.wakeUp();
   }
 
-  /** A worker died (or was stopped): the sessions it had are built by the run. */
-  private lose(slot: Slot): void {
+  /** @internal A worker died (or was stopped): the sessions it had are built by the run. */
+  lose(slot: Slot): void {
     if (!slot.alive) return;
     slot.alive = false;
     for (const job of slot.running) if (job.state === 'worker') this.leaveToRun(job);

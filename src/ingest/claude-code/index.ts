@@ -7,7 +7,7 @@ import type { Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
 import { hasCacheEntry, type ParseCache } from '../parse-cache.js';
 import { type RunPack, stampFiles } from '../run-pack.js';
-import { BuildAhead, type BuiltAhead, type PlannedSession } from './build-ahead.js';
+import { BuildAhead, type BuildWorkers, type BuiltAhead, type PlannedSession } from './build-ahead.js';
 import { readingGroups, type ResponseClaims } from './build.js';
 import type { ClaudeSessionFiles } from './discover.js';
 import { lineParser } from './line-entry.js';
@@ -26,7 +26,7 @@ export {
 export { claudeCompanionFiles, groupClaudeFiles, type ClaudeAgentFile, type ClaudeSessionFiles } from './discover.js';
 export { parseClaudeLine, parseClaudeRawLine, type ClaudeRecord } from './record.js';
 export { defaultParseWorkerScript, ParseAhead, type ParallelParse } from './parse-ahead.js';
-export { BuildAhead } from './build-ahead.js';
+export { BuildAhead, BuildWorkers } from './build-ahead.js';
 export type { WorkerScript } from '../worker-script.js';
 
 /**
@@ -175,11 +175,17 @@ export function startClaudeBuildAhead(
     readonly cache: ParseCache | null;
     readonly pack: RunPack | null;
     readonly parallel: ParallelParse;
+    /** Workers started while the run discovered its sessions (`BuildWorkers`): taken, or stopped. */
+    readonly warm?: BuildWorkers | null;
   },
 ): BuildAhead | null {
   const { content, cache, pack } = options;
+  const warm = options.warm ?? null;
   // Text mode keeps the logs' content: moving it between threads would cost what building saves.
-  if (content === 'text' || options.parallel.workers < 1) return null;
+  if (content === 'text' || options.parallel.workers < 1) {
+    warm?.stop();
+    return null;
+  }
   const parser = lineParser(content);
   const plan: PlannedSession[] = [];
   for (const files of sessions) {
@@ -203,7 +209,7 @@ export function startClaudeBuildAhead(
     }
     plan.push({ files, bytes, stamps });
   }
-  return BuildAhead.start(plan, content, cache, options.parallel);
+  return BuildAhead.start(plan, content, cache, options.parallel, warm);
 }
 
 /** The run's claims as a build would change them, without changing them until `commit`. */

@@ -253,4 +253,13 @@ describe('building sessions ahead on worker threads', () => {
     expect(started).toBeInstanceOf(BuildAhead);
     await started?.close();
   });
+
+  it('stops the workers started before discovery when the run builds nothing ahead or fails', async () => {
+    // Without a cache the workers start before discovery; too few bytes: they are stopped, unused.
+    const small = { ...BUILDERS, minBytes: 2 ** 40 };
+    expect(await runJson([REAL_LOGS], 'usage', small)).toBe(await runJson([REAL_LOGS], 'usage', ONE_THREAD));
+    await expect(
+      forEachSession([join(root, 'no-such-dir')], { content: 'usage', parallel: BUILDERS }, () => undefined),
+    ).rejects.toThrow(/no such file or directory/);
+  });
 });
