@@ -85,8 +85,13 @@ const MAX_PARSE_THREADS = 4;
  * 0.3–1 s more CPU on 67–269 MB (README, performance): the worker's start, the entries' transfer
  * and a second heap cost what the overlap saved. Workers that build whole sessions (`sessions`)
  * move almost nothing, yet two threads building at once cost ≈ 40% more CPU per session there, so
- * on a shared machine they lost too. A machine with more cores was never measured, so no default
- * is claimed for it; `bench/parse-threads.mjs` measures one.
+ * on a shared machine they lost too. Built from both ends with a bundled worker entry started
+ * before discovery, a worker takes ≈ 40% of the sessions and the main thread's CPU drops from
+ * ≈ 1.9–2.1 s to 1.4–1.6 s on 269 MB, but the run costs 0.7–0.9 s more CPU (the worker's own
+ * compiled-code warm-up and heap): on a loaded 2-core machine (load average 4–6) wall time rose,
+ * and no idle machine was available to measure the overlap (README, performance). A machine with
+ * more cores was never measured, so no default is claimed for it; `bench/parse-threads.mjs`
+ * measures one.
  */
 const AUTOMATIC_THREADS = 1;
 
