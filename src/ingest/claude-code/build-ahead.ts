@@ -324,7 +324,8 @@ export class BuildAhead {
   /**
    * The session of `files` built alone, when a worker built it; null when the run is to build it
    * (not planned, not sent, too big, or its build failed). Sessions planned before it that were
-   * not taken are dropped.
+   * not taken are dropped. The run takes one session at a time (a second `take` while one waits is
+   * not supported: there is one waiter).
    */
   async take(files: ClaudeSessionFiles): Promise<BuiltAhead | null> {
     const job = this.byFiles.get(files);
