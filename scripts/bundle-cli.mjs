@@ -15,8 +15,9 @@
 // What stays as tsc wrote it: the library entry points (`dist/index.js`, `dist/engine/`), the
 // `.d.ts` files, and every file that the CLI finds by a module-relative path: SQL files, the sweep
 // worker (a worker thread loads its own module graph from `dist/tune/`), package.json, the ingest
-// sources that the parse cache fingerprints. DuckDB (a native binary found beside its package)
-// and vega (large, loaded only to draw charts) stay external packages.
+// sources that the parse cache fingerprints. The Claude Code parse worker's entry gets, besides
+// tsc's file, a one-file bundle beside it (step 6), which the CLI starts. DuckDB (a native binary
+// found beside its package) and vega (large, loaded only to draw charts) stay external packages.
 import { build } from 'esbuild';
 import { readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
