@@ -156,7 +156,11 @@ export function runCachedScript(scriptFile: string, buildId: string, cacheFile: 
     fromCache,
     save: () => {
       if (fromCache || cacheFile === null || key === null) return;
-      writeCache(cacheFile, key, script.createCachedData());
+      try {
+        writeCache(cacheFile, key, script.createCachedData());
+      } catch {
+        // A cache that cannot be made only costs the next run its speed.
+      }
     },
   };
 }
