@@ -99,7 +99,10 @@ function writeCache(file: string, key: string, data: Buffer): void {
   try {
     mkdirSync(dir, { recursive: true });
     const header: Header = { magic: MAGIC, key, bytes: data.length, check: wordCheck(data) };
-    writeFileSync(temp, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), data]));
+    // Padded so that the data starts 8-aligned: checked in place, not copied.
+    const line = JSON.stringify(header);
+    const padded = line + ' '.repeat((8 - ((Buffer.byteLength(line) + 1) % 8)) % 8);
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${padded}\n`), data]));
     renameSync(temp, file);
     sweepTemps(dir);
   } catch {
