@@ -11,11 +11,24 @@
  * - its data must have the length and the check written in its header: V8 verifies its own
  *   checksum only in debug builds, and a damaged cache must never reach it;
  * - V8 may still reject it (other flags): then the script is compiled from its source.
+ * - it is code this process runs: a file that is not the user's own, or that others may write, is
+ *   not used (written with mode 0600);
  * A cache that fails any of these is written again after the run; one that cannot be read or
  * written only costs the speed. It is written to a temp file renamed over it (atomic): a run killed
  * mid-write leaves the previous file or none.
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -70,14 +83,34 @@ function fmix(h: number): number {
   return h ^ (h >>> 16);
 }
 
-/** The cache's data for `key`, or null when the file is missing, cut, damaged or for another key. */
-function readCache(file: string, key: string): Buffer | null {
-  let bytes: Buffer;
+/**
+ * The cache's bytes, when the file is this user's and only this user can write it: the cache is
+ * code that this process runs, so a file someone else could have written (a cache directory shared
+ * through `$CACHECOST_CACHE_DIR`) is not used. Checked on the open file (no race with a rename).
+ */
+function readOwnFile(file: string): Buffer | null {
+  let fd: number;
   try {
-    bytes = readFileSync(file);
+    fd = openSync(file, 'r');
   } catch {
     return null;
   }
+  try {
+    const info = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (uid !== undefined && (info.uid !== uid || (info.mode & 0o022) !== 0)) return null;
+    return readFileSync(fd);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The cache's data for `key`, or null when the file is missing, not the user's own, cut, damaged or for another key. */
+function readCache(file: string, key: string): Buffer | null {
+  const bytes = readOwnFile(file);
+  if (bytes === null) return null;
   const newline = bytes.indexOf(10);
   if (newline < 0) return null;
   let header: Partial<Header>;
@@ -102,7 +135,7 @@ function writeCache(file: string, key: string, data: Buffer): void {
     // Padded so that the data starts 8-aligned: checked in place, not copied.
     const line = JSON.stringify(header);
     const padded = line + ' '.repeat((8 - ((Buffer.byteLength(line) + 1) % 8)) % 8);
-    writeFileSync(temp, Buffer.concat([Buffer.from(`${padded}\n`), data]));
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${padded}\n`), data]), { mode: 0o600 });
     renameSync(temp, file);
     sweepTemps(dir);
   } catch {

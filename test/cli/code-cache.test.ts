@@ -1,7 +1,7 @@
 // The V8 code cache of the bundled core (src/cli/code-cache.ts): a cache is used only for the
 // script it was made from, and a damaged one is never handed to V8 (which checks only the source's
 // length, and its own checksum only in debug builds).
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -76,6 +76,19 @@ describe('runCachedScript', () => {
         expect(answerOf(run)).toBe(4321);
       }),
     );
+  });
+
+  it('never runs a cache file that others could have written', () => {
+    const file = scriptFile(8765);
+    const cache = join(scratch, 'shared', 'core.v8');
+    runCachedScript(file, 'build-a', cache).save();
+    expect(statSync(cache).mode & 0o077).toBe(0);
+    chmodSync(cache, 0o646);
+    const run = runCachedScript(file, 'build-a', cache);
+    expect(run.fromCache).toBe(false);
+    expect(answerOf(run)).toBe(8765);
+    run.save();
+    expect(runCachedScript(file, 'build-a', cache).fromCache).toBe(true);
   });
 
   it('runs without a cache file, and writes none, when given none', () => {
