@@ -97,6 +97,8 @@ function appendNullable<T>(appender: DuckDBAppender, value: T | null, append: (v
 
 export class CostDb {
   private readonly resolvedModels = new Set<string>();
+  /** Whether `withFrozenCosts` holds a snapshot of `request_costs`. */
+  private frozen = false;
 
   private constructor(
     private readonly api: DuckApi,
@@ -155,6 +157,7 @@ export class CostDb {
 
   /** Replaces the price table (e.g. after a `--pricing` overlay); model names are resolved again. */
   async setPrices(prices: PriceTable): Promise<void> {
+    this.assertNotFrozen();
     this.prices = prices;
     await this.writePrices();
   }
@@ -228,6 +231,7 @@ export class CostDb {
 
   /** Bulk-inserts request rows (the Appender API); a row breaking a table CHECK throws (a replay bug). */
   async insertRequests(rows: readonly RequestRow[]): Promise<void> {
+    this.assertNotFrozen();
     const models = new Set<string>();
     for (const row of rows) models.add(row.model);
     await this.resolveModels(models);
@@ -317,6 +321,30 @@ export class CostDb {
       appender.endRow();
     }
     appender.closeSync();
+  }
+
+  /**
+   * Runs `read` over a snapshot of `request_costs`: a temporary table of that name, which DuckDB
+   * resolves before the `main` view (the temporary catalog comes first in its search path), so the
+   * report views read each request's cost from it instead of joining `requests` to `prices` again
+   * each time (the summary's five reads each did: ~110 ms apiece on a 100 MB FreeCode corpus).
+   * The table is dropped afterwards; it is never part of a database file. Requests and prices
+   * cannot change while it stands (the snapshot would no longer match them).
+   */
+  async withFrozenCosts<T>(read: () => Promise<T>): Promise<T> {
+    if (this.frozen) return read();
+    await this.connection.run('CREATE TEMP TABLE request_costs AS SELECT * FROM main.request_costs');
+    this.frozen = true;
+    try {
+      return await read();
+    } finally {
+      this.frozen = false;
+      await this.connection.run('DROP TABLE temp.request_costs');
+    }
+  }
+
+  private assertNotFrozen(): void {
+    if (this.frozen) throw new Error('invariant: requests or prices changed while request_costs is frozen');
   }
 
   private async rows(sql: string): Promise<DuckRow[]> {
