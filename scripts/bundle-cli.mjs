@@ -17,7 +17,8 @@
 // worker (a worker thread loads its own module graph from `dist/tune/`), package.json, the ingest
 // sources that the parse cache fingerprints. DuckDB (a native binary found beside its package)
 // and vega (large, loaded only to draw charts) stay external packages.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -175,6 +176,8 @@ const CORE_ROOTS = [
   'src/report/session-summary.ts',
 ];
 const CORE_FILE = 'core.js';
+/** The core's code, run by `src/cli/core-loader.ts` (whose `CORE_BODY` names it too). */
+const CORE_BODY = 'core-body.cjs';
 
 const common = {
   absWorkingDir: root,
@@ -353,6 +356,7 @@ const core = await build({
   ...common,
   entryPoints: { [`chunks/${CORE_FILE.replace(/\.js$/, '')}`]: 'core-entry' },
   outdir,
+  write: false,
   banner,
   plugins: [
     coreEntryPlugin(
@@ -370,6 +374,53 @@ const core = await build({
     shimAssertPlugin,
     moduleUrlPlugin,
   ],
+});
+
+// 4b. The core as a script run through a V8 code cache (src/cli/core-loader.ts): `core-body.cjs`,
+// one function expression, compiled by `vm.Script`; `core.js`, the module that lazy chunks and
+// main.js import, runs the loader and re-exports what the core exports. ES modules cannot take a
+// code cache on Node 20, and compiling the core is ~25-35 ms of every command. The cache is the
+// user's (made by the first run): one made here would differ from build to build.
+const coreOutput = core.outputFiles.find((file) => file.path === join(chunkDir, CORE_FILE));
+if (coreOutput === undefined || core.outputFiles.length !== 1)
+  throw new Error('the core build must give core.js alone');
+const coreMeta = core.metafile.outputs[posix(relative(root, coreOutput.path))];
+if (coreMeta === undefined) throw new Error('no metafile entry for core.js');
+const bannerLines = `${banner.js}\n`;
+if (!coreOutput.text.startsWith(bannerLines)) throw new Error('core.js does not start with the banner');
+// Its `import()`s of lazy chunks resolve from core.js, as before; `require` is passed in.
+const dynamicImport = /\bimport\((?="\.\/[\w-]+\.js"\))/g;
+const lazyImports = coreMeta.imports.filter((imported) => imported.kind === 'dynamic-import').length;
+const coreModuleText = coreOutput.text.slice(bannerLines.length).replace(dynamicImport, '__coreImport(');
+const coreScript = await transform(coreModuleText, {
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  define: { 'import.meta.url': '__coreUrl' },
+  logLevel: 'silent',
+});
+if (coreScript.warnings.length > 0)
+  throw new Error(`core as a script: ${coreScript.warnings.map((warning) => warning.text).join('; ')}`);
+const replaced = (coreOutput.text.match(dynamicImport) ?? []).length;
+if (replaced !== lazyImports || /\bimport\s*\(|\bimport\.meta\b/.test(coreScript.code))
+  throw new Error(`core as a script: ${replaced} of ${lazyImports} import() rewritten, or import()/import.meta left`);
+const coreBody = `(function (exports, require, module, __coreUrl, __coreImport) {\n"use strict";\n${coreScript.code}})\n`;
+await writeFile(join(chunkDir, CORE_BODY), coreBody);
+const coreBuildId = createHash('sha256').update(coreBody).digest('hex');
+const coreExports = [...coreMeta.exports].sort();
+await build({
+  ...common,
+  stdin: {
+    contents: [
+      `import { loadCore } from './src/cli/core-loader.ts';`,
+      `const core = loadCore(import.meta.url, ${JSON.stringify(coreBuildId)}, (specifier) => import(specifier));`,
+      `export const { ${coreExports.join(', ')} } = core;`,
+    ].join('\n'),
+    resolveDir: root,
+    sourcefile: 'core-loader-entry.js',
+    loader: 'js',
+  },
+  outfile: join(chunkDir, CORE_FILE),
 });
 
 // yargs' help layout, required by the core when help is printed (`lazyShimImportsPlugin`): the

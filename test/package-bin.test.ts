@@ -98,6 +98,31 @@ describe.runIf(fresh)('the bundled bin against the CLI from src/', () => {
     await same(['report', '--by', 'session', '--json', 'test/fixtures/claude-code']);
   });
 
+  // The core runs through a V8 code cache (src/cli/core-loader.ts) written by a first run: the
+  // same output from source, from the cache, and from a damaged cache (rewritten by that run).
+  it('gives the same output with the core from its code cache, intact or damaged', { timeout: 60_000 }, async () => {
+    const codeEnv = { CACHECOST_CACHE_DIR: join(scratch, 'code-cache') };
+    const codeCache = join(scratch, 'code-cache', 'code-v1', 'core.v8');
+    const argv = ['report', '--by', 'session', '--json', 'test/fixtures/claude-code'];
+    await same(argv, codeEnv);
+    const written = readFileSync(codeCache);
+    expect(written.length).toBeGreaterThan(100_000);
+    await same(argv, codeEnv);
+    // A run from an intact cache leaves it as it was.
+    expect(readFileSync(codeCache).equals(written)).toBe(true);
+    const damaged = Buffer.from(written);
+    const at = damaged.length - 1_000;
+    damaged[at] = (damaged[at] ?? 0) ^ 0x20;
+    writeFileSync(codeCache, damaged);
+    await same(argv, codeEnv);
+    expect(readFileSync(codeCache).equals(damaged)).toBe(false);
+    await same(['sessions', '--json', 'test/fixtures/claude-code'], codeEnv);
+    // --no-cache neither reads nor writes it.
+    rmSync(codeCache);
+    await same([...argv, '--no-cache'], codeEnv);
+    expect(existsSync(codeCache)).toBe(false);
+  });
+
   // Parse workers: the bundle's chunk finds the worker beside its tsc output (`dist/ingest/`); the
   // CLI from src/ has no compiled worker and parses in one thread, so this is also the
   // differential test of the built workers against one thread. A preload records each worker

@@ -18,7 +18,7 @@ if (argv.length === 1 && argv[0] === '--version') {
   );
 } else {
   const [{ hideBin }, { runCli }] = await Promise.all([import('yargs/helpers'), import('./app.js')]);
-  process.exitCode = await runCli(hideBin(process.argv), {
+  const code = await runCli(hideBin(process.argv), {
     stdout: (text) => {
       process.stdout.write(text);
     },
@@ -29,5 +29,18 @@ if (argv.length === 1 && argv[0] === '--version') {
     homeDir: homedir(),
     stdoutColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
     stdoutIsTTY: process.stdout.isTTY,
+  });
+  process.exitCode = code;
+  // The command is done: once its output is flushed the process exits at once. Left to end by
+  // itself, it would first run the tasks V8 queued meanwhile (a warm report was measured starting
+  // a full garbage collection right after its output: ~20 ms of its wall time, for nothing).
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
+
+/** Resolves once everything written to `stream` so far is handed to the system (or the stream failed). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.write('', () => resolve());
   });
 }

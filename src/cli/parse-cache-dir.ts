@@ -3,21 +3,13 @@
  * `$CACHECOST_CACHE_DIR`, else `$XDG_CACHE_HOME/cachecost`, else `~/.cache/cachecost` (the XDG
  * base directory default). `--no-cache` bypasses it; a cache that cannot be created is skipped.
  */
-import { join } from 'node:path';
 import { openRunParseCache, type ParseCache } from '../usecases/parse-cache.js';
+import { cacheRoot } from './cache-root.js';
 import type { CliIo } from './io.js';
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value !== undefined && value.trim() !== '' ? value.trim() : undefined;
-}
 
 /** The cache directory, and a directory that must already exist (the home, for the default location). */
 export function parseCacheDir(io: CliIo): { readonly dir: string; readonly mustExist: string | null } {
-  const explicit = nonEmpty(io.env['CACHECOST_CACHE_DIR']);
-  if (explicit !== undefined) return { dir: explicit, mustExist: null };
-  const xdg = nonEmpty(io.env['XDG_CACHE_HOME']);
-  if (xdg !== undefined) return { dir: join(xdg, 'cachecost'), mustExist: null };
-  return { dir: join(io.homeDir, '.cache', 'cachecost'), mustExist: io.homeDir };
+  return cacheRoot(io.env, io.homeDir);
 }
 
 /** The cache a command uses: null with `--no-cache` or when the directory cannot be used. */

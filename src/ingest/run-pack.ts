@@ -459,10 +459,12 @@ export class RunPack {
       this.settle(claims);
       return true;
     }
-    const asked = new Set(keys);
     const hashes = new Set(keys.map(claimHash));
+    // The keys themselves only where a hash matches (a grown session asks for thousands).
+    let asked: Set<string> | null = null;
     for (const hit of this.deferred) {
       if (hit.owner === owner || !anyIn(hit.hashes(), hashes)) continue;
+      asked ??= new Set(keys);
       for (const key of hit.claimed()) if (asked.has(key)) return true;
     }
     return false;
