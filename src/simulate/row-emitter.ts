@@ -311,13 +311,18 @@ export class RowEmitter implements ReplaySink {
  * that shared part and the rest, so a warm start reads exactly the shared part.
  */
 function withSharedStaticPart(segments: readonly Segment[], warmStaticTokens: number): readonly Segment[] {
-  const [first, ...rest] = segments;
+  // Not `[first, ...rest] = segments`: that copies the whole prompt on every call, split or not.
+  const first = segments[0];
   if (first === undefined || warmStaticTokens <= 0 || warmStaticTokens >= first.tokens) return segments;
-  return [
+  const split: Segment[] = [
     { id: `${first.id}#shared`, tokens: warmStaticTokens },
     { id: first.id, tokens: first.tokens - warmStaticTokens },
-    ...rest,
   ];
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i];
+    if (segment !== undefined) split.push(segment);
+  }
+  return split;
 }
 
 /**

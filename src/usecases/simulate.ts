@@ -285,21 +285,30 @@ async function summaryOf(
   },
   earlier: readonly string[] = [],
 ): Promise<{ readonly report: SimulateReport; readonly notices: string[] }> {
-  const report = buildSimulateReport({
-    scenarios: input.scenarios,
-    facts: input.facts,
+  // Every view read here prices the requests (`request_costs`): priced once, for all of them.
+  const read = await db.withFrozenCosts(async () => ({
     sessionCosts: await db.sessionCosts(),
     sessionSavings: await db.sessionSavings(),
     scenarioCosts: await db.scenarioCosts(),
     scenarioSavings: await db.scenarioSavings(),
     fidelity: await db.fidelity(),
+    unpricedModels: await db.unpricedModels(),
+  }));
+  const report = buildSimulateReport({
+    scenarios: input.scenarios,
+    facts: input.facts,
+    sessionCosts: read.sessionCosts,
+    sessionSavings: read.sessionSavings,
+    scenarioCosts: read.scenarioCosts,
+    scenarioSavings: read.scenarioSavings,
+    fidelity: read.fidelity,
     issues: input.issues,
   });
   const notices = [...earlier];
   const { skipped } = input;
   if (skipped.length > 0)
     notices.push(`${skipped.length} session(s) without per-request data were not replayed: ${skipped.join(', ')}`);
-  for (const unpriced of await db.unpricedModels()) {
+  for (const unpriced of read.unpricedModels) {
     notices.push(
       `model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`,
     );

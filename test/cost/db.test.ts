@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
 import { CostDb } from '../../src/cost/db.js';
@@ -333,5 +334,50 @@ describe('cost database', () => {
   it('rejects a billed row whose classes do not add up to its prompt (a replay bug)', async () => {
     const broken = { ...request({ scenario: 'bug', request_index: 0, cache_write_5m_tokens: 10 }), prompt_tokens: 11 };
     await expect(db.insertRequests([broken])).rejects.toThrow(/CHECK/);
+  });
+
+  it('stores every whole number exactly, on both sides of the 32-bit range (appendWhole)', async () => {
+    // Deliberate bug caught: the 32-bit bound written as 2 ** 32 (the appender wraps such values).
+    const whole = fc.oneof(
+      fc.integer({ min: 0, max: 2 ** 31 + 2 }),
+      fc.integer({ min: -2, max: 2 }).map((d) => 2 ** 31 - 1 + d),
+      fc.integer({ min: -2, max: 2 }).map((d) => 2 ** 32 + d),
+      fc.maxSafeInteger().map((n) => Math.abs(n)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(whole, { minLength: 7, maxLength: 7 }), whole, async (classes, at) => {
+        const [read = 0, write5m = 0, write1h = 0, uncached = 0, output = 0, context = 0, extra = 0] = classes;
+        const fits = read + write5m + write1h + uncached <= Number.MAX_SAFE_INTEGER;
+        fc.pre(fits);
+        const row = request({
+          scenario: 'whole',
+          request_index: extra % 1000,
+          timestamp_ms: at,
+          cache_read_tokens: read,
+          cache_write_5m_tokens: write5m,
+          cache_write_1h_tokens: write1h,
+          uncached_input_tokens: uncached,
+          output_tokens: output,
+          context_tokens_after: context,
+        });
+        await db.query("DELETE FROM requests WHERE scenario = 'whole'");
+        await db.insertRequests([row]);
+        const [stored] = await db.query(
+          "SELECT timestamp_ms, prompt_tokens, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, uncached_input_tokens, output_tokens, context_tokens_after FROM requests WHERE scenario = 'whole'",
+        );
+        expect(stored).toEqual({
+          timestamp_ms: BigInt(at),
+          prompt_tokens: BigInt(row.prompt_tokens),
+          cache_read_tokens: BigInt(read),
+          cache_write_5m_tokens: BigInt(write5m),
+          cache_write_1h_tokens: BigInt(write1h),
+          uncached_input_tokens: BigInt(uncached),
+          output_tokens: BigInt(output),
+          context_tokens_after: BigInt(context),
+        });
+      }),
+      { numRuns: 60 },
+    );
+    await db.query("DELETE FROM requests WHERE scenario = 'whole'");
   });
 });

@@ -518,3 +518,95 @@ describe('OpenAI-style caches as Codex logs show them', () => {
     expect(after(121 * 60 * S)?.cacheReadTokens).toBe(0);
   });
 });
+
+describe('the remembered path (PathMemo) changes nothing', () => {
+  const rulesArb = fc.constantFrom<CacheRules>(
+    CACHE_RULES.anthropic,
+    CACHE_RULES['minimax-anthropic'],
+    OPENAI_DOCUMENTED,
+    { ...CACHE_RULES.openai, transientMissRate: 0.1 },
+    CACHE_RULES.deepseek,
+    CACHE_RULES['gemini-implicit'],
+  );
+  const poolArb = fc.array(fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), tokens: fc.nat(700) }), {
+    minLength: 1,
+    maxLength: 12,
+  });
+  // What the replay sends: the previous prompt extended with the same segment objects, cut back (a
+  // compaction), its static block alone (a warm start's probe), the same ids in new objects, or one
+  // of them with other tokens (no calibration does that within one pricing; the memo must not care).
+  const stepArb = fc.record({
+    kind: fc.constantFrom('extend', 'extend', 'extend', 'cut', 'static', 'copy', 'resized', 'same'),
+    keep: fc.nat(20),
+    add: fc.array(fc.nat(11), { maxLength: 4 }),
+    gapMs: fc.oneof(fc.integer({ min: 0, max: 60 * S }), fc.integer({ min: 0, max: 90 * 60 * S })),
+    ttl: fc.constantFrom<CacheTtl>('5m', '5m', '1h'),
+    model: fc.constantFrom('m', 'm', 'm', 'm', 'n'),
+  });
+
+  // Checked against deliberate bugs: the pending cover not written when a node leaves the path
+  // (truncatePath from `length + 1`), a prefix-only request setting the whole path's pending
+  // cover (coverPath without its `length` check), and segments compared by id alone; each fails
+  // within a few runs.
+  it('every outcome equals a walk of every segment (a state without the memo)', () => {
+    fc.assert(
+      fc.property(rulesArb, poolArb, fc.array(stepArb, { minLength: 1, maxLength: 40 }), (rules, spec, steps) => {
+        const pool: Segment[] = spec.map((s) => ({ id: s.id, tokens: s.tokens }));
+        const fresh = (index: number): Segment => {
+          const s = pool[index % pool.length] ?? { id: 'z', tokens: 1 };
+          return { id: `${s.id}${index}`, tokens: s.tokens };
+        };
+        const remembered = createCacheState();
+        let reference = createCacheState();
+        let previous: Segment[] = [];
+        let atMs = 0;
+        for (const step of steps) {
+          atMs += step.gapMs;
+          let prompt: Segment[];
+          if (step.kind === 'static') prompt = previous.slice(0, 1);
+          else if (step.kind === 'copy') prompt = previous.map((s) => ({ ...s }));
+          else if (step.kind === 'resized')
+            prompt = previous.map((s, i) => (i === step.keep ? { ...s, tokens: s.tokens + 1 } : s));
+          else if (step.kind === 'same') prompt = previous;
+          else {
+            const kept = step.kind === 'cut' ? previous.slice(0, step.keep % (previous.length + 1)) : previous;
+            prompt = [...kept, ...step.add.map(fresh)];
+          }
+          if (step.kind !== 'static') previous = prompt;
+          const request = { prompt, atMs, model: step.model, rules, ttl: step.ttl };
+          const got = applyCacheRequest(remembered, request);
+          reference = cloneCacheState(reference);
+          const expected = applyCacheRequest(reference, request);
+          expect({ ...got, state: null }).toEqual({ ...expected, state: null });
+        }
+        // The tries too, once the pending cover is written (cloneCacheState writes it).
+        expect(cloneCacheState(remembered).root).toEqual(cloneCacheState(reference).root);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('also across sweeps (a long session whose older branches die)', () => {
+    const rules = CACHE_RULES.anthropic;
+    const remembered = createCacheState();
+    let reference = createCacheState();
+    let previous: Segment[] = [{ id: 'S', tokens: 2000 }];
+    let distinct = 1;
+    for (let i = 0; i < 1800; i++) {
+      // Mostly growing; every 7th request a compaction cuts back to the static block.
+      if (i % 7 === 6) previous = previous.slice(0, 1);
+      else {
+        const added = [0, 1, 2].map((j) => ({ id: `m${i}.${j}`, tokens: 10 + ((i + j) % 5) }));
+        previous = [...previous, ...added];
+        distinct += added.length;
+      }
+      const request = { prompt: previous, atMs: i * 40 * S, model: 'm', rules, ttl: '5m' as const };
+      const got = applyCacheRequest(remembered, request);
+      reference = cloneCacheState(reference);
+      expect({ ...got, state: null }).toEqual({ ...applyCacheRequest(reference, request), state: null });
+    }
+    // Swept: fewer nodes than segments ever seen.
+    expect(remembered.nodeCount).toBeLessThan(distinct);
+    expect(remembered.nodeCount).toBe(reference.nodeCount);
+  });
+});
