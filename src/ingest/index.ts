@@ -71,43 +71,42 @@ export type IngestOptions = {
   readonly readsItems?: boolean;
 };
 
-/**
- * Below this many bytes of transcripts to parse, no worker is started: a worker costs ~0.15 s of
- * CPU to start and warm up (its own module graph and compiled code), while one thread parses
- * ~100 MB/s (README, performance).
- */
-export const PARALLEL_MIN_BYTES = 32 << 20;
 /** Threads at most (the main thread and the workers): past a few, the main thread building sessions is the bottleneck. */
 const MAX_PARSE_THREADS = 4;
 /**
- * Workers are opt-in (`threads`), never started by default: measured on a 2-core machine, idle as
- * well as shared, a main thread plus one worker took as much wall time as one thread or more and
- * 0.3–1 s more CPU on 67–269 MB (README, performance): the worker's start, the entries' transfer
- * and a second heap cost what the overlap saved. Workers that build whole sessions (`sessions`)
- * move almost nothing, yet two threads building at once cost ≈ 40% more CPU per session there, so
- * on a shared machine they lost too. Built from both ends with a bundled worker entry started
- * before discovery, a worker takes ≈ 40% of the sessions and the main thread's CPU drops from
- * ≈ 1.9–2.1 s to 1.4–1.6 s on 269 MB, but the run costs 0.7–0.9 s more CPU (the worker's own
- * compiled-code warm-up and heap): on a loaded 2-core machine (load average 4–6) wall time rose,
- * and no idle machine was available to measure the overlap (README, performance). A machine with
- * more cores was never measured, so no default is claimed for it; `bench/parse-threads.mjs`
- * measures one.
+ * Threads a run uses by default, where the machine has the cores: the main thread plus one worker
+ * building whole sessions from the other end (`build-ahead.ts`), once there are at least
+ * `AUTOMATIC_MIN_BYTES` of transcripts to read. Measured on an idle 2-core machine
+ * (`node bench/parse-threads.mjs --runs 5 --corpora 12,48 --threads 1,2`, README, performance): a
+ * worker saved ≈ 0.3 s of wall time on 269 MB (report 2.22 → 1.87 s, sessions 2.23 → 1.95 s) and
+ * lost ≈ 0.2 s on 67 MB (0.87 → 1.06 s), for ≈ 0.7 s more CPU either way (its start, its own
+ * compiled-code warm-up and heap). The gain grows with the bytes (≈ 2.5 ms of wall time per MB,
+ * less ≈ 0.37 s fixed): break-even near 150 MB. More workers were not measured to gain on 2
+ * cores, and a machine with more was not measured: one worker is the default everywhere.
+ * `$CACHECOST_THREADS` overrides (1 = none), whatever the size.
  */
-const AUTOMATIC_THREADS = 1;
+const AUTOMATIC_THREADS = 2;
+/** Bytes of transcripts to read from which the automatic worker starts (the break-even above, rounded up). */
+export const AUTOMATIC_MIN_BYTES = 160 << 20;
 
 /**
- * How many threads a run uses: `threads` (`$CACHECOST_THREADS`, whatever the size of the logs;
- * 1 = everything in the main thread), else `AUTOMATIC_THREADS`, with workers only from
- * `PARALLEL_MIN_BYTES` to parse on. The main thread builds sessions, the others parse
- * transcripts; `availableCores` caps the automatic count (at most `MAX_PARSE_THREADS`).
+ * How many threads a run uses, and how: `threads` (`$CACHECOST_THREADS`, whatever the size of the
+ * logs; 1 = everything in the main thread), else `AUTOMATIC_THREADS` (capped by
+ * `availableCores`) from `AUTOMATIC_MIN_BYTES` to read; the workers build whole sessions
+ * (`build-ahead.ts`) and the run builds every session no worker has started. Without `sessions`
+ * (a library caller's `parallel` only), workers parse transcripts for the main thread to build
+ * (`ParseAhead`).
  */
 export function parallelParse(availableCores: number, threads?: number): ParallelParse {
-  const automatic = Math.max(1, Math.min(AUTOMATIC_THREADS, availableCores, MAX_PARSE_THREADS));
-  const workers = (threads ?? automatic) - 1;
+  if (threads === undefined) {
+    const automatic = Math.max(1, Math.min(AUTOMATIC_THREADS, availableCores, MAX_PARSE_THREADS));
+    return { workers: automatic - 1, minBytes: AUTOMATIC_MIN_BYTES, mainShare: 1, sessions: true };
+  }
+  const workers = threads - 1;
   // One worker parses ~2.2 s of the 269 MB corpus while the main thread spends ~0.4 s building its
   // sessions: the main thread takes ~40% of the bytes; with more workers it only builds.
   const mainShare = workers === 1 ? 0.4 : 0;
-  return { workers, minBytes: threads === undefined ? PARALLEL_MIN_BYTES : 0, mainShare };
+  return { workers, minBytes: 0, mainShare };
 }
 
 /**
@@ -153,10 +152,12 @@ export function startBuildAhead(
 /**
  * Starts the workers of `startBuildAhead` before the run discovers its sessions, so that they
  * have loaded their code when the plan comes (discovery takes about as long as a worker's start);
- * null when `parallel` asks for none. Pass them to `startBuildAhead`, which takes or stops them.
+ * null when `parallel` asks for none, or for workers only from a size (`minBytes`, the automatic
+ * count): that is known once the run is planned, and a worker started for a small run would cost
+ * its start for nothing. Pass them to `startBuildAhead`, which takes or stops them.
  */
 export function startBuildWorkers(parallel: ParallelParse): BuildWorkers | null {
-  return parallel.sessions === true ? BuildWorkers.start(parallel) : null;
+  return parallel.sessions === true && parallel.minBytes === 0 ? BuildWorkers.start(parallel) : null;
 }
 
 /** State shared by the sessions of one run, loaded one after another. */

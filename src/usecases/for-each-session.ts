@@ -21,7 +21,7 @@ import { CachecostError } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
 
 export type ForEachSessionOptions = IngestOptions & {
-  /** Threads that parse transcripts (`parallelParse`); default: as many as the machine has cores, up to a cap. */
+  /** Threads that read the logs (`parallelParse`); default: its automatic count (one worker from a size, where the machine has the cores). */
   readonly parallel?: ParallelParse | undefined;
 };
 

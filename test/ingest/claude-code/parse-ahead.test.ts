@@ -28,8 +28,8 @@ import {
   discoverSessions,
   openParseCache,
   openRunPack,
+  AUTOMATIC_MIN_BYTES,
   parallelParse,
-  PARALLEL_MIN_BYTES,
   type ParseCache,
   startParseAhead,
 } from '../../../src/ingest/index.js';
@@ -355,11 +355,12 @@ describe('parsing ahead on worker threads', () => {
 });
 
 describe('how many threads', () => {
-  it('uses one thread unless CACHECOST_THREADS asks for more', () => {
-    expect(parallelParse(2)).toMatchObject({ workers: 0 });
-    // Opt-in only: no machine measured showed a gain (README, performance).
-    expect(parallelParse(4)).toEqual({ workers: 0, minBytes: PARALLEL_MIN_BYTES, mainShare: 0 });
-    expect(parallelParse(64)).toMatchObject({ workers: 0 });
+  it('builds sessions on one worker from a size by default, unless CACHECOST_THREADS says otherwise', () => {
+    const automatic = { workers: 1, minBytes: AUTOMATIC_MIN_BYTES, mainShare: 1, sessions: true };
+    expect(parallelParse(2)).toEqual(automatic);
+    // One worker wherever the cores allow it: more were not measured to gain (README, performance).
+    expect(parallelParse(64)).toEqual(automatic);
+    expect(parallelParse(1)).toMatchObject({ workers: 0 });
     expect(parallelParse(8, 4)).toEqual({ workers: 3, minBytes: 0, mainShare: 0 });
     expect(parallelParse(2, 2)).toEqual({ workers: 1, minBytes: 0, mainShare: 0.4 });
     expect(parallelFromEnv({})).toBeUndefined();
