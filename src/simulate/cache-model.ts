@@ -393,10 +393,7 @@ function applyBreakpointRequest(
       if (isBreakpoint && cumulativeTokens >= minTokens && child.entryExpiresAtMs < expiresAtMs) {
         child.entryExpiresAtMs = expiresAtMs;
       }
-      path.nodes.push(child);
-      path.segments.push(segment);
-      path.cumulative.push(cumulativeTokens);
-      if (child.entryExpiresAtMs !== Number.NEGATIVE_INFINITY) path.entries.push(i);
+      extendPath(path, child, segment, cumulativeTokens, i);
       node = child;
     }
     endWalk(walk, expiresAtMs);
@@ -414,6 +411,14 @@ function applyBreakpointRequest(
     uncachedInputTokens: rules.writesBilled ? 0 : rest,
     matchedPrefixSegments,
   };
+}
+
+/** Appends the walk's step `index` to the path: its node, segment and running token total, and whether it holds an entry. */
+function extendPath(path: PathMemo, child: CacheNode, segment: Segment, cumulativeTokens: number, index: number): void {
+  path.nodes.push(child);
+  path.segments.push(segment);
+  path.cumulative.push(cumulativeTokens);
+  if (child.entryExpiresAtMs !== Number.NEGATIVE_INFINITY) path.entries.push(index);
 }
 
 /**
@@ -466,10 +471,7 @@ function applyAutomaticRequest(
         matching = false;
       }
       if (child.coverExpiresAtMs < expiresAtMs) child.coverExpiresAtMs = expiresAtMs;
-      path.nodes.push(child);
-      path.segments.push(segment);
-      path.cumulative.push(cumulativeTokens);
-      if (child.entryExpiresAtMs !== Number.NEGATIVE_INFINITY) path.entries.push(i);
+      extendPath(path, child, segment, cumulativeTokens, i);
       node = child;
     }
     endWalk(walk, expiresAtMs);
