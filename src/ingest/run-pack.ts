@@ -220,6 +220,12 @@ export class RunPack {
   private readonly oldFiles: Map<string, Index['files'][number]>;
   /** Positions of the stored sessions whose requests and claims were checked (and items, for `readsItems`). */
   private readonly checked = new Set<number>();
+  /**
+   * Each key's lookup, once: a run that plans its workers (`startClaudeBuildAhead`) looks every
+   * session up before loading it, and the answer stands for the run (its files' stamps are taken
+   * once, as discovery's are).
+   */
+  private readonly hits = new Map<string, PackHit | null>();
   private changed = false;
   /** The pack read, whole, once a pack is written whole with blobs from it. */
   private whole: Buffer | null = null;
@@ -377,6 +383,15 @@ export class RunPack {
    * its blobs are intact (its items too when the run reads items).
    */
   lookup(key: string, paths: readonly string[]): PackHit | null {
+    let hit = this.hits.get(key);
+    if (hit === undefined) {
+      hit = this.lookupOnce(key, paths);
+      this.hits.set(key, hit);
+    }
+    return hit;
+  }
+
+  private lookupOnce(key: string, paths: readonly string[]): PackHit | null {
     const position = this.byKey.get(key);
     if (position === undefined || this.old === null) return null;
     const stored = this.old.index.sessions[position];

@@ -116,8 +116,16 @@ function keepBuiltAlone(
 
 /** The run pack's key of a session (a session read alone, without claims, records none: never served to a run that keeps claims). */
 function packKey(files: ClaudeSessionFiles, content: ContentMode, withClaims: boolean): string {
-  return `claude-code/session/${content}/${withClaims ? 'run' : 'alone'}/2/${JSON.stringify(files)}`;
+  let listed = filesJson.get(files);
+  if (listed === undefined) {
+    listed = JSON.stringify(files);
+    filesJson.set(files, listed);
+  }
+  return `claude-code/session/${content}/${withClaims ? 'run' : 'alone'}/2/${listed}`;
 }
+
+/** A session's files as JSON, once per discovered session (a planned run keys each session twice). */
+const filesJson = new WeakMap<ClaudeSessionFiles, string>();
 
 /**
  * Starts parsing ahead, on worker threads, the transcripts of `sessions` that a run loading them in
