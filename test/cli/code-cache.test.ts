@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCachedScript, wordCheck } from '../../src/cli/code-cache.js';
+import { codeCheck, runCachedScript, wordCheck } from '../../src/cli/code-cache.js';
 import { coreCacheFile } from '../../src/cli/core-loader.js';
 import { mutate } from '../ingest/mutate-bytes.js';
 
@@ -116,6 +116,29 @@ describe('wordCheck', () => {
           shifted.set(bytes, offset);
           expect(wordCheck(shifted.subarray(offset))).toBe(wordCheck(bytes));
           expect(wordCheck(changed)).not.toBe(wordCheck(bytes));
+        },
+      ),
+    );
+  });
+});
+
+describe('codeCheck', () => {
+  // Checked against a deliberate bug: a CRC taken over all but the last byte fails at once.
+  it('changes when any one byte changes, and names its algorithm (CRC-32, or wordCheck without it)', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 64 }),
+        fc.nat(),
+        fc.integer({ min: 1, max: 255 }),
+        (bytes, at, delta) => {
+          const changed = Uint8Array.from(bytes);
+          const i = at % bytes.length;
+          changed[i] = ((changed[i] ?? 0) + delta) % 256;
+          expect(codeCheck(changed)).not.toBe(codeCheck(bytes));
+          expect(codeCheck(changed, null)).not.toBe(codeCheck(bytes, null));
+          expect(codeCheck(bytes, null)).toBe(`word:${wordCheck(bytes)}`);
+          expect(codeCheck(bytes)).toMatch(/^(crc32:[0-9a-f]{8}|word:[0-9a-f]{16})$/);
+          expect(codeCheck(bytes, null)).not.toBe(codeCheck(bytes));
         },
       ),
     );
