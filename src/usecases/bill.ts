@@ -11,7 +11,7 @@ import type { RequestRow } from '../cost/rows.js';
 import type { ParallelParse } from '../ingest/index.js';
 import type { ParseCache } from '../ingest/parse-cache.js';
 import { NULL_ROW_SLOT, type PackedRequests, packedRequestsOf, REQUEST_SLOTS, SLOT } from '../ingest/session-codec.js';
-import type { BillRequest } from '../cost/bill-aggregate.js';
+import type { BillRequest, BillRowLayout } from '../cost/bill-aggregate.js';
 import type { BillReport } from '../report/bill-json.js';
 import type { Session } from '../session/model.js';
 import { unknownTtlTokens } from '../session/cache-class-tokens.js';
@@ -246,6 +246,12 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
         const requests = measuredBillRequests(session, { project, host });
         requestsWithoutUsage += session.requests.length - requests.length;
         for (const request of requests) add(request);
+      } else if (aggregator.foldsColumns()) {
+        // The whole session at once, from its columns (one group: see `addColumns`).
+        const counts = { measured: 0, undated: 0 };
+        aggregator.addColumns(session.id, { project, host }, columns, PACKED_LAYOUT, counts);
+        requestsWithoutUsage += columns.timestamps.length - counts.measured;
+        undatedRequestsOutsideWindow += counts.undated;
       } else {
         // Folded straight from the stored columns: one reused row, no object per request.
         requestsWithoutUsage +=
@@ -307,6 +313,22 @@ export async function billExports(
     db.close();
   }
 }
+
+/** The run pack's request rows (`ingest/session-codec.ts`) as the bill's fold reads them (`BillAggregator.addColumns`). */
+export const PACKED_LAYOUT: BillRowLayout = {
+  stride: REQUEST_SLOTS,
+  nullSlot: NULL_ROW_SLOT,
+  hasUsage: SLOT.hasUsage,
+  model: SLOT.model,
+  agentId: SLOT.agentId,
+  promptTokens: SLOT.promptTokens,
+  uncachedInputTokens: SLOT.uncachedInputTokens,
+  cacheReadTokens: SLOT.cacheReadTokens,
+  cacheWriteTokens: SLOT.cacheWriteTokens,
+  cacheWrite5mTokens: SLOT.cacheWrite5mTokens,
+  cacheWrite1hTokens: SLOT.cacheWrite1hTokens,
+  outputTokens: SLOT.outputTokens,
+};
 
 /** A `BillRequest` whose fields are overwritten for each request (`forEachPackedBillRequest`). */
 type BillRow = { -readonly [K in keyof BillRequest]: BillRequest[K] };

@@ -1,0 +1,144 @@
+/**
+ * `BillAggregator.addColumns` (a whole session folded from its run pack columns, what a re-run of
+ * `report --by session|project|host` does) must leave the bill exactly as `add` of each of the
+ * session's measured requests: every line and column, the unpriced models, and the counts the
+ * report prints (requests without usage, undated requests outside a window). Sessions are mixed:
+ * some folded from columns, some added request by request into the same aggregator.
+ * Checked against deliberate bugs: the model's price kept when the model changes within a session
+ * (`modelPrice` not reset), and the undated count taken only inside the window.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BillAggregator } from '../../src/cost/bill-aggregate.js';
+import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
+import { decodeSession, encodeSession, packedRequestsOf } from '../../src/ingest/session-codec.js';
+import type { MeasuredUsage, Request, Session } from '../../src/session/model.js';
+import { measuredBillRequests } from '../../src/simulate/to-rows.js';
+import { billWindow } from '../../src/usecases/bill-window.js';
+import { PACKED_LAYOUT } from '../../src/usecases/bill.js';
+
+const prices = loadBundledPriceTable();
+const DAY_MS = 86_400_000;
+const DAY0_MS = Date.parse('2025-09-27T00:00:00Z');
+// Priced, priced with a long-context tier, priced with a price change, unpriced, and no model.
+const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-6', 'deepseek-chat', 'gpt-5.4', 'mystery-model', ''];
+
+const count = (max: number) => fc.integer({ min: 0, max });
+const usageArb: fc.Arbitrary<MeasuredUsage> = fc
+  .record({
+    uncached: count(5_000),
+    read: fc.oneof(count(100_000), fc.integer({ min: 190_000, max: 520_000 })),
+    w5m: fc.option(count(20_000)),
+    w1h: fc.option(count(20_000)),
+    out: count(4_000),
+  })
+  .map(({ uncached, read, w5m, w1h, out }) => ({
+    promptTokens: uncached + read + (w5m ?? 0) + (w1h ?? 0),
+    uncachedInputTokens: uncached,
+    cacheReadTokens: read,
+    cacheWriteTokens: (w5m ?? 0) + (w1h ?? 0),
+    cacheWrite5mTokens: w5m,
+    cacheWrite1hTokens: w1h,
+    outputTokens: out,
+    reasoningTokens: null,
+  }));
+const requestArb: fc.Arbitrary<Omit<Request, 'index'>> = fc.record({
+  itemIndex: fc.constant(0),
+  model: fc.constantFrom(...MODELS),
+  provider: fc.constant(null),
+  timestampMs: fc.option(fc.integer({ min: DAY0_MS - DAY_MS, max: DAY0_MS + 8 * DAY_MS })),
+  usage: fc.option(usageArb, { freq: 6 }),
+  agentId: fc.option(fc.constantFrom('sub-1', 'sidechain:x')),
+});
+const sessionsArb: fc.Arbitrary<Session[]> = fc
+  .array(
+    fc.record({
+      id: fc.constantFrom('s0', 's1', 'é2', 's3'),
+      project: fc.option(fc.constantFrom('/home/a/alpha', 'Ünïcode')),
+      requests: fc.array(requestArb, { maxLength: 9 }),
+    }),
+    { maxLength: 5 },
+  )
+  .map((specs) =>
+    specs.map(({ id, project, requests }) => ({
+      id,
+      source: 'claude-code' as const,
+      title: null,
+      project,
+      files: [],
+      items: [],
+      // In the model's key order, which the codec keeps (a session of another shape is stored as JSON).
+      requests: requests.map((request, index) => ({ index, ...request })),
+      events: [],
+      issues: [],
+      parentSessionId: null,
+      totalsOnly: null,
+    })),
+  );
+const dateArb = fc.integer({ min: -1, max: 8 }).map((d) => new Date(DAY0_MS + d * DAY_MS).toISOString().slice(0, 10));
+
+describe('a session folded from its columns', () => {
+  it('leaves the bill as adding its requests one by one', () => {
+    fc.assert(
+      fc.property(
+        sessionsArb,
+        fc.constantFrom('session' as const, 'project' as const, 'host' as const),
+        fc.option(dateArb, { freq: 3 }),
+        fc.option(dateArb, { freq: 3 }),
+        fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+        (sessions, by, since, until, byColumns) => {
+          if (since !== null && until !== null && since > until) return;
+          const window = billWindow(since ?? undefined, until ?? undefined, 'UTC');
+          const bounded = window.sinceMs !== null || window.untilMs !== null;
+          const options = { by, window, timeZone: 'UTC', breakdown: false };
+          const expected = new BillAggregator(prices, options);
+          const actual = new BillAggregator(prices, options);
+          expect(actual.foldsColumns()).toBe(true);
+          let expectedUndated = 0;
+          let expectedMeasured = 0;
+          const counts = { measured: 0, undated: 0 };
+          for (const [i, s] of sessions.entries()) {
+            const host = i % 2 === 0 ? 'host-a' : null;
+            const place = { project: s.project, host };
+            const requests = measuredBillRequests(s, place);
+            for (const request of requests) expected.add(request);
+            expectedMeasured += requests.length;
+            if (bounded) expectedUndated += requests.filter((request) => request.timestampMs === null).length;
+            const columns = packedRequestsOf(decodeSession(encodeSession(s)));
+            expect(columns).toBeDefined();
+            if (columns === undefined) return;
+            if (byColumns[i] === true) actual.addColumns(s.id, place, columns, PACKED_LAYOUT, counts);
+            else {
+              for (const request of requests) actual.add(request);
+              counts.measured += requests.length;
+              if (bounded) counts.undated += requests.filter((request) => request.timestampMs === null).length;
+            }
+          }
+          expect(actual.table()).toEqual(expected.table());
+          expect(actual.unpricedModels()).toEqual(expected.unpricedModels());
+          expect(counts).toEqual({ measured: expectedMeasured, undated: expectedUndated });
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('is refused where a session spans groups (by day, by model, or with the breakdown)', () => {
+    const window = billWindow(undefined, undefined, 'UTC');
+    for (const [by, breakdown] of [
+      ['day', false],
+      ['model', false],
+      ['session', true],
+    ] as const) {
+      const aggregator = new BillAggregator(prices, { by, window, timeZone: 'UTC', breakdown });
+      expect(aggregator.foldsColumns()).toBe(false);
+      const columns = { timestamps: new Float64Array(0), rows: new Int32Array(0), strings: [] };
+      expect(() =>
+        aggregator.addColumns('s', { project: null, host: null }, columns, PACKED_LAYOUT, {
+          measured: 0,
+          undated: 0,
+        }),
+      ).toThrow();
+    }
+  });
+});
