@@ -30,3 +30,14 @@ export function childPrefix(dir: string): string | null {
     POSIX && dir !== '' && dir !== '.' && !dir.endsWith('/') && !dir.includes('//') && !/(^|\/)\.\.?(\/|$)/.test(dir);
   return normal ? `${dir}/` : null;
 }
+
+/**
+ * The real path of the directory `name` listed in the directory whose real path is `dirReal`, when
+ * the listing says it is a directory (not a symbolic link): `realpath` resolves links only, so it
+ * is `dirReal` and the name, with no call (a walk resolved each directory: each `realpath` walks
+ * every component of the path). Null where the platform's paths are not POSIX ones (then ask `realpath`).
+ */
+export function realChild(dirReal: string, name: string): string | null {
+  if (!POSIX || dirReal === '') return null;
+  return dirReal.endsWith('/') ? dirReal + name : `${dirReal}/${name}`;
+}

@@ -14,8 +14,8 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IngestIssue } from '../session/model.js';
 import { type Detection, detectFormat } from './detect-format.js';
-import { entryKindSync } from './dir-entry.js';
-import { baseName, childPrefix } from './path-parts.js';
+import { type EntryKind, entryKindSync } from './dir-entry.js';
+import { baseName, childPrefix, realChild } from './path-parts.js';
 import type { RunPack } from './run-pack.js';
 
 export type FoundLog = Detection & { readonly path: string };
@@ -53,8 +53,11 @@ type WalkState = {
   readonly pack: RunPack | null;
 };
 
-/** Lists and classifies synchronously (see `entryKindSync`); only a file that must be read is awaited. */
-async function walk(dir: string, depth: number, state: WalkState): Promise<void> {
+/**
+ * Lists and classifies synchronously (see `entryKindSync`); only a file that must be read is
+ * awaited. `real`: the directory's real path (null: unknown, then each subdirectory is resolved).
+ */
+async function walk(dir: string, depth: number, state: WalkState, real: string | null): Promise<void> {
   const { issues } = state;
   let entries: Dirent[];
   try {
@@ -69,11 +72,13 @@ async function walk(dir: string, depth: number, state: WalkState): Promise<void>
     const path = prefix === null ? join(dir, entry.name) : prefix + entry.name;
     const candidate = CANDIDATE.test(entry.name);
     if (!entry.isDirectory() && !entry.isSymbolicLink() && !candidate) continue;
-    const kind = entryKindSync(path, entry);
+    // A directory (not a link to one) of a resolved directory: its real path follows from the parent's.
+    const derived = real !== null && entry.isDirectory() ? realChild(real, entry.name) : null;
+    const kind: EntryKind = derived !== null ? { kind: 'directory', realPath: derived } : entryKindSync(path, entry);
     if (kind.kind === 'directory') {
       if (depth < MAX_DEPTH && !skipDir(dir, entry.name) && !state.visited.has(kind.realPath)) {
         state.visited.add(kind.realPath);
-        await walk(path, depth + 1, state);
+        await walk(path, depth + 1, state, kind.realPath);
       }
     } else if (candidate) {
       if (kind.kind === 'file') {
@@ -202,11 +207,13 @@ export async function walkLogs(
   pack: RunPack | null = null,
 ): Promise<{ readonly found: readonly FoundLog[]; readonly issues: readonly IngestIssue[] }> {
   const state: WalkState = { found: [], issues: [], visited: new Set(), pack };
+  let real: string | null = null;
   try {
-    state.visited.add(realpathSync.native(dir));
+    real = realpathSync.native(dir);
+    state.visited.add(real);
   } catch {
     // An unresolvable root is reported by readdir in walk().
   }
-  await walk(dir, 0, state);
+  await walk(dir, 0, state, real);
   return { found: state.found, issues: state.issues };
 }
