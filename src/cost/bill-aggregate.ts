@@ -551,7 +551,11 @@ export class BillAggregator {
     const longContext = this.longContext;
     const key = this.keyOf(row);
     addTo(this.groupOf(key), row, rates, longContext);
-    if (!this.options.breakdown) return;
+    if (this.options.breakdown) this.addToModel(key, row, rates, longContext);
+  }
+
+  /** Adds a request to its group's line for its model (`--breakdown`). */
+  private addToModel(key: string | null, row: BillRequest, rates: ClassRates | null, longContext: boolean): void {
     let models = this.perModel.get(key);
     if (models === undefined) {
       models = new Map();
@@ -566,21 +570,12 @@ export class BillAggregator {
   }
 
   /**
-   * Whether `addColumns` folds a session's columns: when every request of a session falls in one
-   * group (grouped by session, project or host, without the per-model breakdown). Otherwise the
-   * caller adds the requests one by one (`add`).
-   */
-  foldsColumns(): boolean {
-    const { by, breakdown } = this.options;
-    return !breakdown && (by === 'session' || by === 'project' || by === 'host');
-  }
-
-  /**
-   * `add` of each measured request of one session, read from its stored columns (only when
-   * `foldsColumns()`): the same sums, sets, extremes, unpriced counts and prices. The group is
-   * found once per session and a model's price once per run of its requests, in one loop over the
-   * columns: a re-run folds ~35,000 requests, mostly before V8 has optimized anything, where each
-   * call and lookup per request is paid in the interpreter. `place`: the session's project and host.
+   * `add` of each measured request of one session, read from its stored columns: the same sums,
+   * sets, extremes, unpriced counts and prices. A model's price is looked up once per run of its
+   * requests, the group once per session (by session, project or host) or when the key changes,
+   * in one loop over the columns: a re-run folds ~35,000 requests, mostly before V8 has optimized
+   * anything, where each call and lookup per request is paid in the interpreter. `place`: the
+   * session's project and host.
    */
   addColumns(
     sessionId: string,
@@ -589,8 +584,7 @@ export class BillAggregator {
     layout: BillRowLayout,
     counts: ColumnCounts,
   ): void {
-    if (!this.foldsColumns()) throw new Error('addColumns: this grouping adds requests one by one');
-    const { by, window } = this.options;
+    const { by, window, breakdown } = this.options;
     const { sinceMs, untilMs } = window;
     const bounded = sinceMs !== null || untilMs !== null;
     const { timestamps, rows, strings } = columns;
@@ -598,8 +592,11 @@ export class BillAggregator {
     const { stride, nullSlot, hasUsage, agentId, promptTokens, uncachedInputTokens, cacheReadTokens } = layout;
     const { cacheWriteTokens, cacheWrite5mTokens, cacheWrite1hTokens, outputTokens } = layout;
     const modelAt = layout.model;
-    const key = by === 'session' ? sessionId : by === 'project' ? place.project : place.host;
+    // Every request of the session in one group, or a key per request (its date, its model).
+    const fixed = by === 'session' || by === 'project' || by === 'host';
+    const sessionKey = by === 'session' ? sessionId : by === 'project' ? place.project : place.host;
     let group: Group | undefined;
+    let groupKey: string | null = null;
     // The row `addTo` reads, overwritten for each request.
     const row: { -readonly [K in keyof BillRequest]: BillRequest[K] } = {
       sessionId,
@@ -660,8 +657,14 @@ export class BillAggregator {
         write1h === nullSlot ? null : write1h,
       );
       const rates = this.pricedRates(row, price);
-      group ??= this.groupOf(key);
-      addTo(group, row, rates, this.longContext);
+      const longContext = this.longContext;
+      const key = fixed ? sessionKey : this.keyOf(row);
+      if (group === undefined || key !== groupKey) {
+        group = this.groupOf(key);
+        groupKey = key;
+      }
+      addTo(group, row, rates, longContext);
+      if (breakdown) this.addToModel(key, row, rates, longContext);
     }
   }
 

@@ -246,16 +246,12 @@ async function billInTypeScript(options: BillOptions, resolved: Resolved): Promi
         const requests = measuredBillRequests(session, { project, host });
         requestsWithoutUsage += session.requests.length - requests.length;
         for (const request of requests) add(request);
-      } else if (aggregator.foldsColumns()) {
-        // The whole session at once, from its columns (one group: see `addColumns`).
+      } else {
+        // Folded straight from the stored columns, in one loop: no object per request.
         const counts = { measured: 0, undated: 0 };
         aggregator.addColumns(session.id, { project, host }, columns, PACKED_LAYOUT, counts);
         requestsWithoutUsage += columns.timestamps.length - counts.measured;
         undatedRequestsOutsideWindow += counts.undated;
-      } else {
-        // Folded straight from the stored columns: one reused row, no object per request.
-        requestsWithoutUsage +=
-          columns.timestamps.length - forEachPackedBillRequest(session.id, columns, { project, host }, add);
       }
     },
   );
@@ -338,7 +334,9 @@ type BillRow = { -readonly [K in keyof BillRequest]: BillRequest[K] };
  * (`ingest/session-codec.ts`) without building its request objects: the same values
  * (test/usecases/bill-packed.test.ts holds them equal on random sessions). Each measured request
  * is handed to `visit` in one row object that the next request overwrites: `visit` must not keep
- * it (the bill's fold reads its fields and lets go). Returns how many requests were visited.
+ * it. Returns how many requests were visited. The bill itself folds the columns in one loop
+ * (`BillAggregator.addColumns`, held equal to `add` of these requests by
+ * test/usecases/bill-columns.test.ts); this request-by-request reading is what those tests compare.
  */
 export function forEachPackedBillRequest(
   sessionId: string,

@@ -1,15 +1,17 @@
 /**
  * `BillAggregator.addColumns` (a whole session folded from its run pack columns, what a re-run of
- * `report --by session|project|host` does) must leave the bill exactly as `add` of each of the
- * session's measured requests: every line and column, the unpriced models, and the counts the
- * report prints (requests without usage, undated requests outside a window). Sessions are mixed:
- * some folded from columns, some added request by request into the same aggregator.
+ * `report` does) must leave the bill exactly as `add` of each of the session's measured requests:
+ * every line and column, the breakdown, the unpriced models, and the counts the report prints
+ * (requests without usage, undated requests outside a window), for every grouping, zone, window.
+ * Sessions are mixed: some folded from columns, some added request by request into one aggregator.
  * Checked against deliberate bugs: the model's price kept when the model changes within a session
- * (`modelPrice` not reset), and the undated count taken only inside the window.
+ * (`modelPrice` not reset), the undated count taken only inside the window, and the group kept
+ * when the key changes within a session (by day).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BillAggregator } from '../../src/cost/bill-aggregate.js';
+import { BILL_GROUPINGS } from '../../src/cost/bill-groupings.js';
 import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
 import { decodeSession, encodeSession, packedRequestsOf } from '../../src/ingest/session-codec.js';
 import type { MeasuredUsage, Request, Session } from '../../src/session/model.js';
@@ -82,18 +84,19 @@ describe('a session folded from its columns', () => {
     fc.assert(
       fc.property(
         sessionsArb,
-        fc.constantFrom('session' as const, 'project' as const, 'host' as const),
+        fc.constantFrom(...BILL_GROUPINGS),
+        fc.boolean(),
+        fc.constantFrom('UTC', 'Europe/Paris', 'Pacific/Chatham'),
         fc.option(dateArb, { freq: 3 }),
         fc.option(dateArb, { freq: 3 }),
         fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
-        (sessions, by, since, until, byColumns) => {
+        (sessions, by, breakdown, timeZone, since, until, byColumns) => {
           if (since !== null && until !== null && since > until) return;
-          const window = billWindow(since ?? undefined, until ?? undefined, 'UTC');
+          const window = billWindow(since ?? undefined, until ?? undefined, timeZone);
           const bounded = window.sinceMs !== null || window.untilMs !== null;
-          const options = { by, window, timeZone: 'UTC', breakdown: false };
+          const options = { by, window, timeZone, breakdown };
           const expected = new BillAggregator(prices, options);
           const actual = new BillAggregator(prices, options);
-          expect(actual.foldsColumns()).toBe(true);
           let expectedUndated = 0;
           let expectedMeasured = 0;
           const counts = { measured: 0, undated: 0 };
@@ -121,24 +124,5 @@ describe('a session folded from its columns', () => {
       ),
       { numRuns: 400 },
     );
-  });
-
-  it('is refused where a session spans groups (by day, by model, or with the breakdown)', () => {
-    const window = billWindow(undefined, undefined, 'UTC');
-    for (const [by, breakdown] of [
-      ['day', false],
-      ['model', false],
-      ['session', true],
-    ] as const) {
-      const aggregator = new BillAggregator(prices, { by, window, timeZone: 'UTC', breakdown });
-      expect(aggregator.foldsColumns()).toBe(false);
-      const columns = { timestamps: new Float64Array(0), rows: new Int32Array(0), strings: [] };
-      expect(() =>
-        aggregator.addColumns('s', { project: null, host: null }, columns, PACKED_LAYOUT, {
-          measured: 0,
-          undated: 0,
-        }),
-      ).toThrow();
-    }
   });
 });
