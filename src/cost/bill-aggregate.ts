@@ -575,7 +575,7 @@ export class BillAggregator {
    * requests, the group once per session (by session, project or host) or when the key changes,
    * in one loop over the columns: a re-run folds ~35,000 requests, mostly before V8 has optimized
    * anything, where each call and lookup per request is paid in the interpreter. `place`: the
-   * session's project and host.
+   * session's project and host. test/usecases/bill-columns.test.ts holds it equal to `add`.
    */
   addColumns(
     sessionId: string,
