@@ -24,6 +24,9 @@ const COLON = 0x3a;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
+/** What ends a plain stretch of a string literal: its quote, an escape, a control character, a surrogate. */
+// eslint-disable-next-line no-control-regex -- the control characters are what the scan must stop at
+const SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/g;
 
 export function stringifiesToItself(text: string): boolean {
   const end = new Scanner(text).value(0, 0);
@@ -53,6 +56,11 @@ class Scanner {
     const length = text.length;
     let i = at + 1;
     while (i < length) {
+      // Straight to the next character that is not plain (a regex scans a long argument far
+      // faster than a loop over its characters).
+      SPECIAL.lastIndex = i;
+      if (!SPECIAL.test(text)) return -1;
+      i = SPECIAL.lastIndex - 1;
       const code = text.charCodeAt(i);
       if (code === QUOTE) return i + 1;
       if (code < 0x20) return -1;
@@ -73,14 +81,10 @@ class Scanner {
         i += 2;
         continue;
       }
-      if (code >= 0xd800 && code <= 0xdfff) {
-        // A pair stays as it is; a lone surrogate is written as `\uXXXX`.
-        const low = text.charCodeAt(i + 1);
-        if (code > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) return -1;
-        i += 2;
-        continue;
-      }
-      i += 1;
+      // A surrogate: a pair stays as it is; a lone one is written as `\uXXXX`.
+      const low = text.charCodeAt(i + 1);
+      if (code > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) return -1;
+      i += 2;
     }
     return -1;
   }

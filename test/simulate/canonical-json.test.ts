@@ -22,6 +22,9 @@ const near = fc.oneof(
   fc.jsonValue().map((value) => JSON.stringify(value, null, 1)),
   fc.json(),
   fc.string({ unit: 'binary' }),
+  // String literals of any code units (controls, lone surrogates, stray escapes), alone or as a key.
+  fc.string({ unit: 'binary' }).map((text) => `"${text}"`),
+  fc.string({ unit: 'binary' }).map((text) => `{"${text}":1}`),
   fc.string({ unit: fc.constantFrom(...'{}[]":,-+.0123456789eE \\/ntrufalsbu'.split('')), maxLength: 24 }),
   fc
     .tuple(
