@@ -222,8 +222,12 @@ export class RenderedPrefix {
   keep(count: number, base: number): void {
     this.visible.length = count;
     this.segments.length = base + (this.ends[count] ?? 0);
-    for (const list of [this.ends, this.tokenSums, this.charSums, this.unitSums, this.fixedSums])
-      list.length = count + 1;
+    // Each list cut on its own: a list of the lists would be an allocation on every send.
+    this.ends.length = count + 1;
+    this.tokenSums.length = count + 1;
+    this.charSums.length = count + 1;
+    this.unitSums.length = count + 1;
+    this.fixedSums.length = count + 1;
     this.tokens = this.tokenSums[count] ?? 0;
     this.chars = this.charSums[count] ?? 0;
     this.units = this.unitSums[count] ?? 0;
