@@ -79,10 +79,12 @@ const MAX_PARSE_THREADS = 4;
  * `AUTOMATIC_MIN_BYTES` of transcripts to read. Measured on an idle 2-core machine
  * (`node bench/parse-threads.mjs --runs 5 --corpora 12,48 --threads 1,2`, README, performance): a
  * worker saved ≈ 0.3 s of wall time on 269 MB (report 2.22 → 1.87 s, sessions 2.23 → 1.95 s) and
- * lost ≈ 0.2 s on 67 MB (0.87 → 1.06 s), for ≈ 0.7 s more CPU either way (its start, its own
- * compiled-code warm-up and heap). The gain grows with the bytes (≈ 2.5 ms of wall time per MB,
- * less ≈ 0.37 s fixed): break-even near 150 MB. More workers were not measured to gain on 2
- * cores, and a machine with more was not measured: one worker is the default everywhere.
+ * lost ≈ 0.2 s on 67 MB (0.87 → 1.06 s), for ≈ 0.7 s more CPU either way: mostly V8's helper
+ * threads compiling the hot code again for the worker's isolate (≈ 0.3 s) and the worker's start
+ * (60–90 ms), measured by thread in the README. The gain grows with the bytes (≈ 2.5 ms of
+ * wall time per MB, less ≈ 0.37 s fixed): break-even near 150 MB. More workers were not measured
+ * to gain on 2 cores, and a machine with more was not measured: one worker is the default
+ * everywhere.
  * `$CACHECOST_THREADS` overrides (1 = none), whatever the size.
  */
 const AUTOMATIC_THREADS = 2;
