@@ -2,7 +2,7 @@
  * The ingest step of a command: discover sessions under the paths and hand them over one at a
  * time, collecting every ingest issue (discovery's and each session's) for the report.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import {
   discoverSessions,
   type IngestOptions,
@@ -21,7 +21,7 @@ import { CachecostError } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
 
 export type ForEachSessionOptions = IngestOptions & {
-  /** Threads that read the logs (`parallelParse`); default: its automatic count (one worker from a size, where the machine has the cores). */
+  /** Threads that read the logs (`parallelParse`); default: its automatic count (one worker from a size, where the machine has the cores and they are not busy). */
   readonly parallel?: ParallelParse | undefined;
 };
 
@@ -54,7 +54,8 @@ export async function forEachSession(
   const pack = openRunPack(options.cache ?? null, options.content, paths, { readsItems: options.readsItems ?? true });
   let ahead: ParseAhead | null = null;
   let builds: BuildAhead | null = null;
-  const parallel = options.parallel ?? parallelParse(availableParallelism());
+  // Unset: one worker where the cores and the load leave room for it (`parallelParse`).
+  const parallel = options.parallel ?? parallelParse(availableParallelism(), undefined, loadavg()[0]);
   // Without a cache every session is read: workers that build sessions start now, loading their
   // code while discovery runs. With one, the run pack or the parse cache may serve the run, and
   // they start once it is planned (a re-run starts none).
