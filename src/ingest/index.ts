@@ -91,8 +91,9 @@ const AUTOMATIC_THREADS = 2;
 /** Bytes of transcripts to read from which the automatic worker starts (the break-even above, rounded up). */
 export const AUTOMATIC_MIN_BYTES = 160 << 20;
 /**
- * The automatic worker starts only where the 1-minute load average leaves at least this much of
- * the cores idle (on 2 cores: a load average ≤ 1.5). A worker pays only with a core to itself:
+ * The automatic worker starts only where the cores busy with other work (the run's own main
+ * thread included: `parallelParse`'s `busyCores`) leave at least this much of them idle (on 2
+ * cores: ≤ 1.5 busy). A worker pays only with a core to itself:
  * on this 2-core machine it saved ≈ 0.3 s on 269 MB at a load average of ≈ 1.3 (the benchmark's
  * own runs), and lost at 2–3.5 (`report` 2.43 → 3.36 s) and at 4–6.7 (3.76 → 4.49 s; 3.81 →
  * 6.18 s): a second thread only takes CPU from the first (README, performance).
@@ -102,15 +103,16 @@ export const AUTOMATIC_MIN_IDLE_CORES = 0.5;
 /**
  * How many threads a run uses, and how: `threads` (`$CACHECOST_THREADS`, whatever the size of the
  * logs and the load; 1 = everything in the main thread), else `AUTOMATIC_THREADS` (capped by
- * `availableCores`) from `AUTOMATIC_MIN_BYTES` to read, where `loadAverage` (the 1-minute load
- * average; 0 where the system has none) leaves `AUTOMATIC_MIN_IDLE_CORES` idle; the workers build
- * whole sessions (`build-ahead.ts`) and the run builds every session no worker has started.
+ * `availableCores`) from `AUTOMATIC_MIN_BYTES` to read, where `busyCores` (how many cores are
+ * busy, measured or the load average; 0 when unknown) leaves `AUTOMATIC_MIN_IDLE_CORES` idle;
+ * the workers build whole sessions (`build-ahead.ts`) and the run builds every session no worker
+ * has started.
  * Without `sessions` (a library caller's `parallel` only), workers parse transcripts for the main
  * thread to build (`ParseAhead`).
  */
-export function parallelParse(availableCores: number, threads?: number, loadAverage = 0): ParallelParse {
+export function parallelParse(availableCores: number, threads?: number, busyCores = 0): ParallelParse {
   if (threads === undefined) {
-    const idle = availableCores - (Number.isFinite(loadAverage) ? loadAverage : 0);
+    const idle = availableCores - (Number.isFinite(busyCores) ? busyCores : 0);
     const wanted = idle >= AUTOMATIC_MIN_IDLE_CORES ? AUTOMATIC_THREADS : 1;
     const automatic = Math.max(1, Math.min(wanted, availableCores, MAX_PARSE_THREADS));
     return { workers: automatic - 1, minBytes: AUTOMATIC_MIN_BYTES, mainShare: 1, sessions: true };
