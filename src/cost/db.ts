@@ -60,6 +60,12 @@ export type CostDbOptions = {
   /** A database file; null or absent = in memory. */
   readonly path?: string | null | undefined;
   readonly prices: PriceTable;
+  /**
+   * DuckDB's worker threads; absent = DuckDB's default (one per core). For a caller whose queries
+   * read too few rows to gain from parallel plans, where the extra threads only compete with the
+   * process's own work (`simulate`).
+   */
+  readonly threads?: number;
 };
 
 /** Reads one of the package's SQL files (src/cost/sql in development, dist/cost/sql when built). */
@@ -146,7 +152,11 @@ export class CostDb {
         file = { temp: tempPathFor(target), target };
         if (existsSync(target)) await copyFile(target, file.temp);
       }
-      instance = await api.DuckDBInstance.create(file?.temp ?? ':memory:');
+      const threads = options.threads;
+      instance = await api.DuckDBInstance.create(
+        file?.temp ?? ':memory:',
+        threads === undefined ? undefined : { threads: String(threads) },
+      );
       connection = await instance.connect();
     } catch (error) {
       if (file !== null) removeTemp(file.temp);

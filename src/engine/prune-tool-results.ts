@@ -244,8 +244,11 @@ function track(
   tracked.revision = tracked.state.revision;
   tracked.input.length = common;
   tracked.output.length = common;
-  for (const list of [tracked.candidates, tracked.charsBefore, tracked.charsAfter, tracked.replaced])
-    list.length = common + 1;
+  // Each list cut on its own: a list of the lists would be an allocation on every send.
+  tracked.candidates.length = common + 1;
+  tracked.charsBefore.length = common + 1;
+  tracked.charsAfter.length = common + 1;
+  tracked.replaced.length = common + 1;
   let candidates = tracked.candidates[common] ?? 0;
   let charsBefore = tracked.charsBefore[common] ?? 0;
   let charsAfter = tracked.charsAfter[common] ?? 0;

@@ -30,6 +30,15 @@ export class ArraySessionStore<M> implements SessionStore<M> {
     return this.messages;
   }
 
+  /**
+   * The history without handing it out: valid until the next write, which may change it in place.
+   * For a caller that reads it at once and keeps no reference to the array (it may keep the
+   * messages); `getMessages` for one that keeps it.
+   */
+  peekMessages(): readonly M[] {
+    return this.messages;
+  }
+
   /** The message at `index` (negative: from the end), without handing the history out. */
   at(index: number): M | undefined {
     return this.messages.at(index);

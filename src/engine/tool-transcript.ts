@@ -41,32 +41,40 @@ function isWhiteSpace(code: number): boolean {
 
 /** The transcript's clip: whitespace runs collapsed to one space, trimmed, cut with `…` (U+2026). */
 function clipLine(text: string, maxChars: number): string {
-  // Outputs can be hundreds of KB; only the head can survive the clip. One scan finds where the
-  // collapsed, trimmed text would reach `maxChars + 1` characters (each run between words counts
-  // one); when it does, that head collapsed is the collapsed text's prefix exactly (it ends on a
-  // character that is not white space), so the clip is cut from it, as FreeCode cuts the whole.
+  // Outputs can be hundreds of KB; only the head can survive the clip. One scan builds the
+  // collapsed, trimmed text until it would reach `maxChars + 1` characters (a run between words
+  // is one space; a run at the end is trimmed), and cuts there, as FreeCode cuts the whole. The
+  // text is copied only where a run is not already a single space: an argument line in compact
+  // JSON is returned as it is, or sliced once.
   const length = text.length;
-  let end = 0;
-  while (end < length && isWhiteSpace(text.charCodeAt(end))) end += 1;
+  let i = 0;
+  while (i < length && isWhiteSpace(text.charCodeAt(i))) i += 1;
+  /** The collapsed text before `from`; `text[from, i)` follows it unchanged. */
+  let out = '';
+  let from = i;
   let chars = 0;
-  let inRun = false;
-  for (; end < length; end++) {
-    if (isWhiteSpace(text.charCodeAt(end))) {
-      inRun = true;
+  while (i < length) {
+    const code = text.charCodeAt(i);
+    if (!isWhiteSpace(code)) {
+      if (chars === maxChars) return `${out}${text.slice(from, i)}\u2026`;
+      chars += 1;
+      i += 1;
       continue;
     }
-    chars += inRun ? 2 : 1;
-    inRun = false;
-    if (chars > maxChars) {
-      const head = text
-        .slice(0, end + 1)
-        .replace(/\s+/g, ' ')
-        .trimStart();
-      return `${head.slice(0, maxChars)}\u2026`;
+    let next = i + 1;
+    while (next < length && isWhiteSpace(text.charCodeAt(next))) next += 1;
+    if (next === length) break;
+    if (chars === maxChars) return `${out}${text.slice(from, i)}\u2026`;
+    chars += 1;
+    if (code === 0x20 && next === i + 1) {
+      i = next;
+      continue;
     }
+    out = `${out}${text.slice(from, i)} `;
+    from = next;
+    i = next;
   }
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length <= maxChars ? oneLine : `${oneLine.slice(0, maxChars)}\u2026`;
+  return from === 0 && i === length ? text : `${out}${text.slice(from, i)}`;
 }
 
 function renderArgs(args: unknown): string {

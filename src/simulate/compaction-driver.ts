@@ -152,7 +152,10 @@ export class CompactionDriver {
    * prefix-stable pruning records its decisions, so every render is a send or a measurement.
    */
   render(model: string): ReplayPrompt {
-    let messages: readonly ReplayMessage[] = this.store.getMessages();
+    // Peeked, not handed out: otherwise the next append copies the whole history (once per send).
+    // The pruning policies return a list of their own; were it ever the store's, it is handed out.
+    const history = this.store.peekMessages();
+    let messages: readonly ReplayMessage[] = history;
     if (this.params.legacyMicrocompact)
       messages = applyMicrocompact(messages, this.microcompact, this.microcompactShown);
     const pruned = applyPruningPolicy(
@@ -162,6 +165,7 @@ export class CompactionDriver {
       this.params.toolResultBudgetChars,
       this.pruneMemo,
     );
+    if (pruned.messages === history) this.store.getMessages();
     const staticBlockId = staticBlockIdOf(model);
     const summary = this.summary;
     const renderer = () => {
@@ -191,7 +195,7 @@ export class CompactionDriver {
   compact(trigger: 'threshold' | 'overflow', at: RowContext, nowMs: number): ApplyCompactionResult {
     if (this.unsized) throw new Error('invariant: an unsized walk never compacts by size');
     const before = this.render(at.model);
-    const messagesBefore = this.store.getMessages().length;
+    const messagesBefore = this.store.length;
     const summarizer = this.modelledSummarizer(at.model);
     const outcome = runCompaction({
       memory: this.memory,
@@ -314,7 +318,7 @@ export class CompactionDriver {
       estimateTokensBefore: attempt.estimateTokensBefore,
       estimateTokensAfter: attempt.estimateTokensAfter,
       messagesBefore: attempt.messagesBefore,
-      messagesAfter: this.store.getMessages().length,
+      messagesAfter: this.store.length,
       summaryChars,
       hookBlocked: attempt.hookBlocked,
     });

@@ -222,8 +222,12 @@ export class RenderedPrefix {
   keep(count: number, base: number): void {
     this.visible.length = count;
     this.segments.length = base + (this.ends[count] ?? 0);
-    for (const list of [this.ends, this.tokenSums, this.charSums, this.unitSums, this.fixedSums])
-      list.length = count + 1;
+    // Each list cut on its own: a list of the lists would be an allocation on every send.
+    this.ends.length = count + 1;
+    this.tokenSums.length = count + 1;
+    this.charSums.length = count + 1;
+    this.unitSums.length = count + 1;
+    this.fixedSums.length = count + 1;
     this.tokens = this.tokenSums[count] ?? 0;
     this.chars = this.charSums[count] ?? 0;
     this.units = this.unitSums[count] ?? 0;
@@ -258,8 +262,19 @@ export class RenderedPrefix {
  */
 export class PromptRenderer {
   private readonly rendered = new WeakMap<ReplayMessage, MessageRender>();
-  /** The last render's messages: a render looks up only those after the part it shares (by identity) with it. */
+  /**
+   * The last render's messages, after its head's segments (`headLength` of them): a render looks
+   * up only the messages after the part it shares (by identity) with it, and changes the head's
+   * segments only when the head changes.
+   */
   private readonly last = new RenderedPrefix();
+  private headLength = 0;
+  /** The last head, reused while the static block and the summary are the same. */
+  private lastHead: {
+    readonly staticBlockId: string;
+    readonly summary: SummaryBlock | null;
+    readonly head: MessageRender;
+  } | null = null;
 
   /**
    * `reloadIds` false renders a message reloaded from the store (engine.md §5.6) as the message it
@@ -270,20 +285,26 @@ export class PromptRenderer {
     private readonly reloadIds = true,
   ) {}
 
+  /**
+   * The prompt's sizes and segments. The segment list is this renderer's own, changed by its next
+   * render (a send's segments are priced before the walk renders again): a caller that keeps it
+   * copies it (`RowEmitter.priced` with `keepPrompts`), as for a traced pricing's.
+   */
   render(staticBlockId: string, summary: SummaryBlock | null, visible: readonly ReplayMessage[]): RenderedPrompt {
     const head = this.head(staticBlockId, summary);
     const last = this.last;
     const limit = Math.min(last.visible.length, visible.length);
     let common = 0;
     while (common < limit && last.visible[common] === visible[common]) common += 1;
-    last.keep(common, 0);
+    last.keep(common, this.headLength);
+    this.setHead(head.segments);
     for (let i = common; i < visible.length; i++) {
       const message = visible[i];
       if (message === undefined) throw new Error('invariant: a history has no holes');
-      last.add(message, this.message(message), 0);
+      last.add(message, this.message(message), this.headLength);
     }
     return {
-      segments: [...head.segments, ...last.segments],
+      segments: last.segments,
       promptTokens: head.tokens + last.tokens,
       visibleChars: head.chars + last.chars,
       visibleUnits: head.units + last.units,
@@ -291,11 +312,27 @@ export class PromptRenderer {
     };
   }
 
+  /** The head's segments in front of the messages' (the same ones kept: a head is 1–3 segments). */
+  private setHead(head: readonly Segment[]): void {
+    const segments = this.last.segments;
+    if (head.length === this.headLength && head.every((segment, i) => segments[i] === segment)) return;
+    segments.splice(0, this.headLength, ...head);
+    this.headLength = head.length;
+  }
+
   /**
    * What comes before the visible messages: the static block, and the summary block with the
    * context re-attached after it (chars and units count the summary, not the static block).
    */
   head(staticBlockId: string, summary: SummaryBlock | null): MessageRender {
+    const last = this.lastHead;
+    if (last !== null && last.staticBlockId === staticBlockId && last.summary === summary) return last.head;
+    const head = this.newHead(staticBlockId, summary);
+    this.lastHead = { staticBlockId, summary, head };
+    return head;
+  }
+
+  private newHead(staticBlockId: string, summary: SummaryBlock | null): MessageRender {
     const calibration = this.calibration;
     const segments: Segment[] = [{ id: staticBlockId, tokens: calibration.staticBlockTokens }];
     let tokens = calibration.staticBlockTokens;

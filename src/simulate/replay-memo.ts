@@ -12,6 +12,7 @@ import type { PruneMemo, ToolActivity, ToolLineMemo } from '../engine/index.js';
 import { newPruneMemo } from '../engine/index.js';
 import type { Item, Session, ToolCall } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
+import { stringifiesToItself } from './canonical-json.js';
 import type { ReplayMessage } from './provider-view.js';
 import { PromptRenderer, messageForItem, toolResultText, withToolResult } from './provider-view.js';
 
@@ -146,6 +147,9 @@ function parseArgs(argsJson: string): unknown {
  * itself: the session's own string is kept then, not a copy.
  */
 export function activityOf(call: ToolCall): ToolActivity {
+  // Known to serialize back to itself without parsing it (and not JSON `null`): kept as it is.
+  if (call.argsJson !== 'null' && stringifiesToItself(call.argsJson))
+    return { tool: call.name, argsJson: call.argsJson };
   const args = parseArgs(call.argsJson);
   // As `renderArgs`: no arguments shown for null (JSON `null`); parsed JSON always serializes.
   if (args === null) return { tool: call.name };

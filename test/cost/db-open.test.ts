@@ -35,6 +35,17 @@ describe('opening the cost database', () => {
     expect(existsSync(path)).toBe(true);
   });
 
+  it('runs with the threads asked for, else with DuckDB’s default', async () => {
+    const threads = async (db: CostDb): Promise<unknown> =>
+      (await db.query("SELECT current_setting('threads') AS t"))[0]?.['t'];
+    const one = await CostDb.open({ path: null, prices, threads: 1 });
+    expect(Number(await threads(one))).toBe(1);
+    one.close();
+    const plain = await CostDb.open({ path: null, prices });
+    expect(Number(await threads(plain))).toBeGreaterThanOrEqual(1);
+    plain.close();
+  });
+
   it('an unwritable location or a file that is not a database is DATABASE_ERROR with one line', async () => {
     const missingDir = await openError(join(dir, 'no', 'such', 'dir', 'x.duckdb'));
     expect(missingDir.code).toBe('DATABASE_ERROR');
