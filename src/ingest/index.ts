@@ -79,27 +79,42 @@ const MAX_PARSE_THREADS = 4;
  * `AUTOMATIC_MIN_BYTES` of transcripts to read. Measured on an idle 2-core machine
  * (`node bench/parse-threads.mjs --runs 5 --corpora 12,48 --threads 1,2`, README, performance): a
  * worker saved ≈ 0.3 s of wall time on 269 MB (report 2.22 → 1.87 s, sessions 2.23 → 1.95 s) and
- * lost ≈ 0.2 s on 67 MB (0.87 → 1.06 s), for ≈ 0.7 s more CPU either way (its start, its own
- * compiled-code warm-up and heap). The gain grows with the bytes (≈ 2.5 ms of wall time per MB,
- * less ≈ 0.37 s fixed): break-even near 150 MB. More workers were not measured to gain on 2
- * cores, and a machine with more was not measured: one worker is the default everywhere.
+ * lost ≈ 0.2 s on 67 MB (0.87 → 1.06 s), for ≈ 0.7 s more CPU either way: mostly V8's helper
+ * threads compiling the hot code again for the worker's isolate (≈ 0.3 s) and the worker's start
+ * (60–90 ms), measured by thread in the README. The gain grows with the bytes (≈ 2.5 ms of
+ * wall time per MB, less ≈ 0.37 s fixed): break-even near 150 MB. More workers were not measured
+ * to gain on 2 cores, and a machine with more was not measured: one worker is the default
+ * everywhere.
  * `$CACHECOST_THREADS` overrides (1 = none), whatever the size.
  */
 const AUTOMATIC_THREADS = 2;
 /** Bytes of transcripts to read from which the automatic worker starts (the break-even above, rounded up). */
 export const AUTOMATIC_MIN_BYTES = 160 << 20;
+/**
+ * The automatic worker starts only where the cores busy with other work (the run's own main
+ * thread included: `parallelParse`'s `busyCores`) leave at least this much of them idle (on 2
+ * cores: ≤ 1.5 busy). A worker pays only with a core to itself:
+ * on this 2-core machine it saved ≈ 0.3 s on 269 MB at a load average of ≈ 1.3 (the benchmark's
+ * own runs), and lost at 2–3.5 (`report` 2.43 → 3.36 s) and at 4–6.7 (3.76 → 4.49 s; 3.81 →
+ * 6.18 s): a second thread only takes CPU from the first (README, performance).
+ */
+export const AUTOMATIC_MIN_IDLE_CORES = 0.5;
 
 /**
  * How many threads a run uses, and how: `threads` (`$CACHECOST_THREADS`, whatever the size of the
- * logs; 1 = everything in the main thread), else `AUTOMATIC_THREADS` (capped by
- * `availableCores`) from `AUTOMATIC_MIN_BYTES` to read; the workers build whole sessions
- * (`build-ahead.ts`) and the run builds every session no worker has started. Without `sessions`
- * (a library caller's `parallel` only), workers parse transcripts for the main thread to build
- * (`ParseAhead`).
+ * logs and the load; 1 = everything in the main thread), else `AUTOMATIC_THREADS` (capped by
+ * `availableCores`) from `AUTOMATIC_MIN_BYTES` to read, where `busyCores` (how many cores are
+ * busy, measured or the load average; 0 when unknown) leaves `AUTOMATIC_MIN_IDLE_CORES` idle;
+ * the workers build whole sessions (`build-ahead.ts`) and the run builds every session no worker
+ * has started.
+ * Without `sessions` (a library caller's `parallel` only), workers parse transcripts for the main
+ * thread to build (`ParseAhead`).
  */
-export function parallelParse(availableCores: number, threads?: number): ParallelParse {
+export function parallelParse(availableCores: number, threads?: number, busyCores = 0): ParallelParse {
   if (threads === undefined) {
-    const automatic = Math.max(1, Math.min(AUTOMATIC_THREADS, availableCores, MAX_PARSE_THREADS));
+    const idle = availableCores - (Number.isFinite(busyCores) ? busyCores : 0);
+    const wanted = idle >= AUTOMATIC_MIN_IDLE_CORES ? AUTOMATIC_THREADS : 1;
+    const automatic = Math.max(1, Math.min(wanted, availableCores, MAX_PARSE_THREADS));
     return { workers: automatic - 1, minBytes: AUTOMATIC_MIN_BYTES, mainShare: 1, sessions: true };
   }
   const workers = threads - 1;

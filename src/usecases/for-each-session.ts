@@ -2,7 +2,7 @@
  * The ingest step of a command: discover sessions under the paths and hand them over one at a
  * time, collecting every ingest issue (discovery's and each session's) for the report.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import {
   discoverSessions,
   type IngestOptions,
@@ -21,7 +21,7 @@ import { CachecostError } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
 
 export type ForEachSessionOptions = IngestOptions & {
-  /** Threads that read the logs (`parallelParse`); default: its automatic count (one worker from a size, where the machine has the cores). */
+  /** Threads that read the logs (`parallelParse`); default: its automatic count (one worker from a size, where the machine has the cores and they are not busy). */
   readonly parallel?: ParallelParse | undefined;
 };
 
@@ -54,14 +54,23 @@ export async function forEachSession(
   const pack = openRunPack(options.cache ?? null, options.content, paths, { readsItems: options.readsItems ?? true });
   let ahead: ParseAhead | null = null;
   let builds: BuildAhead | null = null;
-  const parallel = options.parallel ?? parallelParse(availableParallelism());
+  const explicit = options.parallel;
   // Without a cache every session is read: workers that build sessions start now, loading their
   // code while discovery runs. With one, the run pack or the parse cache may serve the run, and
-  // they start once it is planned (a re-run starts none).
-  const warm = options.content !== 'text' && (options.cache ?? null) === null ? startBuildWorkers(parallel) : null;
+  // they start once it is planned (a re-run starts none). The automatic count starts none before
+  // the plan (`startBuildWorkers`).
+  const warm =
+    explicit !== undefined && options.content !== 'text' && (options.cache ?? null) === null
+      ? startBuildWorkers(explicit)
+      : null;
+  // Unset: the automatic count, decided once the run is planned, from how busy the cores were
+  // while it discovered its sessions.
+  const cpuBefore = explicit === undefined ? cpuSample() : null;
   try {
     const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack);
     onDiscovered?.(sources.length);
+    const parallel =
+      explicit ?? parallelParse(availableParallelism(), undefined, busyCoresSince(cpuBefore, availableParallelism()));
     const issues: IngestIssue[] = [...discoveryIssues];
     // One run: a response counted by one session is not counted again by a resumed copy in another.
     const run = options.run ?? newIngestRun();
@@ -88,4 +97,31 @@ export async function forEachSession(
     // A run that failed writes no pack; the one it read is closed either way.
     pack?.close();
   }
+}
+
+/** The machine's idle CPU time so far (every core, milliseconds), and when it was read. */
+type CpuSample = { readonly at: number; readonly idleMs: number };
+
+function cpuSample(): CpuSample {
+  let idleMs = 0;
+  for (const cpu of cpus()) idleMs += cpu.times.idle;
+  return { at: performance.now(), idleMs };
+}
+
+/** Windows shorter than this say too little about the load (the counters tick every 10 ms). */
+const MIN_SAMPLE_MS = 50;
+
+/**
+ * How many of `cores` were busy since `before` (this run's main thread included): the cores less
+ * the idle time per millisecond over the window. A window too short to tell (a small run, which
+ * starts no worker anyway) or a system without idle counters gives the 1-minute load average.
+ * The idle time of the last moments says whether a worker would have a core to itself; the load
+ * average lags by a minute and counts the runs just before this one.
+ */
+function busyCoresSince(before: CpuSample | null, cores: number): number {
+  if (before === null) return loadavg()[0] ?? 0;
+  const now = cpuSample();
+  const window = now.at - before.at;
+  if (window < MIN_SAMPLE_MS || now.idleMs <= before.idleMs) return loadavg()[0] ?? 0;
+  return Math.max(0, cores - (now.idleMs - before.idleMs) / window);
 }

@@ -11,8 +11,9 @@
  * one thread.
  *
  * - Who builds a session is settled by a compare-and-swap on a slot shared with the workers
- *   (`BuildJob.owners`): a session sent to a worker that the run reaches first is the run's, and
- *   the worker passes over it; one the worker has started, the run waits for.
+ *   (`BuildOwners`, sent to each worker once, before its jobs): a session sent to a worker that
+ *   the run reaches first is the run's, and the worker passes over it; one the worker has
+ *   started, the run waits for.
  * - Only sessions the run will build are planned (not those the run pack serves), and workers
  *   start only from `minBytes` of their files: a worker costs tens of milliseconds to start.
  * - Memory stays bounded: built sessions not taken yet (their encoded bytes), with the files of
@@ -31,6 +32,7 @@ import { decodeSession, type EncodedSession } from '../session-codec.js';
 import type { WorkerScript } from '../worker-script.js';
 import {
   type BuildJob,
+  type BuildOwners,
   type BuildResult,
   type BuiltSession,
   type PostedBuild,
@@ -147,7 +149,7 @@ export class BuildAhead {
   private readonly jobs: Job[];
   private readonly byFiles = new Map<ClaudeSessionFiles, Job>();
   private readonly slots: Slot[] = [];
-  /** Who builds each job (`BuildJob.owners`), shared with the workers. */
+  /** Who builds each job (`BuildOwners`), shared with the workers. */
   private readonly owners: Int32Array;
   /** First job not taken or dropped yet. */
   private head = 0;
@@ -196,7 +198,11 @@ export class BuildAhead {
     this.shareEnd = shareEnd;
     for (const slot of warm?.slots ?? []) if (this.slots.length < workers) this.slots.push(slot);
     while (this.slots.length < workers) this.slots.push(startBuildWorker(script));
-    for (const slot of this.slots) slot.owner = this;
+    for (const slot of this.slots) {
+      slot.owner = this;
+      const owners: BuildOwners = { owners: this.owners };
+      slot.worker.postMessage(owners);
+    }
     warm?.stop();
     this.send();
   }
@@ -299,13 +305,7 @@ export class BuildAhead {
       this.aheadBytes += job.bytes;
       job.slot = best;
       best.running.add(job);
-      const message: BuildJob = {
-        id: job.index,
-        files: job.files,
-        content: this.content,
-        cache: this.cache,
-        owners: this.owners,
-      };
+      const message: BuildJob = { id: job.index, files: job.files, content: this.content, cache: this.cache };
       best.worker.postMessage(message);
     }
   }

@@ -29,6 +29,7 @@ import {
   openParseCache,
   openRunPack,
   AUTOMATIC_MIN_BYTES,
+  AUTOMATIC_MIN_IDLE_CORES,
   parallelParse,
   type ParseCache,
   startParseAhead,
@@ -368,5 +369,25 @@ describe('how many threads', () => {
     expect(parallelFromEnv({ CACHECOST_THREADS: '3' })).toMatchObject({ workers: 2, minBytes: 0 });
     for (const bad of ['0', '-1', '1.5', 'two', '1e3'])
       expect(() => parallelFromEnv({ CACHECOST_THREADS: bad })).toThrow(/CACHECOST_THREADS must be a whole number/);
+  });
+
+  it('starts the automatic worker only where the busy cores leave one idle enough; CACHECOST_THREADS whatever the load', () => {
+    // On 2 cores: a worker up to 1.5 cores busy (the run's main thread included), none beyond (README, performance).
+    expect(parallelParse(2, undefined, 1.3)).toMatchObject({ workers: 1 });
+    expect(parallelParse(2, undefined, 1.5)).toMatchObject({ workers: 1 });
+    expect(parallelParse(2, undefined, 1.6)).toMatchObject({ workers: 0, minBytes: AUTOMATIC_MIN_BYTES });
+    expect(parallelParse(2, undefined, Number.NaN)).toMatchObject({ workers: 1 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 256 }),
+        fc.double({ min: 0, max: 512, noNaN: true }),
+        fc.option(fc.integer({ min: 1, max: 16 }), { nil: undefined }),
+        (cores, busy, threads) => {
+          const plan = parallelParse(cores, threads, busy);
+          if (threads !== undefined) expect(plan).toEqual(parallelParse(cores, threads));
+          else expect(plan.workers).toBe(cores >= 2 && cores - busy >= AUTOMATIC_MIN_IDLE_CORES ? 1 : 0);
+        },
+      ),
+    );
   });
 });
