@@ -263,7 +263,11 @@ export class RunPack {
     paths: readonly string[],
     options: { readonly readsItems: boolean } = { readsItems: true },
   ): RunPack {
-    const key = `${content}\0${paths.map((path) => resolve(path)).join('\0')}`;
+    // Each path as resolved (a relative one names another directory from another working
+    // directory) and as written: the stored sessions name their files as the run spelled them, so
+    // a pack shared by two spellings of one directory would serve neither, and each run over one
+    // spelling would rebuild it for the other.
+    const key = `${content}\0${paths.map((path) => `${resolve(path)}\0${path}`).join('\0')}`;
     const path = packPath(cache, key);
     return new RunPack(cache, path, key, options.readsItems, RunPack.load(path, cache, key));
   }

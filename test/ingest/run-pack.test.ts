@@ -27,7 +27,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openParseCache, type ParseCache } from '../../src/ingest/index.js';
 import { forEachSession } from '../../src/usecases/for-each-session.js';
@@ -264,6 +264,20 @@ describe('run pack', () => {
     dropLineEntries(cacheDir);
     rewriteInvisibly(b);
     expect(await read(b, cache)).toBe(await read(b, null));
+  });
+
+  it('two spellings of one directory keep a pack each: a run over one does not undo the other', async () => {
+    const absolute = logs();
+    const relativePath = relative(process.cwd(), absolute);
+    expect(relativePath).not.toBe(absolute);
+    const cacheDir = join(root, `cache-${counter}`);
+    const cache = await cacheAt(cacheDir);
+    const before = await read(absolute, cache);
+    await read(relativePath, cache);
+    dropLineEntries(cacheDir);
+    rewriteInvisibly(absolute);
+    expect(await read(absolute, null)).not.toBe(before);
+    expect(await read(absolute, cache), 'served from its own pack').toBe(before);
   });
 
   it('a re-run after a transcript grew appends one segment, the other blobs left in place, and the next run is served from it', async () => {
