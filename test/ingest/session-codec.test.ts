@@ -1,0 +1,88 @@
+/**
+ * A session assembled from the run pack (`assembleSession`) reads its items and requests on first
+ * access only, keeps what it read, and behaves as a plain session otherwise: the model's key order,
+ * assignable fields, the same JSON. Checked against deliberate bugs: `events` listed before the
+ * accessors (key order), a getter that decodes again on every read (kept value), and a setter that
+ * stores nothing (assignment).
+ */
+import { describe, expect, it } from 'vitest';
+import { assembleSession, encodeSession, requestColumns } from '../../src/ingest/session-codec.js';
+import type { Item, Request, Session } from '../../src/session/model.js';
+
+const request: Request = {
+  index: 0,
+  itemIndex: 1,
+  model: 'claude-sonnet-4-6',
+  provider: 'anthropic',
+  timestampMs: 1_700_000_000_000,
+  usage: {
+    promptTokens: 10,
+    uncachedInputTokens: 1,
+    cacheReadTokens: 8,
+    cacheWriteTokens: 1,
+    cacheWrite5mTokens: null,
+    cacheWrite1hTokens: 1,
+    outputTokens: 3,
+    reasoningTokens: null,
+  },
+  agentId: null,
+};
+const session: Session = {
+  id: 's1',
+  source: 'claude-code',
+  title: null,
+  project: '/home/me/app',
+  files: ['/logs/s1.jsonl'],
+  items: [],
+  requests: [request],
+  events: [],
+  issues: [],
+  parentSessionId: null,
+  totalsOnly: null,
+};
+
+function assembled(): { readonly session: Session; readonly itemReads: () => number } {
+  const encoded = encodeSession(session);
+  if (encoded.kind !== 'columns') throw new Error('expected columns');
+  let reads = 0;
+  const items = encoded.items.toString('utf8');
+  const built = assembleSession(encoded.head, requestColumns(encoded.requests, encoded.strings), () => {
+    reads += 1;
+    return items;
+  });
+  return { session: built, itemReads: () => reads };
+}
+
+describe('assembleSession', () => {
+  it("keeps the model's key order and serializes as the session encoded", () => {
+    const { session: built, itemReads } = assembled();
+    expect(Object.keys(built)).toEqual(Object.keys(session));
+    expect(itemReads()).toBe(0);
+    expect(JSON.stringify(built)).toBe(JSON.stringify(session));
+    expect(built).toEqual(session);
+  });
+
+  it('reads items and requests once, on first access, and keeps them', () => {
+    const { session: built, itemReads } = assembled();
+    expect(itemReads()).toBe(0);
+    const requests = built.requests;
+    expect(built.requests).toBe(requests);
+    expect(requests).toEqual([request]);
+    const items = built.items;
+    expect(built.items).toBe(items);
+    expect(itemReads()).toBe(1);
+    expect(Object.keys(built)).toEqual(Object.keys(session));
+  });
+
+  it('takes assignments in place of what it would read', () => {
+    const { session: built, itemReads } = assembled();
+    const items: Item[] = [];
+    const mutable = built as { items: Item[]; requests: Request[] };
+    mutable.items = items;
+    mutable.requests = [];
+    expect(built.items).toBe(items);
+    expect(built.requests).toEqual([]);
+    expect(itemReads()).toBe(0);
+    expect(Object.keys(built)).toEqual(Object.keys(session));
+  });
+});
