@@ -13,7 +13,10 @@
  * transcript grew writes one segment at the end): the new segment's eager region left out of the
  * appended index (its session was rebuilt each run: the served-from-the-segment case failed); a
  * reader that finds the last trailer by its tag instead of at the file's end (it served the pack
- * as it was before a killed append: the kill-mid-append case failed).
+ * as it was before a killed append: the kill-mid-append case failed). Each segment's eager region
+ * has a check of its own, taken once on load; a blob in a region that passes it is not checked
+ * again: the region check taken as passed always (a flipped byte in a blob was served: the damage
+ * test failed), and a failed region refusing all its blobs (the damaged-region case failed).
  */
 import {
   appendFileSync,
@@ -233,6 +236,32 @@ describe('run pack', () => {
       rewriteInvisibly(dir);
       expect(await read(dir, cache), what).toBe(await read(dir, null));
     }
+  });
+
+  it('a damaged region still serves the sessions whose own blobs are intact; the damaged one is built', async () => {
+    const dir = logs();
+    grow(dir, 1, 7);
+    const cacheDir = join(root, `cache-${counter}`);
+    const cache = await cacheAt(cacheDir);
+    const byId = async (c: ParseCache | null): Promise<Map<string, string>> => {
+      const sessions = new Map<string, string>();
+      await forEachSession([dir], { content: 'usage', cache: c }, (session) => {
+        sessions.set(session.id, JSON.stringify(session));
+      });
+      return sessions;
+    };
+    const before = await byId(cache);
+    dropLineEntries(cacheDir);
+    const path = packOf(cacheDir);
+    // One flipped byte in the main session's requests: the region's check fails, that blob's too.
+    writeFileSync(path, flip(readFileSync(path), blobByte(readFileSync(path), 'requests')));
+    rewriteInvisibly(dir);
+    rewriteGrownInvisibly(dir, 7, 8);
+    const after = await byId(null);
+    const served = await byId(cache);
+    expect(served.get('S1'), 'the damaged session is built from its log').toBe(after.get('S1'));
+    expect(after.get('L1')).not.toBe(before.get('L1'));
+    expect(served.get('L1'), 'the intact one is served from the pack').toBe(before.get('L1'));
   });
 
   it('a run that reads no items leaves them unread; reading one anyway checks it and refuses it damaged', async () => {
