@@ -57,7 +57,7 @@ import {
   assembleSession,
   encodeSession,
   type EncodedSession,
-  requestColumns,
+  requestColumnsAt,
   type SessionHead,
 } from './session-codec.js';
 import { type Check, CHECK_ALGORITHM, checker, checkOf, nameHash } from './byte-check.js';
@@ -142,6 +142,9 @@ type Index = {
   readonly sessions: readonly StoredSession[];
 };
 
+/** A segment's eager region as loaded (see `Loaded`). */
+type Region = { readonly start: number; readonly bytes: Buffer; readonly intact: boolean };
+
 /** A pack as loaded: header, index, the eager regions in memory, the file kept open for the lazy ones. */
 type Loaded = {
   readonly header: Header;
@@ -150,7 +153,7 @@ type Loaded = {
    * Each segment's eager region, read whole; `intact`: its bytes match the region's check (then
    * every blob in it is as written, and its own check is not taken again).
    */
-  readonly eager: readonly { readonly start: number; readonly bytes: Buffer; readonly intact: boolean }[];
+  readonly eager: readonly Region[];
   readonly fd: number;
   /** The file's length and identity when it was read (an append goes on from there). */
   readonly size: number;
@@ -346,13 +349,13 @@ export class RunPack {
     return mtimeMs < this.cache.nowMs - racyMs(mtimeMs);
   }
 
-  /** Whether a blob lies in an eager region whose bytes passed the region's check. */
-  private inIntactRegion(blob: Blob): boolean {
+  /** The eager region a blob lies in (null when in none). */
+  private regionOf(blob: Blob): Region | null {
     for (const region of this.old?.eager ?? []) {
       const at = blob[0] - region.start;
-      if (at >= 0 && at + blob[1] <= region.bytes.length) return region.intact;
+      if (at >= 0 && at + blob[1] <= region.bytes.length) return region;
     }
-    return false;
+    return null;
   }
 
   /** A blob of an eager region (null when it lies in none). */
@@ -424,14 +427,17 @@ export class RunPack {
       const stamp = this.seen.has(path) ? (this.seen.get(path) ?? null) : stampOf(path);
       if (stamp === null || !sameStamp(file, 0, stamp) || !this.trusted(stamp[3])) return null;
     }
-    const claims = this.eagerBlob(stored.claims);
-    const body = this.eagerBlob(stored.kind === 'json' ? stored.whole : stored.requests);
+    // Where the blobs lie; their bytes are cut out only where they are read (most re-runs read
+    // no claims, and the requests are viewed in place): a Buffer per blob per session cost more
+    // than the checks.
+    const bodyBlob = stored.kind === 'json' ? stored.whole : stored.requests;
+    const claimsRegion = this.regionOf(stored.claims);
+    const bodyRegion = this.regionOf(bodyBlob);
+    if (claimsRegion === null || bodyRegion === null) return null;
     if (!this.checked.has(position)) {
-      if (!this.inIntactRegion(stored.claims) && !this.intact(claims, stored.claims)) return null;
-      const bodyBlob = stored.kind === 'json' ? stored.whole : stored.requests;
-      if (!this.inIntactRegion(bodyBlob) && !this.intact(body, bodyBlob)) return null;
+      if (!claimsRegion.intact && !this.intact(blobIn(claimsRegion, stored.claims), stored.claims)) return null;
+      if (!bodyRegion.intact && !this.intact(blobIn(bodyRegion, bodyBlob), bodyBlob)) return null;
     }
-    if (claims === null || body === null) return null;
     let items: Buffer | null = null;
     if (stored.kind === 'columns' && this.readsItems) {
       items = this.lazyBlob(stored.items);
@@ -439,15 +445,21 @@ export class RunPack {
     }
     this.checked.add(position);
     let claimed: string[] | undefined;
+    let claimsBytes: Buffer | undefined;
+    const claims = (): Buffer => (claimsBytes ??= blobIn(claimsRegion, stored.claims));
     return {
       position,
       owner: stored.owner,
-      hashes: () => claimHashes(claims),
-      claimed: () => (claimed ??= claimKeys(claims)),
+      hashes: () => claimHashes(claims()),
+      claimed: () => (claimed ??= claimKeys(claims())),
       session: () =>
         stored.kind === 'json'
-          ? decodeWhole(body)
-          : decodeColumns(stored, body, () => (items ??= this.checkedItems(stored)).toString('utf8')),
+          ? decodeWhole(blobIn(bodyRegion, stored.whole))
+          : assembleSession(
+              stored.head,
+              requestColumnsAt(bodyRegion.bytes, bodyBlob[0] - bodyRegion.start, bodyBlob[1], stored.strings),
+              () => (items ??= this.checkedItems(stored)).toString('utf8'),
+            ),
     };
   }
 
@@ -801,12 +813,10 @@ function decodeWhole(bytes: Buffer): Session {
   return JSON.parse(bytes.toString('utf8')) as Session;
 }
 
-function decodeColumns(
-  stored: Extract<StoredSession, { kind: 'columns' }>,
-  blob: Buffer,
-  itemsJson: () => string,
-): Session {
-  return assembleSession(stored.head, requestColumns(blob, stored.strings), itemsJson);
+/** The bytes of a blob in the region it lies in (`regionOf`). */
+function blobIn(region: Region, blob: Blob): Buffer {
+  const at = blob[0] - region.start;
+  return region.bytes.subarray(at, at + blob[1]);
 }
 
 /**

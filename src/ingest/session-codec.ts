@@ -234,12 +234,32 @@ export function decodeRequests(timestamps: Float64Array, rows: Int32Array, strin
 
 /** The columns of a `requests` blob (`EncodedSession`); in place when the blob is 8-aligned, else copied. */
 export function requestColumns(blob: Uint8Array, strings: readonly string[]): PackedRequests {
-  const count = blob.length / (8 + 4 * REQUEST_SLOTS);
+  return requestColumnsAt(blob, 0, blob.length, strings);
+}
+
+/**
+ * `requestColumns` of the `length` bytes at `offset` in `bytes`, without a view of the blob itself
+ * first (a re-run reads hundreds of blobs out of one region).
+ */
+export function requestColumnsAt(
+  bytes: Uint8Array,
+  offset: number,
+  length: number,
+  strings: readonly string[],
+): PackedRequests {
+  const count = length / (8 + 4 * REQUEST_SLOTS);
   if (!Number.isInteger(count)) throw new Error('session codec: a request row is cut');
-  const bytes = blob.byteOffset % 8 === 0 ? blob : new Uint8Array(blob);
+  let buffer = bytes.buffer;
+  let start = bytes.byteOffset + offset;
+  if (start % 8 !== 0) {
+    // A copy (`Buffer#slice` would be a view): float64 needs 8-alignment.
+    const copy = new Uint8Array(bytes.subarray(offset, offset + length));
+    buffer = copy.buffer;
+    start = copy.byteOffset;
+  }
   return {
-    timestamps: new Float64Array(bytes.buffer, bytes.byteOffset, count),
-    rows: new Int32Array(bytes.buffer, bytes.byteOffset + 8 * count, count * REQUEST_SLOTS),
+    timestamps: new Float64Array(buffer, start, count),
+    rows: new Int32Array(buffer, start + 8 * count, count * REQUEST_SLOTS),
     strings,
   };
 }

@@ -3,10 +3,13 @@
  * access only, keeps what it read, and behaves as a plain session otherwise: the model's key order,
  * assignable fields, the same JSON. Checked against deliberate bugs: `events` listed before the
  * accessors (key order), a getter that decodes again on every read (kept value), and a setter that
- * stores nothing (assignment).
+ * stores nothing (assignment). `requestColumnsAt` (a blob read where it lies in a larger buffer)
+ * equals `requestColumns` of the blob at any offset: checked against a misaligned blob viewed
+ * through `Buffer#slice` (a view, not a copy: a Float64Array there throws).
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assembleSession, encodeSession, requestColumns } from '../../src/ingest/session-codec.js';
+import { assembleSession, encodeSession, requestColumns, requestColumnsAt } from '../../src/ingest/session-codec.js';
 import type { Item, Request, Session } from '../../src/session/model.js';
 
 const request: Request = {
@@ -84,5 +87,22 @@ describe('assembleSession', () => {
     expect(built.requests).toEqual([]);
     expect(itemReads()).toBe(0);
     expect(Object.keys(built)).toEqual(Object.keys(session));
+  });
+});
+
+describe('requestColumnsAt', () => {
+  it('reads a requests blob wherever it lies in a buffer, aligned or not', () => {
+    const encoded = encodeSession({ ...session, requests: [request, { ...request, index: 1, usage: null }] });
+    if (encoded.kind !== 'columns') throw new Error('expected columns');
+    const expected = requestColumns(encoded.requests, encoded.strings);
+    fc.assert(
+      fc.property(fc.nat({ max: 23 }), fc.nat({ max: 9 }), (before, after) => {
+        const holder = Buffer.alloc(before + encoded.requests.length + after, 0xff);
+        encoded.requests.copy(holder, before);
+        const columns = requestColumnsAt(holder, before, encoded.requests.length, encoded.strings);
+        expect([...columns.timestamps]).toEqual([...expected.timestamps]);
+        expect([...columns.rows]).toEqual([...expected.rows]);
+      }),
+    );
   });
 });
