@@ -595,6 +595,10 @@ export class BillAggregator {
     // Every request of the session in one group, or a key per request (its date, its model).
     const fixed = by === 'session' || by === 'project' || by === 'host';
     const sessionKey = by === 'session' ? sessionId : by === 'project' ? place.project : place.host;
+    if (fixed && !breakdown) {
+      this.addColumnsToGroup(sessionKey, sessionId, columns, layout, counts);
+      return;
+    }
     let group: Group | undefined;
     let groupKey: string | null = null;
     // The row `addTo` reads, overwritten for each request.
@@ -669,14 +673,184 @@ export class BillAggregator {
   }
 
   /**
-   * The rates a request is priced at (and in `longContext`, whether its long-context tier
-   * applies); null = unpriced: no price, or tokens in a class the price has no rate for (never $0,
-   * as priceRequest's classCost), then counted against its model.
+   * `addColumns` where every request of the session goes to one group and no breakdown is kept
+   * (by session, project or host, the common re-run): `addTo` of each request with the group's
+   * counts and sums kept in locals, written to the group once, and each set of rates' sums looked
+   * up once per run of requests priced alike: the same numbers (every sum is of whole numbers),
+   * sets and extremes. test/usecases/bill-columns.test.ts holds it equal to `add`.
    */
-  private pricedRates(row: BillRequest, price: ModelPrice | null): ClassRates | null {
-    // As priceRequest: the long-context tier applies to every class when the whole prompt exceeds it.
-    const longContext =
-      price !== null && price.longContext !== null && row.promptTokens > price.longContext.thresholdTokens;
+  private addColumnsToGroup(
+    key: string | null,
+    sessionId: string,
+    columns: BillColumns,
+    layout: BillRowLayout,
+    counts: ColumnCounts,
+  ): void {
+    const { sinceMs, untilMs } = this.options.window;
+    const bounded = sinceMs !== null || untilMs !== null;
+    const { timestamps, rows, strings } = columns;
+    const { stride, nullSlot, hasUsage, agentId, promptTokens, uncachedInputTokens, cacheReadTokens } = layout;
+    const { cacheWriteTokens, cacheWrite5mTokens, cacheWrite1hTokens, outputTokens } = layout;
+    const modelAt = layout.model;
+    // Made when a request reaches it, as by `add` (a session without one in the window makes no group).
+    let group: Group | undefined;
+    let requests = 0;
+    let first: number | null = null;
+    let last: number | null = null;
+    let prompt = 0;
+    let uncached = 0;
+    let read = 0;
+    let write5mKnown = 0;
+    let write1h = 0;
+    let writeUnknown = 0;
+    let output = 0;
+    let subagentRequests = 0;
+    let ownRequests = 0;
+    let unpriced = 0;
+    let unpricedTokens = 0;
+    let subagentUnpriced = 0;
+    let longContextRequests = 0;
+    let pricedOwn = 0;
+    let pricedSubagent = 0;
+    let unknownTtlZero = false;
+    let measured = 0;
+    let undated = 0;
+    let modelSlot = Number.NaN;
+    let model = '';
+    let modelPrice: ModelPrice | null | undefined;
+    let bucketRates: ClassRates | null = null;
+    let bucket: Bucket | undefined;
+    for (let i = 0, at = 0; i < timestamps.length; i += 1, at += stride) {
+      if (rows[at + hasUsage] !== 1) continue;
+      measured += 1;
+      const stamp = timestamps[i] ?? Number.NaN;
+      const timestampMs = Number.isNaN(stamp) ? null : stamp;
+      if (bounded && timestampMs === null) undated += 1;
+      if (sinceMs !== null && (timestampMs === null || timestampMs < sinceMs)) continue;
+      if (untilMs !== null && (timestampMs === null || timestampMs >= untilMs)) continue;
+      const slot = rows[at + modelAt] ?? nullSlot;
+      if (group === undefined) {
+        group = this.groupOf(key);
+        first = group.first;
+        last = group.last;
+      }
+      if (slot !== modelSlot) {
+        modelSlot = slot;
+        model = slot === nullSlot ? '' : (strings[slot] ?? '');
+        modelPrice = undefined;
+        if (model !== group.lastModel) {
+          group.models.add(model);
+          group.lastModel = model;
+        }
+      }
+      let price: ModelPrice | null;
+      if (modelPrice !== undefined) price = modelPrice;
+      else {
+        price = this.priceOf(model, timestampMs);
+        modelPrice = this.timeless.get(model);
+      }
+      const agent = rows[at + agentId] ?? nullSlot;
+      const subagent = agent !== nullSlot && strings[agent] !== undefined;
+      const write = rows[at + cacheWriteTokens] ?? 0;
+      const write5m = rows[at + cacheWrite5mTokens] ?? nullSlot;
+      const write1hSlot = rows[at + cacheWrite1hTokens] ?? nullSlot;
+      const known1h = write1hSlot === nullSlot ? 0 : write1hSlot;
+      const requestPrompt = rows[at + promptTokens] ?? 0;
+      const requestUncached = rows[at + uncachedInputTokens] ?? 0;
+      const requestRead = rows[at + cacheReadTokens] ?? 0;
+      const requestOutput = rows[at + outputTokens] ?? 0;
+      // As `measuredRows`: whatever is not a known 1h write bills at the 5m rate; the part of it
+      // whose TTL the log did not give is the unknown-TTL share.
+      const requestWrite5m = write - known1h;
+      const unknown = unknownTtlTokens(
+        write,
+        write5m === nullSlot ? null : write5m,
+        write1hSlot === nullSlot ? null : write1hSlot,
+      );
+      // `addTo`, into the locals.
+      requests += 1;
+      if (timestampMs !== null) {
+        if (first === null || timestampMs < first) first = timestampMs;
+        if (last === null || timestampMs > last) last = timestampMs;
+      }
+      prompt += requestPrompt;
+      uncached += requestUncached;
+      read += requestRead;
+      write5mKnown += requestWrite5m - unknown;
+      write1h += known1h;
+      writeUnknown += unknown;
+      output += requestOutput;
+      if (subagent) subagentRequests += 1;
+      else ownRequests += 1;
+      const rates = this.ratesFor(model, price, requestPrompt, requestRead, requestWrite5m, known1h, requestOutput);
+      if (rates === null) {
+        unpriced += 1;
+        unpricedTokens += requestPrompt + requestOutput;
+        if (subagent) subagentUnpriced += 1;
+        if (unknown === 0) unknownTtlZero = true;
+        continue;
+      }
+      if (this.longContext) longContextRequests += 1;
+      if (rates !== bucketRates || bucket === undefined) {
+        bucket = group.buckets.get(rates);
+        if (bucket === undefined) {
+          bucket = { rates, own: noSums(), subagent: noSums() };
+          group.buckets.set(rates, bucket);
+        }
+        bucketRates = rates;
+      }
+      const sums = subagent ? bucket.subagent : bucket.own;
+      if (subagent) pricedSubagent += 1;
+      else pricedOwn += 1;
+      sums.input += requestUncached;
+      sums.read += requestRead;
+      sums.write5m += requestWrite5m - unknown;
+      sums.writeUnknown += unknown;
+      sums.write1h += known1h;
+      sums.output += requestOutput;
+    }
+    counts.measured += measured;
+    counts.undated += undated;
+    if (group === undefined) return;
+    group.requests += requests;
+    if (sessionId !== group.lastSession) {
+      group.sessions.add(sessionId);
+      group.lastSession = sessionId;
+    }
+    group.first = first;
+    group.last = last;
+    group.prompt += prompt;
+    group.uncached += uncached;
+    group.read += read;
+    group.write5m += write5mKnown;
+    group.write1h += write1h;
+    group.writeUnknown += writeUnknown;
+    group.output += output;
+    group.subagentRequests += subagentRequests;
+    group.ownRequests += ownRequests;
+    group.unpriced += unpriced;
+    group.unpricedTokens += unpricedTokens;
+    group.subagentUnpriced += subagentUnpriced;
+    group.longContext += longContextRequests;
+    group.pricedOwn += pricedOwn;
+    group.pricedSubagent += pricedSubagent;
+    if (unknownTtlZero) group.unknownTtlZero = true;
+  }
+
+  /**
+   * `pricedRates` of a request given by its fields (the model, the price looked up for it, its
+   * prompt, cache-read, 5m-rate write, 1h write and output tokens).
+   */
+  private ratesFor(
+    model: string,
+    price: ModelPrice | null,
+    prompt: number,
+    read: number,
+    write5m: number,
+    write1h: number,
+    output: number,
+  ): ClassRates | null {
+    const longContext = price !== null && price.longContext !== null && prompt > price.longContext.thresholdTokens;
     this.longContext = longContext;
     const rates =
       price === null
@@ -686,19 +860,36 @@ export class BillAggregator {
           : price.ratesPicoUsdPerToken;
     if (
       rates !== null &&
-      (row.cacheReadTokens === 0 || rates.cacheRead !== null) &&
-      (row.cacheWrite5mTokens === 0 || rates.cacheWrite5m !== null) &&
-      (row.cacheWrite1hTokens === 0 || rates.cacheWrite1h !== null)
+      (read === 0 || rates.cacheRead !== null) &&
+      (write5m === 0 || rates.cacheWrite5m !== null) &&
+      (write1h === 0 || rates.cacheWrite1h !== null)
     )
       return rates;
-    const seen = this.unpriced.get(row.model);
-    const tokens = row.promptTokens + row.outputTokens;
-    if (seen === undefined) this.unpriced.set(row.model, { requests: 1, tokens });
+    const seen = this.unpriced.get(model);
+    const tokens = prompt + output;
+    if (seen === undefined) this.unpriced.set(model, { requests: 1, tokens });
     else {
       seen.requests += 1;
       seen.tokens += tokens;
     }
     return null;
+  }
+
+  /**
+   * The rates a request is priced at (and in `longContext`, whether its long-context tier
+   * applies); null = unpriced: no price, or tokens in a class the price has no rate for (never $0,
+   * as priceRequest's classCost), then counted against its model.
+   */
+  private pricedRates(row: BillRequest, price: ModelPrice | null): ClassRates | null {
+    return this.ratesFor(
+      row.model,
+      price,
+      row.promptTokens,
+      row.cacheReadTokens,
+      row.cacheWrite5mTokens,
+      row.cacheWrite1hTokens,
+      row.outputTokens,
+    );
   }
 
   /** The group of `key`, made when new (consecutive requests mostly share their group). */
