@@ -5,11 +5,12 @@
  * (requests without usage, undated requests outside a window), for every grouping, zone, window.
  * Sessions are mixed: some folded from columns, some added request by request into one aggregator.
  * Checked against deliberate bugs: the model's price kept when the model changes within a session
- * (`modelPrice` not reset), the undated count taken only inside the window, and the group kept
- * when the key changes within a session (by day). The one-group fold (by session, project or host
- * without breakdown, `addColumnsToGroup`): the set of rates' sums kept when the rates change, the
- * group made for a session none of whose requests is in the window, and a model left out of the
- * group's models after its first.
+ * (`modelPrice` not reset), the undated count taken only inside the window, the group kept
+ * when the key changes within a session (by day), and the reused row's sub-agent flag never reset
+ * after a sub-agent request. The one-group fold (by session, project or host without breakdown,
+ * `addColumnsToGroup`): the set of rates' sums kept when the rates change, the group made for a
+ * session none of whose requests is in the window, and a model left out of the group's models
+ * after its first.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
