@@ -274,6 +274,17 @@ function addSums(into: ClassSums, sums: ClassSums): void {
   into.output += sums.output;
 }
 
+function anyTokens(sums: ClassSums): boolean {
+  return (
+    sums.input !== 0 ||
+    sums.read !== 0 ||
+    sums.write5m !== 0 ||
+    sums.writeUnknown !== 0 ||
+    sums.write1h !== 0 ||
+    sums.output !== 0
+  );
+}
+
 /** Turns a group's token sums into its cost columns (SQL's `sum`: NULL when nothing priced was added). */
 function settle(group: Group): void {
   const priced = group.pricedOwn + group.pricedSubagent > 0;
@@ -285,20 +296,27 @@ function settle(group: Group): void {
   let output = 0n;
   let own = 0n;
   let subagent = 0n;
+  // Sums without tokens cost 0 in every column: skipped (most groups have no sub-agent requests).
   for (const bucket of group.buckets.values()) {
-    for (const [sums, isSubagent] of [
-      [bucket.own, false],
-      [bucket.subagent, true],
-    ] as const) {
-      const costs = costsOf(bucket.rates, sums);
+    if (anyTokens(bucket.own)) {
+      const costs = costsOf(bucket.rates, bucket.own);
       input += costs.input;
       read += costs.read;
       write5m += costs.write5m;
       writeUnknown += costs.writeUnknown;
       write1h += costs.write1h;
       output += costs.output;
-      if (isSubagent) subagent += costs.total;
-      else own += costs.total;
+      own += costs.total;
+    }
+    if (anyTokens(bucket.subagent)) {
+      const costs = costsOf(bucket.rates, bucket.subagent);
+      input += costs.input;
+      read += costs.read;
+      write5m += costs.write5m;
+      writeUnknown += costs.writeUnknown;
+      write1h += costs.write1h;
+      output += costs.output;
+      subagent += costs.total;
     }
   }
   group.costInput = priced ? input : null;
