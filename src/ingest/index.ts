@@ -165,14 +165,38 @@ export function startBuildAhead(
 }
 
 /**
- * Starts the workers of `startBuildAhead` before the run discovers its sessions, so that they
- * have loaded their code when the plan comes (discovery takes about as long as a worker's start);
- * null when `parallel` asks for none, or for workers only from a size (`minBytes`, the automatic
- * count): that is known once the run is planned, and a worker started for a small run would cost
- * its start for nothing. Pass them to `startBuildAhead`, which takes or stops them.
+ * The threads to start before the run discovers its sessions (`startBuildWorkers`), or null for
+ * none. A worker started then has loaded its code when the plan comes (discovery takes about as
+ * long as a worker's start): started after the plan, the automatic worker's first session came
+ * 200–500 ms after it, against 12–45 ms when started before discovery (bench/README.md).
+ * - None in text mode (no session is built ahead), nor when the run pack of an earlier run over
+ *   these paths was read (`packLoaded`, `RunPack.loaded`: it may serve the whole run; a warm
+ *   re-run starts no worker).
+ * - `explicit` threads (`$CACHECOST_THREADS`, a library caller's `parallel`): those.
+ * - Else the automatic count as `parallelParse` gives it from the 1-minute load average (`load`):
+ *   a worker where the machine has ≥ 2 cores and is not busy. Whether the run reaches
+ *   `AUTOMATIC_MIN_BYTES` is known only once it is planned: the run keeps the worker only if the
+ *   plan and the idle gauge of discovery agree, and stops it at once otherwise (`BuildAhead.start`).
+ */
+export function earlyParallel(options: {
+  readonly explicit: ParallelParse | undefined;
+  readonly content: ContentMode;
+  readonly packLoaded: boolean;
+  readonly cores: number;
+  readonly load: number;
+}): ParallelParse | null {
+  if (options.content === 'text' || options.packLoaded) return null;
+  const parallel = options.explicit ?? parallelParse(options.cores, undefined, options.load);
+  return parallel.sessions === true && parallel.workers >= 1 ? parallel : null;
+}
+
+/**
+ * Starts the workers of `startBuildAhead` before the run discovers its sessions (`earlyParallel`
+ * says when); null when `parallel` asks for none. Pass them to `startBuildAhead`, which takes them
+ * or stops them (when the plan asks for no worker or has fewer than `minBytes` to read).
  */
 export function startBuildWorkers(parallel: ParallelParse): BuildWorkers | null {
-  return parallel.sessions === true && parallel.minBytes === 0 ? BuildWorkers.start(parallel) : null;
+  return parallel.sessions === true ? BuildWorkers.start(parallel) : null;
 }
 
 /** State shared by the sessions of one run, loaded one after another. */

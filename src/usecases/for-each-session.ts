@@ -8,6 +8,7 @@ import {
   type IngestOptions,
   loadSession,
   newIngestRun,
+  earlyParallel,
   openRunPack,
   type ParallelParse,
   parallelParse,
@@ -55,22 +56,26 @@ export async function forEachSession(
   let ahead: ParseAhead | null = null;
   let builds: BuildAhead | null = null;
   const explicit = options.parallel;
-  // Without a cache every session is read: workers that build sessions start now, loading their
-  // code while discovery runs. With one, the run pack or the parse cache may serve the run, and
-  // they start once it is planned (a re-run starts none). The automatic count starts none before
-  // the plan (`startBuildWorkers`).
-  const warm =
-    explicit !== undefined && options.content !== 'text' && (options.cache ?? null) === null
-      ? startBuildWorkers(explicit)
-      : null;
+  const cores = availableParallelism();
+  // Workers that build sessions start now, loading their code while discovery runs, unless the
+  // run pack of an earlier run may serve this one (a warm re-run starts none). The automatic
+  // worker starts where the load average leaves it a core, and is kept only if the plan reaches
+  // its size and the idle gauge below agrees; else it is stopped unused (`earlyParallel`).
+  const early = earlyParallel({
+    explicit,
+    content: options.content,
+    packLoaded: pack?.loaded ?? false,
+    cores,
+    load: loadavg()[0] ?? 0,
+  });
+  const warm = early === null ? null : startBuildWorkers(early);
   // Unset: the automatic count, decided once the run is planned, from how busy the cores were
   // while it discovered its sessions.
   const cpuBefore = explicit === undefined ? cpuSample() : null;
   try {
     const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack);
     onDiscovered?.(sources.length);
-    const parallel =
-      explicit ?? parallelParse(availableParallelism(), undefined, busyCoresSince(cpuBefore, availableParallelism()));
+    const parallel = explicit ?? parallelParse(cores, undefined, busyCoresSince(cpuBefore, cores));
     const issues: IngestIssue[] = [...discoveryIssues];
     // One run: a response counted by one session is not counted again by a resumed copy in another.
     const run = options.run ?? newIngestRun();
@@ -99,13 +104,14 @@ export async function forEachSession(
   }
 }
 
-/** The machine's idle CPU time so far (every core, milliseconds), and when it was read. */
-type CpuSample = { readonly at: number; readonly idleMs: number };
+/** The machine's idle CPU time so far (every core) and this process's CPU time (every thread), in milliseconds, and when they were read. */
+type CpuSample = { readonly at: number; readonly idleMs: number; readonly ownMs: number };
 
 function cpuSample(): CpuSample {
   let idleMs = 0;
   for (const cpu of cpus()) idleMs += cpu.times.idle;
-  return { at: performance.now(), idleMs };
+  const own = process.cpuUsage();
+  return { at: performance.now(), idleMs, ownMs: (own.user + own.system) / 1000 };
 }
 
 /** Windows shorter than this say too little about the load (the counters tick every 10 ms). */
@@ -113,8 +119,10 @@ const MIN_SAMPLE_MS = 50;
 
 /**
  * How many of `cores` were busy since `before` (this run's main thread included): the cores less
- * the idle time per millisecond over the window. A window too short to tell (a small run, which
- * starts no worker anyway) or a system without idle counters gives the 1-minute load average.
+ * the idle time per millisecond over the window. This process counts for at most one core: a
+ * worker it started before discovery (`earlyParallel`) busies another while it loads its code,
+ * and is not other work taking the core it would use. A window too short to tell (a small run,
+ * which keeps no worker anyway) or a system without idle counters gives the 1-minute load average.
  * The idle time of the last moments says whether a worker would have a core to itself; the load
  * average lags by a minute and counts the runs just before this one.
  */
@@ -123,5 +131,14 @@ function busyCoresSince(before: CpuSample | null, cores: number): number {
   const now = cpuSample();
   const window = now.at - before.at;
   if (window < MIN_SAMPLE_MS || now.idleMs <= before.idleMs) return loadavg()[0] ?? 0;
-  return Math.max(0, cores - (now.idleMs - before.idleMs) / window);
+  return busyCores(cores, (now.idleMs - before.idleMs) / window, (now.ownMs - before.ownMs) / window);
+}
+
+/**
+ * Busy cores from the idle cores (`idle`) and this process's cores (`own`), both averaged over a
+ * window: the busy cores less what this process used beyond one core (`busyCoresSince`).
+ */
+export function busyCores(cores: number, idle: number, own: number): number {
+  const busy = Math.max(0, cores - idle);
+  return Math.max(0, busy - Math.max(0, own - 1));
 }
