@@ -2,9 +2,12 @@
  * The ingest step of a command: discover sessions under the paths and hand them over one at a
  * time, collecting every ingest issue (discovery's and each session's) for the report.
  */
+import { statSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import {
+  type BuildWorkers,
   discoverSessions,
+  type FoundLog,
   type IngestOptions,
   loadSession,
   newIngestRun,
@@ -57,10 +60,11 @@ export async function forEachSession(
   let builds: BuildAhead | null = null;
   const explicit = options.parallel;
   const cores = availableParallelism();
-  // Workers that build sessions start now, loading their code while discovery runs, unless the
-  // run pack of an earlier run may serve this one (a warm re-run starts none). The automatic
-  // worker starts where the load average leaves it a core, and is kept only if the plan reaches
-  // its size and the idle gauge below agrees; else it is stopped unused (`earlyParallel`).
+  // Workers that build sessions start now or while discovery runs, loading their code meanwhile,
+  // unless the run pack of an earlier run may serve this one (a warm re-run starts none). The
+  // automatic worker starts once discovery has found `EARLY_MIN_BYTES` of transcripts, where the
+  // load average leaves it a core, and is kept only if the plan reaches its size and the idle
+  // gauge below agrees; else it is stopped unused (`earlyParallel`).
   const early = earlyParallel({
     explicit,
     content: options.content,
@@ -68,12 +72,33 @@ export async function forEachSession(
     cores,
     load: loadavg()[0] ?? 0,
   });
-  const warm = early === null ? null : startBuildWorkers(early);
+  const workers: { warm: BuildWorkers | null; started: boolean; found: number } = {
+    warm: null,
+    started: false,
+    found: 0,
+  };
+  const startEarly = (parallel: ParallelParse): void => {
+    workers.started = true;
+    workers.warm = startBuildWorkers(parallel);
+  };
+  if (early !== null && early.fromBytes === 0) startEarly(early.parallel);
+  const onFound =
+    early === null || workers.started
+      ? null
+      : (log: FoundLog): void => {
+          if (workers.started || log.format !== 'claude-code') return;
+          try {
+            workers.found += statSync(log.path).size;
+          } catch {
+            // Unreadable: reading it reports why.
+          }
+          if (workers.found >= early.fromBytes) startEarly(early.parallel);
+        };
   // Unset: the automatic count, decided once the run is planned, from how busy the cores were
   // while it discovered its sessions.
   const cpuBefore = explicit === undefined ? cpuSample() : null;
   try {
-    const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack);
+    const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack, onFound);
     onDiscovered?.(sources.length);
     const parallel = explicit ?? parallelParse(cores, undefined, busyCoresSince(cpuBefore, cores));
     const issues: IngestIssue[] = [...discoveryIssues];
@@ -81,7 +106,8 @@ export async function forEachSession(
     const run = options.run ?? newIngestRun();
     // Sessions are built ahead on worker threads (or their transcripts parsed there) while the run
     // takes them here, in the same order.
-    if (parallel.sessions === true) builds = startBuildAhead(sources, { ...options, pack, parallel, warm });
+    if (parallel.sessions === true)
+      builds = startBuildAhead(sources, { ...options, pack, parallel, warm: workers.warm });
     else ahead = startParseAhead(sources, { ...options, pack, parallel });
     for (const source of sources) {
       const session = await loadSession(source, { ...options, run, pack, ahead, builds });
@@ -96,7 +122,7 @@ export async function forEachSession(
     return issues;
   } finally {
     // Workers started for a run that failed before it planned its sessions.
-    warm?.stop();
+    workers.warm?.stop();
     await ahead?.close();
     await builds?.close();
     // A run that failed writes no pack; the one it read is closed either way.

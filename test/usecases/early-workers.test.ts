@@ -1,6 +1,7 @@
 /**
  * Build workers started before discovery (`earlyParallel` in `ingest/index.ts`, `forEachSession`):
- * a run that may read every session starts them before it discovers its sessions, a run the run
+ * a run that may read every session starts them before it discovers its sessions (the automatic
+ * count: once discovery has found `EARLY_MIN_BYTES` of transcripts), a run the run
  * pack may serve starts none, and workers the plan does not keep are stopped: each one started
  * exits (nothing leaks: a worker left running would keep the process alive) and the output is the
  * one-thread run's. The automatic count starts one only where `parallelParse` would grant one at
@@ -10,9 +11,11 @@
  * has too few bytes (`BuildAhead.start` without `warm?.stop()`: stopped only when the run ends, so
  * the first session's wait for their exit times out); the
  * loaded pack ignored (`earlyParallel` without `packLoaded`); the own-process correction applied
- * below one core (`busy - own + 1`).
+ * below one core (`busy - own + 1`); discovery's found logs not counted (`onFound` not passed:
+ * none starts during discovery), and the worker started at the first transcript found whatever
+ * its bytes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -21,6 +24,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ParallelParse } from '../../src/ingest/claude-code/parse-ahead.js';
 import {
   AUTOMATIC_MIN_BYTES,
+  discoverSessions,
+  EARLY_MIN_BYTES,
   earlyParallel,
   openParseCache,
   type ParseCache,
@@ -88,6 +93,29 @@ describe('workers started before discovery', () => {
     expect(started).toHaveLength(1);
   });
 
+  it('start during discovery once it has found their bytes of transcripts, and not before', async () => {
+    const found: string[] = [];
+    const { sources } = await discoverSessions([FIXTURES, REAL_LOGS], null, (log) => {
+      if (log.format === 'claude-code') found.push(log.path);
+    });
+    const claude = sources.flatMap((source) =>
+      source.format === 'claude-code' ? [...source.files.mainFiles, ...source.files.agentFiles.map((a) => a.file)] : [],
+    );
+    expect(found.length).toBeGreaterThan(1);
+    expect(new Set(found)).toEqual(new Set(claude));
+    let bytes = 0;
+    for (const path of found) bytes += statSync(path).size;
+    const alone = await run([FIXTURES, REAL_LOGS], 'usage', ONE_THREAD, null);
+    // Found by the end of discovery: started during it (none before: the first file is smaller).
+    const during = await run([FIXTURES, REAL_LOGS], 'usage', { ...NEVER_KEPT, earlyFromBytes: bytes }, null, true);
+    expect(during.startedByPlan).toBe(1);
+    expect(during.json).toBe(alone.json);
+    // More than there is: none.
+    const never = await run([FIXTURES, REAL_LOGS], 'usage', { ...NEVER_KEPT, earlyFromBytes: bytes + 1 }, null);
+    expect(never.startedByPlan).toBe(1);
+    expect(started).toHaveLength(1);
+  });
+
   it('start on a first run with a cache, and none when the pack of that run may serve the next', async () => {
     const cache = await openParseCache(join(root, 'cache'), { mustExist: null, nowMs: Date.now() + 60_000 });
     expect(cache).not.toBeNull();
@@ -105,7 +133,7 @@ describe('workers started before discovery', () => {
   it('only where the plan could keep them (the automatic count at the same load)', () => {
     const explicit = fc.option(
       fc.record(
-        { workers: fc.nat(4), minBytes: fc.nat(), sessions: fc.constant<true>(true) },
+        { workers: fc.nat(4), minBytes: fc.nat(), sessions: fc.constant<true>(true), earlyFromBytes: fc.nat() },
         { requiredKeys: ['workers', 'minBytes'] },
       ),
       { nil: undefined },
@@ -121,13 +149,21 @@ describe('workers started before discovery', () => {
           const early = earlyParallel({ explicit: parallel, content, packLoaded, cores, load });
           if (content === 'text' || packLoaded) expect(early).toBeNull();
           else if (parallel !== undefined)
-            expect(early).toBe(parallel.sessions === true && parallel.workers >= 1 ? parallel : null);
+            expect(early).toEqual(
+              parallel.sessions === true && parallel.workers >= 1
+                ? { parallel, fromBytes: parallel.earlyFromBytes ?? 0 }
+                : null,
+            );
           else {
             const granted = parallelParse(cores, undefined, load);
             expect(early === null).toBe(granted.workers < 1);
-            // Kept only from the automatic size, decided by the plan.
-            if (early !== null) expect(early.minBytes).toBe(AUTOMATIC_MIN_BYTES);
             if (cores < 2) expect(early).toBeNull();
+            if (early !== null) {
+              // Started once half the size is found; kept only from the automatic size, decided by the plan.
+              expect(early.fromBytes).toBe(EARLY_MIN_BYTES);
+              expect(early.fromBytes).toBeLessThan(AUTOMATIC_MIN_BYTES);
+              expect(early.parallel.minBytes).toBe(AUTOMATIC_MIN_BYTES);
+            }
           }
         },
       ),
