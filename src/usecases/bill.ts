@@ -10,11 +10,10 @@ import type { BillSessionRow, BillWindow, SubagentRow, UnknownTtlRow } from '../
 import type { RequestRow } from '../cost/rows.js';
 import type { ParallelParse } from '../ingest/index.js';
 import type { ParseCache } from '../ingest/parse-cache.js';
-import { NULL_ROW_SLOT, type PackedRequests, packedRequestsOf, REQUEST_SLOTS, SLOT } from '../ingest/session-codec.js';
+import { NULL_ROW_SLOT, packedRequestsOf, REQUEST_SLOTS, SLOT } from '../ingest/session-codec.js';
 import type { BillRequest, BillRowLayout } from '../cost/bill-aggregate.js';
 import type { BillReport } from '../report/bill-json.js';
 import type { Session } from '../session/model.js';
-import { unknownTtlTokens } from '../session/cache-class-tokens.js';
 import { billWindow, checkTimeZone, isoDate } from './bill-window.js';
 import { forEachSession } from './for-each-session.js';
 import { resolvePrices } from './prices.js';
@@ -325,80 +324,3 @@ export const PACKED_LAYOUT: BillRowLayout = {
   cacheWrite1hTokens: SLOT.cacheWrite1hTokens,
   outputTokens: SLOT.outputTokens,
 };
-
-/** A `BillRequest` whose fields are overwritten for each request (`forEachPackedBillRequest`). */
-type BillRow = { -readonly [K in keyof BillRequest]: BillRequest[K] };
-
-/**
- * `measuredBillRequests` of a session served by the run pack, read from its stored columns
- * (`ingest/session-codec.ts`) without building its request objects: the same values
- * (test/usecases/bill-packed.test.ts holds them equal on random sessions). Each measured request
- * is handed to `visit` in one row object that the next request overwrites: `visit` must not keep
- * it. Returns how many requests were visited. The bill itself folds the columns in one loop
- * (`BillAggregator.addColumns`, held equal to `add` of these requests by
- * test/usecases/bill-columns.test.ts); this request-by-request reading is what those tests compare.
- */
-export function forEachPackedBillRequest(
-  sessionId: string,
-  { timestamps, rows, strings }: PackedRequests,
-  place: { readonly project: string | null; readonly host: string | null },
-  visit: (request: BillRequest) => void,
-): number {
-  const NULL = NULL_ROW_SLOT;
-  const row: BillRow = {
-    sessionId,
-    project: place.project,
-    host: place.host,
-    model: '',
-    timestampMs: null,
-    subagent: false,
-    promptTokens: 0,
-    uncachedInputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWrite5mTokens: 0,
-    cacheWrite1hTokens: 0,
-    outputTokens: 0,
-    unknownTtlTokens: 0,
-  };
-  let visited = 0;
-  for (let i = 0, at = 0; i < timestamps.length; i += 1, at += REQUEST_SLOTS) {
-    if (rows[at + SLOT.hasUsage] !== 1) continue;
-    const write = rows[at + SLOT.cacheWriteTokens] ?? 0;
-    const write5m = rows[at + SLOT.cacheWrite5mTokens] ?? NULL;
-    const write1h = rows[at + SLOT.cacheWrite1hTokens] ?? NULL;
-    const known1h = write1h === NULL ? 0 : write1h;
-    const model = rows[at + SLOT.model] ?? NULL;
-    const agent = rows[at + SLOT.agentId] ?? NULL;
-    const timestampMs = timestamps[i] ?? Number.NaN;
-    row.model = model === NULL ? '' : (strings[model] ?? '');
-    row.timestampMs = Number.isNaN(timestampMs) ? null : timestampMs;
-    row.subagent = agent !== NULL && strings[agent] !== undefined;
-    row.promptTokens = rows[at + SLOT.promptTokens] ?? 0;
-    row.uncachedInputTokens = rows[at + SLOT.uncachedInputTokens] ?? 0;
-    row.cacheReadTokens = rows[at + SLOT.cacheReadTokens] ?? 0;
-    // As `measuredRows`: whatever is not a known 1h write bills at the 5m rate; the part of it
-    // whose TTL the log did not give (no 5m/1h split, or half of one) is the unknown-TTL share.
-    row.cacheWrite5mTokens = write - known1h;
-    row.cacheWrite1hTokens = known1h;
-    row.outputTokens = rows[at + SLOT.outputTokens] ?? 0;
-    row.unknownTtlTokens = unknownTtlTokens(
-      write,
-      write5m === NULL ? null : write5m,
-      write1h === NULL ? null : write1h,
-    );
-    visited += 1;
-    visit(row);
-  }
-  return visited;
-}
-
-/** `forEachPackedBillRequest`'s requests as objects of their own (what the fold sees, request by request). */
-export function packedBillRequests(
-  sessionId: string,
-  columns: PackedRequests,
-  place: { readonly project: string | null; readonly host: string | null },
-): BillRequest[] {
-  const out: BillRequest[] = [];
-  forEachPackedBillRequest(sessionId, columns, place, (request) => out.push({ ...request }));
-  return out;
-}

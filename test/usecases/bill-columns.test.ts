@@ -5,8 +5,9 @@
  * (requests without usage, undated requests outside a window), for every grouping, zone, window.
  * Sessions are mixed: some folded from columns, some added request by request into one aggregator.
  * Checked against deliberate bugs: the model's price kept when the model changes within a session
- * (`modelPrice` not reset), the undated count taken only inside the window, and the group kept
- * when the key changes within a session (by day).
+ * (`modelPrice` not reset), the undated count taken only inside the window, the group kept
+ * when the key changes within a session (by day), and the reused row's sub-agent flag never reset
+ * after a sub-agent request.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,18 +1,14 @@
 /**
- * The bill of a session the run pack served is read from its stored request columns
- * (`packedBillRequests`, no request objects built); it must be exactly `measuredBillRequests` of
- * the session as built, and the decoded session must still serialize as the one encoded.
- * Checked against deliberate bugs: the unknown-TTL share taken as 0 when only one of the 5m/1h
- * split was given (`||` for `&&`), and `subagent` read from the provider slot; and, since the fold
- * reuses one row for every request (`forEachPackedBillRequest`), `subagent` set on a sub-agent
- * request and never reset for the main-agent requests after it.
+ * The run pack's session codec (`src/ingest/session-codec.ts`): a session with request columns
+ * decodes to one that serializes exactly as the one encoded, and its columns are there for the
+ * bill to fold (`BillAggregator.addColumns`, held equal to the bill of each measured request by
+ * test/usecases/bill-columns.test.ts). Checked against a deliberate bug: a 1h write decoded into the
+ * 5m slot ("expected ... to be ..." on the serialized session).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeSession, encodeSession, packedRequestsOf } from '../../src/ingest/session-codec.js';
 import type { Request, Session } from '../../src/session/model.js';
-import { measuredBillRequests } from '../../src/simulate/to-rows.js';
-import { packedBillRequests } from '../../src/usecases/bill.js';
 
 const count = fc.oneof(fc.integer({ min: 0, max: 1_000 }), fc.integer({ min: 0, max: 0x7fffffff }));
 const usageArb = fc.record({
@@ -54,25 +50,16 @@ const sessionArb: fc.Arbitrary<Session> = fc
     totalsOnly: null,
   }));
 
-describe('bill from the run pack columns', () => {
-  it('equals the bill of the session as built, request by request', () => {
+describe('session codec', () => {
+  it('a session with request columns decodes to one that serializes as the one encoded', () => {
     fc.assert(
-      fc.property(
-        sessionArb,
-        fc.option(fc.constantFrom('/p', 'é')),
-        fc.option(fc.constant('host')),
-        (s, project, host) => {
-          const encoded = encodeSession(s);
-          expect(encoded.kind).toBe('columns');
-          const decoded = decodeSession(encoded);
-          const columns = packedRequestsOf(decoded);
-          expect(columns).toBeDefined();
-          if (columns === undefined) return;
-          const place = { project, host };
-          expect(packedBillRequests(decoded.id, columns, place)).toEqual(measuredBillRequests(s, place));
-          expect(JSON.stringify(decoded)).toBe(JSON.stringify(s));
-        },
-      ),
+      fc.property(sessionArb, (s) => {
+        const encoded = encodeSession(s);
+        expect(encoded.kind).toBe('columns');
+        const decoded = decodeSession(encoded);
+        expect(packedRequestsOf(decoded)?.timestamps.length).toBe(s.requests.length);
+        expect(JSON.stringify(decoded)).toBe(JSON.stringify(s));
+      }),
       { numRuns: 300 },
     );
   });
