@@ -33,6 +33,7 @@ import { detectFormatCached, type FoundLog, walkLogs } from './walk-logs.js';
 
 export type { ContentMode } from './content-mode.js';
 export { openParseCache, type ParseCache } from './parse-cache.js';
+export type { FoundLog } from './walk-logs.js';
 export type { RunPack } from './run-pack.js';
 export type { BuildAhead, BuildWorkers, ParallelParse, ParseAhead, WorkerScript } from './claude-code/index.js';
 
@@ -115,7 +116,13 @@ export function parallelParse(availableCores: number, threads?: number, busyCore
     const idle = availableCores - (Number.isFinite(busyCores) ? busyCores : 0);
     const wanted = idle >= AUTOMATIC_MIN_IDLE_CORES ? AUTOMATIC_THREADS : 1;
     const automatic = Math.max(1, Math.min(wanted, availableCores, MAX_PARSE_THREADS));
-    return { workers: automatic - 1, minBytes: AUTOMATIC_MIN_BYTES, mainShare: 1, sessions: true };
+    return {
+      workers: automatic - 1,
+      minBytes: AUTOMATIC_MIN_BYTES,
+      mainShare: 1,
+      sessions: true,
+      earlyFromBytes: EARLY_MIN_BYTES,
+    };
   }
   const workers = threads - 1;
   // One worker parses ~2.2 s of the 269 MB corpus while the main thread spends ~0.4 s building its
@@ -165,14 +172,52 @@ export function startBuildAhead(
 }
 
 /**
- * Starts the workers of `startBuildAhead` before the run discovers its sessions, so that they
- * have loaded their code when the plan comes (discovery takes about as long as a worker's start);
- * null when `parallel` asks for none, or for workers only from a size (`minBytes`, the automatic
- * count): that is known once the run is planned, and a worker started for a small run would cost
- * its start for nothing. Pass them to `startBuildAhead`, which takes or stops them.
+ * Bytes of Claude Code transcripts found from which discovery starts the automatic worker
+ * (`earlyParallel`): half the size from which the plan keeps it. A worker the plan then stops
+ * cost ≈ 0.1 s of CPU, mostly on its own thread (started before discovery, forced, on the 19 MB of
+ * `../shared/real-logs`: 0.93 → 1.04 s of CPU, loaded machine), little beside a run of ≥ 80 MB
+ * (≥ 1.2 s); below, a run never pays it. Started when half is found, it has loaded its code by
+ * the plan of a larger run.
+ */
+export const EARLY_MIN_BYTES = AUTOMATIC_MIN_BYTES / 2;
+
+/**
+ * When to start the build workers while the run discovers its sessions (`startBuildWorkers`):
+ * their count, and the bytes of Claude Code transcripts discovery must have found first (0: before
+ * discovery); null for none. A worker started then has loaded its code when the plan comes:
+ * started after the plan, the automatic worker's first session came 280–475 ms after it on the
+ * 269 MB corpus, against 49–134 ms started before discovery (bench/README.md).
+ * - None in text mode (no session is built ahead), nor when the run pack of an earlier run over
+ *   these paths was read (`packLoaded`, `RunPack.loaded`: it may serve the whole run; a warm
+ *   re-run starts no worker).
+ * - `explicit` threads (`$CACHECOST_THREADS`, a library caller's `parallel`): those, before
+ *   discovery unless they say otherwise (`earlyFromBytes`).
+ * - Else the automatic count as `parallelParse` gives it from the 1-minute load average (`load`),
+ *   from `EARLY_MIN_BYTES` found: a worker where the machine has ≥ 2 cores and is not busy.
+ *   Whether the run reaches `AUTOMATIC_MIN_BYTES` is known once it is planned: the run keeps the
+ *   worker only if the plan and the idle gauge of discovery agree, and stops it at once otherwise
+ *   (`BuildAhead.start`).
+ */
+export function earlyParallel(options: {
+  readonly explicit: ParallelParse | undefined;
+  readonly content: ContentMode;
+  readonly packLoaded: boolean;
+  readonly cores: number;
+  readonly load: number;
+}): { readonly parallel: ParallelParse; readonly fromBytes: number } | null {
+  if (options.content === 'text' || options.packLoaded) return null;
+  const parallel = options.explicit ?? parallelParse(options.cores, undefined, options.load);
+  if (parallel.sessions !== true || parallel.workers < 1) return null;
+  return { parallel, fromBytes: parallel.earlyFromBytes ?? 0 };
+}
+
+/**
+ * Starts the workers of `startBuildAhead` before the run discovers its sessions (`earlyParallel`
+ * says when); null when `parallel` asks for none. Pass them to `startBuildAhead`, which takes them
+ * or stops them (when the plan asks for no worker or has fewer than `minBytes` to read).
  */
 export function startBuildWorkers(parallel: ParallelParse): BuildWorkers | null {
-  return parallel.sessions === true && parallel.minBytes === 0 ? BuildWorkers.start(parallel) : null;
+  return parallel.sessions === true ? BuildWorkers.start(parallel) : null;
 }
 
 /** State shared by the sessions of one run, loaded one after another. */
@@ -207,15 +252,20 @@ function isMissing(error: unknown): boolean {
 
 /**
  * Finds every session under `paths`, FreeCode's first, then each other format's, each sorted by
- * id. A missing path throws `CachecostError('PATH_NOT_FOUND')`; a file given by name that no
+ * id; `onFound` is called with each non-FreeCode log file as it is found. A missing path throws `CachecostError('PATH_NOT_FOUND')`; a file given by name that no
  * format claims throws `BAD_ARGUMENT`; inside directories such files are not logs and are passed over.
  */
 export async function discoverSessions(
   paths: readonly string[],
   pack: RunPack | null = null,
+  onFound: ((log: FoundLog) => void) | null = null,
 ): Promise<{ readonly sources: readonly SessionSource[]; readonly issues: readonly IngestIssue[] }> {
   const freecodePaths: string[] = [];
   const found: FoundLog[] = [];
+  const add = (log: FoundLog): void => {
+    found.push(log);
+    onFound?.(log);
+  };
   const issues: IngestIssue[] = [];
   for (const path of paths) {
     let isDirectory: boolean;
@@ -233,7 +283,7 @@ export async function discoverSessions(
     }
     if (isDirectory) {
       freecodePaths.push(path);
-      const walked = await walkLogs(path, pack);
+      const walked = await walkLogs(path, pack, onFound);
       found.push(...walked.found);
       issues.push(...walked.issues);
       continue;
@@ -251,11 +301,11 @@ export async function discoverSessions(
       );
     }
     if (detection.format === 'freecode') freecodePaths.push(path);
-    else found.push({ ...detection, path });
+    else add({ ...detection, path });
     // A Claude Code transcript named alone brings its subagents' files: their requests are billed.
     if (detection.format === 'claude-code') {
       try {
-        found.push(...(await claudeCompanionFiles(path, pack)));
+        for (const log of await claudeCompanionFiles(path, pack)) add(log);
       } catch (error) {
         issues.push({ file: path, line: 0, reason: `cannot read its subagent files: ${errorMessage(error)}` });
       }

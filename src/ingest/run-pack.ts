@@ -537,6 +537,14 @@ export class RunPack {
     return anyIn(hit.hashes(), seen.hashes);
   }
 
+  /**
+   * Whether an earlier run's pack was read and trusted (it may serve this run's sessions); false
+   * for an empty one (no pack, or one rebuilt: every session will be read).
+   */
+  get loaded(): boolean {
+    return this.old !== null;
+  }
+
   /** Whether responses are still deferred (a session built now must be checked against them). */
   get deferring(): boolean {
     return this.deferred.length > 0;

@@ -51,6 +51,8 @@ type WalkState = {
   readonly issues: IngestIssue[];
   readonly visited: Set<string>;
   readonly pack: RunPack | null;
+  /** Called with each log as it is found (`walkLogs`). */
+  readonly onFound: ((log: FoundLog) => void) | null;
 };
 
 /**
@@ -174,8 +176,11 @@ function classify(path: string, state: WalkState): Promise<void> | null {
 }
 
 function use(path: string, { detection, issue }: Classified, state: WalkState): void {
-  if (detection !== null && detection.format !== 'freecode') state.found.push({ ...detection, path });
-  else if (issue !== null) state.issues.push({ file: path, line: 0, reason: issue });
+  if (detection !== null && detection.format !== 'freecode') {
+    const log = { ...detection, path };
+    state.found.push(log);
+    state.onFound?.(log);
+  } else if (issue !== null) state.issues.push({ file: path, line: 0, reason: issue });
 }
 
 /**
@@ -201,12 +206,14 @@ export async function detectFormatCached(path: string, pack: RunPack | null): Pr
 /**
  * Every non-FreeCode log file under the directory `dir`, in path order. With a run `pack`, a file
  * unchanged since the pack was written is classified as it was then, without reading it.
+ * `onFound` is called with each as it is found (in no set order), while the walk goes on.
  */
 export async function walkLogs(
   dir: string,
   pack: RunPack | null = null,
+  onFound: ((log: FoundLog) => void) | null = null,
 ): Promise<{ readonly found: readonly FoundLog[]; readonly issues: readonly IngestIssue[] }> {
-  const state: WalkState = { found: [], issues: [], visited: new Set(), pack };
+  const state: WalkState = { found: [], issues: [], visited: new Set(), pack, onFound };
   let real: string | null = null;
   try {
     real = realpathSync.native(dir);

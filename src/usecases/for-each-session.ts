@@ -2,12 +2,16 @@
  * The ingest step of a command: discover sessions under the paths and hand them over one at a
  * time, collecting every ingest issue (discovery's and each session's) for the report.
  */
+import { statSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import {
+  type BuildWorkers,
   discoverSessions,
+  type FoundLog,
   type IngestOptions,
   loadSession,
   newIngestRun,
+  earlyParallel,
   openRunPack,
   type ParallelParse,
   parallelParse,
@@ -55,28 +59,55 @@ export async function forEachSession(
   let ahead: ParseAhead | null = null;
   let builds: BuildAhead | null = null;
   const explicit = options.parallel;
-  // Without a cache every session is read: workers that build sessions start now, loading their
-  // code while discovery runs. With one, the run pack or the parse cache may serve the run, and
-  // they start once it is planned (a re-run starts none). The automatic count starts none before
-  // the plan (`startBuildWorkers`).
-  const warm =
-    explicit !== undefined && options.content !== 'text' && (options.cache ?? null) === null
-      ? startBuildWorkers(explicit)
-      : null;
+  const cores = availableParallelism();
+  // Workers that build sessions start now or while discovery runs, loading their code meanwhile,
+  // unless the run pack of an earlier run may serve this one (a warm re-run starts none). The
+  // automatic worker starts once discovery has found `EARLY_MIN_BYTES` of transcripts, where the
+  // load average leaves it a core, and is kept only if the plan reaches its size and the idle
+  // gauge below agrees; else it is stopped unused (`earlyParallel`).
+  const early = earlyParallel({
+    explicit,
+    content: options.content,
+    packLoaded: pack?.loaded ?? false,
+    cores,
+    load: loadavg()[0] ?? 0,
+  });
+  const workers: { warm: BuildWorkers | null; started: boolean; found: number } = {
+    warm: null,
+    started: false,
+    found: 0,
+  };
+  const startEarly = (parallel: ParallelParse): void => {
+    workers.started = true;
+    workers.warm = startBuildWorkers(parallel);
+  };
+  if (early !== null && early.fromBytes === 0) startEarly(early.parallel);
+  const onFound =
+    early === null || workers.started
+      ? null
+      : (log: FoundLog): void => {
+          if (workers.started || log.format !== 'claude-code') return;
+          try {
+            workers.found += statSync(log.path).size;
+          } catch {
+            // Unreadable: reading it reports why.
+          }
+          if (workers.found >= early.fromBytes) startEarly(early.parallel);
+        };
   // Unset: the automatic count, decided once the run is planned, from how busy the cores were
   // while it discovered its sessions.
   const cpuBefore = explicit === undefined ? cpuSample() : null;
   try {
-    const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack);
+    const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack, onFound);
     onDiscovered?.(sources.length);
-    const parallel =
-      explicit ?? parallelParse(availableParallelism(), undefined, busyCoresSince(cpuBefore, availableParallelism()));
+    const parallel = explicit ?? parallelParse(cores, undefined, busyCoresSince(cpuBefore, cores));
     const issues: IngestIssue[] = [...discoveryIssues];
     // One run: a response counted by one session is not counted again by a resumed copy in another.
     const run = options.run ?? newIngestRun();
     // Sessions are built ahead on worker threads (or their transcripts parsed there) while the run
     // takes them here, in the same order.
-    if (parallel.sessions === true) builds = startBuildAhead(sources, { ...options, pack, parallel, warm });
+    if (parallel.sessions === true)
+      builds = startBuildAhead(sources, { ...options, pack, parallel, warm: workers.warm });
     else ahead = startParseAhead(sources, { ...options, pack, parallel });
     for (const source of sources) {
       const session = await loadSession(source, { ...options, run, pack, ahead, builds });
@@ -91,7 +122,7 @@ export async function forEachSession(
     return issues;
   } finally {
     // Workers started for a run that failed before it planned its sessions.
-    warm?.stop();
+    workers.warm?.stop();
     await ahead?.close();
     await builds?.close();
     // A run that failed writes no pack; the one it read is closed either way.
@@ -99,13 +130,14 @@ export async function forEachSession(
   }
 }
 
-/** The machine's idle CPU time so far (every core, milliseconds), and when it was read. */
-type CpuSample = { readonly at: number; readonly idleMs: number };
+/** The machine's idle CPU time so far (every core) and this process's CPU time (every thread), in milliseconds, and when they were read. */
+type CpuSample = { readonly at: number; readonly idleMs: number; readonly ownMs: number };
 
 function cpuSample(): CpuSample {
   let idleMs = 0;
   for (const cpu of cpus()) idleMs += cpu.times.idle;
-  return { at: performance.now(), idleMs };
+  const own = process.cpuUsage();
+  return { at: performance.now(), idleMs, ownMs: (own.user + own.system) / 1000 };
 }
 
 /** Windows shorter than this say too little about the load (the counters tick every 10 ms). */
@@ -113,8 +145,10 @@ const MIN_SAMPLE_MS = 50;
 
 /**
  * How many of `cores` were busy since `before` (this run's main thread included): the cores less
- * the idle time per millisecond over the window. A window too short to tell (a small run, which
- * starts no worker anyway) or a system without idle counters gives the 1-minute load average.
+ * the idle time per millisecond over the window. This process counts for at most one core: a
+ * worker it started before discovery (`earlyParallel`) busies another while it loads its code,
+ * and is not other work taking the core it would use. A window too short to tell (a small run,
+ * which keeps no worker anyway) or a system without idle counters gives the 1-minute load average.
  * The idle time of the last moments says whether a worker would have a core to itself; the load
  * average lags by a minute and counts the runs just before this one.
  */
@@ -123,5 +157,14 @@ function busyCoresSince(before: CpuSample | null, cores: number): number {
   const now = cpuSample();
   const window = now.at - before.at;
   if (window < MIN_SAMPLE_MS || now.idleMs <= before.idleMs) return loadavg()[0] ?? 0;
-  return Math.max(0, cores - (now.idleMs - before.idleMs) / window);
+  return busyCores(cores, (now.idleMs - before.idleMs) / window, (now.ownMs - before.ownMs) / window);
+}
+
+/**
+ * Busy cores from the idle cores (`idle`) and this process's cores (`own`), both averaged over a
+ * window: the busy cores less what this process used beyond one core (`busyCoresSince`).
+ */
+export function busyCores(cores: number, idle: number, own: number): number {
+  const busy = Math.max(0, cores - idle);
+  return Math.max(0, busy - Math.max(0, own - 1));
 }

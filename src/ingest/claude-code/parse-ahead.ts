@@ -99,6 +99,12 @@ export type ParallelParse = {
    * transcripts for the main thread to build (`ParseAhead`).
    */
   readonly sessions?: boolean;
+  /**
+   * With `sessions`, where the run has no cache to serve it: the workers start while the run
+   * discovers its sessions, once it has found this many bytes of Claude Code transcripts (default
+   * 0: before discovery; `earlyParallel` in `ingest/index.ts`).
+   */
+  readonly earlyFromBytes?: number;
   /** The worker to start (tests); default `defaultParseWorkerScript()`. */
   readonly workerScript?: WorkerScript | null;
 };

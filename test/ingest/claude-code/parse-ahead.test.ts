@@ -29,6 +29,7 @@ import {
   openParseCache,
   openRunPack,
   AUTOMATIC_MIN_BYTES,
+  EARLY_MIN_BYTES,
   AUTOMATIC_MIN_IDLE_CORES,
   parallelParse,
   type ParseCache,
@@ -357,7 +358,14 @@ describe('parsing ahead on worker threads', () => {
 
 describe('how many threads', () => {
   it('builds sessions on one worker from a size by default, unless CACHECOST_THREADS says otherwise', () => {
-    const automatic = { workers: 1, minBytes: AUTOMATIC_MIN_BYTES, mainShare: 1, sessions: true };
+    // Started during discovery once half the size is found (`earlyParallel`), kept from the size.
+    const automatic = {
+      workers: 1,
+      minBytes: AUTOMATIC_MIN_BYTES,
+      mainShare: 1,
+      sessions: true,
+      earlyFromBytes: EARLY_MIN_BYTES,
+    };
     expect(parallelParse(2)).toEqual(automatic);
     // One worker wherever the cores allow it: more were not measured to gain (README, performance).
     expect(parallelParse(64)).toEqual(automatic);
