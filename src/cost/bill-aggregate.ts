@@ -285,46 +285,38 @@ function anyTokens(sums: ClassSums): boolean {
   );
 }
 
+/** A group's cost columns as `settle` adds them up. */
+type CostSums = { input: bigint; read: bigint; write5m: bigint; writeUnknown: bigint; write1h: bigint; output: bigint };
+
+/** Adds the cost of `sums` at `rates` to `into`, column by column; returns its total. */
+function addCosts(into: CostSums, rates: ClassRates, sums: ClassSums): bigint {
+  const costs = costsOf(rates, sums);
+  into.input += costs.input;
+  into.read += costs.read;
+  into.write5m += costs.write5m;
+  into.writeUnknown += costs.writeUnknown;
+  into.write1h += costs.write1h;
+  into.output += costs.output;
+  return costs.total;
+}
+
 /** Turns a group's token sums into its cost columns (SQL's `sum`: NULL when nothing priced was added). */
 function settle(group: Group): void {
   const priced = group.pricedOwn + group.pricedSubagent > 0;
-  let input = 0n;
-  let read = 0n;
-  let write5m = 0n;
-  let writeUnknown = 0n;
-  let write1h = 0n;
-  let output = 0n;
+  const sums: CostSums = { input: 0n, read: 0n, write5m: 0n, writeUnknown: 0n, write1h: 0n, output: 0n };
   let own = 0n;
   let subagent = 0n;
   // Sums without tokens cost 0 in every column: skipped (most groups have no sub-agent requests).
   for (const bucket of group.buckets.values()) {
-    if (anyTokens(bucket.own)) {
-      const costs = costsOf(bucket.rates, bucket.own);
-      input += costs.input;
-      read += costs.read;
-      write5m += costs.write5m;
-      writeUnknown += costs.writeUnknown;
-      write1h += costs.write1h;
-      output += costs.output;
-      own += costs.total;
-    }
-    if (anyTokens(bucket.subagent)) {
-      const costs = costsOf(bucket.rates, bucket.subagent);
-      input += costs.input;
-      read += costs.read;
-      write5m += costs.write5m;
-      writeUnknown += costs.writeUnknown;
-      write1h += costs.write1h;
-      output += costs.output;
-      subagent += costs.total;
-    }
+    if (anyTokens(bucket.own)) own += addCosts(sums, bucket.rates, bucket.own);
+    if (anyTokens(bucket.subagent)) subagent += addCosts(sums, bucket.rates, bucket.subagent);
   }
-  group.costInput = priced ? input : null;
-  group.costRead = priced ? read : null;
-  group.costWrite5m = priced ? write5m : null;
-  group.costWrite1h = priced ? write1h : null;
-  group.costWriteUnknown = priced || group.unknownTtlZero ? writeUnknown : null;
-  group.costOutput = priced ? output : null;
+  group.costInput = priced ? sums.input : null;
+  group.costRead = priced ? sums.read : null;
+  group.costWrite5m = priced ? sums.write5m : null;
+  group.costWrite1h = priced ? sums.write1h : null;
+  group.costWriteUnknown = priced || group.unknownTtlZero ? sums.writeUnknown : null;
+  group.costOutput = priced ? sums.output : null;
   group.cost = priced ? own + subagent : null;
   group.subagentCost = group.pricedSubagent > 0 ? subagent : null;
   group.ownCost = group.pricedOwn > 0 ? own : null;
