@@ -10,7 +10,7 @@ export type { CsvValue } from './duck-values.js';
 export { modelFacts, priceForModel, resolveCacheRules, resolveModelName } from './model-resolution.js';
 export type { CacheRulesBasis, ModelResolution, ResolutionBasis } from './model-resolution.js';
 export { bigintToSafeNumber, formatPicoUsd, picoUsdToUsd } from './money.js';
-export { priceRequest, priceRow, priceUsage } from './price-request.js';
+export { priceCounts, priceRequest, priceRow, priceUsage } from './price-request.js';
 export type { BillableUsage, RequestCost, UsageToPrice } from './price-request.js';
 export { buildPriceTable, normalizePrice, priceAt } from './price-table.js';
 export type { ClassRates, LongContextTier, ModelPrice, PriceTable } from './price-table.js';

@@ -112,15 +112,29 @@ export type UsageToPrice = CacheClassTokens & {
 
 /** `priceRow` for usage in camelCase: one mapping to the table's columns instead of one per caller. */
 export function priceUsage(table: PriceTable, usage: UsageToPrice): RequestCost | null {
+  return priceCounts(table, usage.kind, usage.model, usage.timestampMs, usage);
+}
+
+/**
+ * `priceUsage` with the request's kind, model and time apart from its counts: a caller whose counts
+ * sit in an object of their own (a replay row's usage) prices them without copying them into one.
+ */
+export function priceCounts(
+  table: PriceTable,
+  kind: BillableUsage['kind'],
+  model: string,
+  timestampMs: number | null,
+  counts: CacheClassTokens,
+): RequestCost | null {
   return priceRow(table, {
-    kind: usage.kind,
-    model: usage.model,
-    timestamp_ms: usage.timestampMs,
-    prompt_tokens: usage.promptTokens,
-    cache_read_tokens: usage.cacheReadTokens,
-    cache_write_5m_tokens: usage.cacheWrite5mTokens,
-    cache_write_1h_tokens: usage.cacheWrite1hTokens,
-    uncached_input_tokens: usage.uncachedInputTokens,
-    output_tokens: usage.outputTokens,
+    kind,
+    model,
+    timestamp_ms: timestampMs,
+    prompt_tokens: counts.promptTokens,
+    cache_read_tokens: counts.cacheReadTokens,
+    cache_write_5m_tokens: counts.cacheWrite5mTokens,
+    cache_write_1h_tokens: counts.cacheWrite1hTokens,
+    uncached_input_tokens: counts.uncachedInputTokens,
+    output_tokens: counts.outputTokens,
   });
 }

@@ -4,7 +4,7 @@
  * price is counted as unpriced, never as $0.
  */
 import type { PriceTable } from '../cost/index.js';
-import { priceRow } from '../cost/index.js';
+import { priceCounts } from '../cost/index.js';
 import type { RequestKind } from '../cost/rows.js';
 import type { ReplayRow } from '../simulate/replay.js';
 import type { RequestRange } from './flag.js';
@@ -23,19 +23,9 @@ export function usageCostPicoUsd(
   usage: TraceUsage,
   kind: RequestKind = 'request',
 ): bigint | null {
-  // The usage fields alone (`priceUsage`'s mapping, written out): spreading a replay row into a
-  // new object for every row of every detector was most of what the flags allocated.
-  const cost = priceRow(prices, {
-    kind,
-    model,
-    timestamp_ms: timestampMs,
-    prompt_tokens: usage.promptTokens,
-    cache_read_tokens: usage.cacheReadTokens,
-    cache_write_5m_tokens: usage.cacheWrite5mTokens,
-    cache_write_1h_tokens: usage.cacheWrite1hTokens,
-    uncached_input_tokens: usage.uncachedInputTokens,
-    output_tokens: usage.outputTokens,
-  });
+  // The counts priced where they are: spreading a replay row into a new object for every row of
+  // every detector was most of what the flags allocated.
+  const cost = priceCounts(prices, kind, model, timestampMs, usage);
   return cost === null ? null : cost.totalPicoUsd;
 }
 
