@@ -289,7 +289,12 @@ function childOf(
   return undefined;
 }
 
-/** Per depth: the container's opening byte and its elision. */
+/**
+ * Per depth: the container's opening byte and the elision its values fall under (an object's own,
+ * an array's `items`: found once when the array opens, not at each comma, so that the comma's path
+ * reads no property a first long line may not have taken yet, which cost a deoptimization of
+ * `scan` in every cold run).
+ */
 let kinds = new Uint8Array(64);
 const specs: (CompiledElision | null)[] = [];
 /** Cut ranges of the current scan, as [from, to) pairs. */
@@ -360,6 +365,7 @@ function scan(
     if (c === LBRACE || c === LBRACKET) {
       if (depth >= maxDepth) return DEEP;
       kinds[depth] = c;
+      if (c === LBRACKET) spec = spec === null ? null : spec.items;
       specs[depth] = spec;
       depth += 1;
       i = whitespaceEnd(bytes, i + 1, end);
@@ -368,7 +374,6 @@ function scan(
         i += 1;
         depth -= 1;
       } else if (c === LBRACKET) {
-        spec = spec === null ? null : spec.items;
         continue value;
       } else {
         const at = keyValue(bytes, i, end, view, spec, strict);
@@ -408,7 +413,7 @@ function scan(
         i = whitespaceEnd(bytes, i + 1, end);
         const container = specs[depth - 1] ?? null;
         if (kind === LBRACKET) {
-          spec = container === null ? null : container.items;
+          spec = container;
           continue value;
         }
         const at = keyValue(bytes, i, end, view, container, strict);

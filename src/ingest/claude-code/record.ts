@@ -194,6 +194,13 @@ function toolResultContent(value: unknown, content: ContentMode): TextContent {
 const NO_CONTENT: TextContent = { text: null, chars: 0, imageParts: 0, imageChars: 0 };
 
 /**
+ * Block types that call a tool. Looked up in a set, not compared in turn: in a cold run the second
+ * comparison first ran (a block other than `tool_use` in a line long enough to be deep) only after
+ * `assistantRecord` had been optimized with no feedback for it, and deoptimized it (`--trace-deopt`).
+ */
+const TOOL_USE_TYPES: ReadonlySet<unknown> = new Set(['tool_use', 'server_tool_use']);
+
+/**
  * A tool call in `usage` mode: no arguments text (only the sizes of items need it), but the same
  * depth check as `jsonText`, so a line too deep to read is the same issue in every mode.
  */
@@ -314,8 +321,7 @@ function assistantRecord(
   for (const block of asArray(raw) ?? (typeof raw === 'string' ? [raw] : [])) {
     if (!sized) {
       const type = asObject(block)?.['type'];
-      if (mayBeDeep && (type === 'tool_use' || type === 'server_tool_use'))
-        usageModeToolCall(asObject(block)?.['input']);
+      if (mayBeDeep && TOOL_USE_TYPES.has(type)) usageModeToolCall(asObject(block)?.['input']);
       continue;
     }
     if (typeof block === 'string') {
