@@ -11,9 +11,11 @@ import {
   type BuildAhead,
   BuildWorkers,
   claudeCompanionFiles,
+  type ClaudeLoadOptions,
   type ClaudeSessionFiles,
   groupClaudeFiles,
   loadClaudeSession,
+  loadClaudeSessionNow,
   type ParallelParse,
   type ParseAhead,
   type ResponseClaims,
@@ -336,6 +338,28 @@ export async function discoverSessions(
   return { sources, issues };
 }
 
+function claudeLoadOptions(options: IngestOptions): ClaudeLoadOptions {
+  return {
+    content: options.content,
+    claims: options.run?.claudeClaims,
+    cache: options.cache ?? null,
+    pack: options.pack ?? null,
+    ahead: options.ahead ?? null,
+    builds: options.builds ?? null,
+  };
+}
+
+/**
+ * `loadSession`, returning the session itself (no promise) when the run pack serves it
+ * (`loadClaudeSessionNow`: a re-run serves hundreds of sessions, where a promise and its awaits
+ * per session cost more than serving it); any other session comes as a promise.
+ */
+export function loadSessionNow(source: SessionSource, options: IngestOptions): Session | Promise<Session> {
+  return source.format === 'claude-code'
+    ? loadClaudeSessionNow(source.files, claudeLoadOptions(options))
+    : loadSession(source, options);
+}
+
 /**
  * Reads one session; bad content becomes the session's ingest issues, never an exception. The
  * adapters other than Claude Code's are loaded on first use: some load zod and their schemas,
@@ -348,14 +372,7 @@ export async function loadSession(source: SessionSource, options: IngestOptions)
       return loadFreecodeSession(source.files, options);
     }
     case 'claude-code':
-      return loadClaudeSession(source.files, {
-        content: options.content,
-        claims: options.run?.claudeClaims,
-        cache: options.cache ?? null,
-        pack: options.pack ?? null,
-        ahead: options.ahead ?? null,
-        builds: options.builds ?? null,
-      });
+      return loadClaudeSession(source.files, claudeLoadOptions(options));
     case 'codex': {
       const { loadCodexSession } = await import('./codex/index.js');
       return loadCodexSession(source.files, options);

@@ -35,21 +35,30 @@ export type { WorkerScript } from '../worker-script.js';
  * With a run `pack`, a session whose files are unchanged is served from it (not in text mode: it
  * would store the logs' content a second time); a session built here is stored in it.
  */
-export async function loadClaudeSession(
+export async function loadClaudeSession(files: ClaudeSessionFiles, options: ClaudeLoadOptions): Promise<Session> {
+  return loadClaudeSessionNow(files, options);
+}
+
+export type ClaudeLoadOptions = {
+  readonly content: ContentMode;
+  readonly claims?: ResponseClaims | undefined;
+  readonly cache?: ParseCache | null;
+  readonly pack?: RunPack | null;
+  /** Transcripts parsed ahead on worker threads (`startClaudeParseAhead`). */
+  readonly ahead?: ParseAhead | null;
+  /** Sessions built ahead on worker threads (`startClaudeBuildAhead`). */
+  readonly builds?: BuildAhead | null;
+};
+
+/**
+ * `loadClaudeSession`, returning the session itself, without a promise, when the run pack serves
+ * it: a re-run serves hundreds of sessions, and an async call and its awaits per session cost
+ * more than serving it. A session to be built comes as a promise.
+ */
+export function loadClaudeSessionNow(
   files: ClaudeSessionFiles,
-  options: {
-    readonly content: ContentMode;
-    readonly claims?: ResponseClaims | undefined;
-    readonly cache?: ParseCache | null;
-    readonly pack?: RunPack | null;
-    /** Transcripts parsed ahead on worker threads (`startClaudeParseAhead`). */
-    readonly ahead?: ParseAhead | null;
-    /** Sessions built ahead on worker threads (`startClaudeBuildAhead`). */
-    readonly builds?: BuildAhead | null;
-  },
-): Promise<Session> {
-  const ahead = options.ahead ?? null;
-  const cache = options.cache ?? null;
+  options: ClaudeLoadOptions,
+): Session | Promise<Session> {
   const paths = [...files.mainFiles, ...files.agentFiles.map((agent) => agent.file)];
   const pack = options.content === 'text' ? null : (options.pack ?? null);
   // A session read alone (no claims) records none: it is never served to a run that keeps claims.
@@ -58,6 +67,19 @@ export async function loadClaudeSession(
     const hit = pack.lookup(sessionKey, paths);
     if (hit !== null && pack.serve(hit, options.claims)) return hit.session();
   }
+  return buildClaudeSessionNow(files, options, paths, pack, sessionKey);
+}
+
+/** The rest of `loadClaudeSessionNow`: a session the run pack did not serve, built (and stored in the pack). */
+async function buildClaudeSessionNow(
+  files: ClaudeSessionFiles,
+  options: ClaudeLoadOptions,
+  paths: readonly string[],
+  pack: RunPack | null,
+  sessionKey: string,
+): Promise<Session> {
+  const ahead = options.ahead ?? null;
+  const cache = options.cache ?? null;
   const run = options.claims;
   const built = (await options.builds?.take(files)) ?? null;
   if (built !== null && keepBuiltAlone(built, files.sessionId, run, pack)) {
