@@ -17,6 +17,7 @@ import {
   parallelParse,
   type BuildAhead,
   type ParseAhead,
+  type SessionSource,
   startBuildAhead,
   startBuildWorkers,
   startParseAhead,
@@ -27,6 +28,21 @@ import type { IngestIssue, Session } from '../session/model.js';
 export type ForEachSessionOptions = IngestOptions & {
   /** Threads that read the logs (`parallelParse`); default: its automatic count (one worker from a size, where the machine has the cores and they are not busy). */
   readonly parallel?: ParallelParse | undefined;
+  /** Sessions other threads load and use instead of this one (`SessionShare`); absent = every session here. */
+  readonly share?: SessionShare | undefined;
+};
+
+/**
+ * Sessions that other threads load and use instead of this one (`simulate`'s replay workers). The
+ * run goes on in discovery order and still returns every ingest issue in that order.
+ */
+export type SessionShare = {
+  /** The run is planned: its sessions, and the threads `parallelParse` gives it (explicit, or automatic from the idle cores). */
+  readonly start: (sources: readonly SessionSource[], parallel: ParallelParse) => void;
+  /** Asked once per session, in order, before the run would load it: true = another thread has taken it (`use` is not called). */
+  readonly took: (index: number) => boolean;
+  /** Once the run has used every session it kept: the ingest issues of each session another thread took, by index. */
+  readonly finish: () => Promise<ReadonlyMap<number, readonly IngestIssue[]>>;
 };
 
 /**
@@ -50,7 +66,7 @@ export function parallelFromEnv(env: Readonly<Record<string, string | undefined>
 export async function forEachSession(
   paths: readonly string[],
   options: ForEachSessionOptions,
-  use: (session: Session) => void | Promise<void>,
+  use: (session: Session, index: number) => void | Promise<void>,
   onDiscovered?: (sessions: number) => void,
 ): Promise<readonly IngestIssue[]> {
   // With a cache: what this run reads is recorded in one pack, which the next run over the same
@@ -109,10 +125,24 @@ export async function forEachSession(
     if (parallel.sessions === true)
       builds = startBuildAhead(sources, { ...options, pack, parallel, warm: workers.warm });
     else ahead = startParseAhead(sources, { ...options, pack, parallel });
-    for (const source of sources) {
+    const share = options.share;
+    share?.start(sources, parallel);
+    // With a share, each session's issues wait for those of the sessions before it.
+    const kept = new Map<number, readonly IngestIssue[]>();
+    for (const [index, source] of sources.entries()) {
+      if (share?.took(index) === true) continue;
       const session = await loadSession(source, { ...options, run, pack, ahead, builds });
-      issues.push(...session.issues);
-      await use(session);
+      if (share === undefined) issues.push(...session.issues);
+      else kept.set(index, session.issues);
+      await use(session, index);
+    }
+    if (share !== undefined) {
+      const taken = await share.finish();
+      for (let index = 0; index < sources.length; index += 1) {
+        const sessionIssues = kept.get(index) ?? taken.get(index);
+        if (sessionIssues === undefined) throw new Error(`invariant: session ${index} was loaded by no thread`);
+        issues.push(...sessionIssues);
+      }
     }
     await ahead?.close();
     await builds?.close();
