@@ -37,8 +37,15 @@ export type ForEachSessionOptions = IngestOptions & {
  * run goes on in discovery order and still returns every ingest issue in that order.
  */
 export type SessionShare = {
-  /** The run is planned: its sessions, and the threads `parallelParse` gives it (explicit, or automatic from the idle cores). */
-  readonly start: (sources: readonly SessionSource[], parallel: ParallelParse) => void;
+  /**
+   * The run is planned: its sessions, the threads `parallelParse` gives it (explicit, or automatic
+   * from the idle cores), and how many cores were busy while it discovered them (0 with explicit
+   * threads; `busyCores`).
+   */
+  readonly start: (
+    sources: readonly SessionSource[],
+    plan: { readonly parallel: ParallelParse; readonly busyCores: number },
+  ) => void;
   /** Asked once per session, in order, before the run would load it: true = another thread has taken it (`use` is not called). */
   readonly took: (index: number) => boolean;
   /** Once the run has used every session it kept: the ingest issues of each session another thread took, by index. */
@@ -116,7 +123,8 @@ export async function forEachSession(
   try {
     const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack, onFound);
     onDiscovered?.(sources.length);
-    const parallel = explicit ?? parallelParse(cores, undefined, busyCoresSince(cpuBefore, cores));
+    const busy = explicit === undefined ? busyCoresSince(cpuBefore, cores) : 0;
+    const parallel = explicit ?? parallelParse(cores, undefined, busy);
     const issues: IngestIssue[] = [...discoveryIssues];
     // One run: a response counted by one session is not counted again by a resumed copy in another.
     const run = options.run ?? newIngestRun();
@@ -126,7 +134,7 @@ export async function forEachSession(
       builds = startBuildAhead(sources, { ...options, pack, parallel, warm: workers.warm });
     else ahead = startParseAhead(sources, { ...options, pack, parallel });
     const share = options.share;
-    share?.start(sources, parallel);
+    share?.start(sources, { parallel, busyCores: busy });
     // With a share, each session's issues wait for those of the sessions before it.
     const kept = new Map<number, readonly IngestIssue[]>();
     for (const [index, source] of sources.entries()) {

@@ -11,6 +11,7 @@
  * thread, loading them in order, knows.
  */
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ParallelParse, SessionSource, WorkerScript } from '../ingest/index.js';
 import { compiledWorker } from '../ingest/worker-script.js';
@@ -62,10 +63,22 @@ export function defaultReplayWorkerScript(): WorkerScript | null {
 
 /**
  * Bytes of logs other than Claude Code's from which the automatic worker starts. A worker costs
- * ≈ 0.3–0.5 s of CPU before it replays at full speed (its start, loading its modules, V8 compiling
- * the hot code again for its isolate); replaying costs ≈ 50–60 ms of CPU per MB of FreeCode logs.
+ * CPU before it replays at full speed (its start, loading its bundle, V8 compiling the hot code
+ * again for its isolate): ≈ 0.4 s more CPU on the 14 MB of `datasets/freecode` (3.0 → 3.4 s),
+ * where replaying costs ≈ 0.2 s of CPU per MB. Not measured to break even there (the machine was
+ * never idle enough to tell): the bound keeps the worker to runs where that cost is a small part.
  */
 export const AUTOMATIC_MIN_REPLAY_BYTES = 16 << 20;
+
+/**
+ * Idle cores (this run's main thread counted busy: `busyCores` in `for-each-session.ts`) the
+ * automatic worker needs. A replay on one thread already keeps ≈ 1.3 cores busy (V8 compiling its
+ * hot code and collecting garbage on helper threads: 2.2–3.6 s of its ≈ 8.5 s of CPU on the
+ * FreeCode benchmark corpus), so a worker pays only where both cores are free: on this 2-core VM
+ * near idle (`nice -n -10`) `simulate` took 6.5 s with a worker against 7.8 s without, and at a
+ * load of 3–6 it lost 1.6–5 s (bench/README.md).
+ */
+export const AUTOMATIC_MIN_IDLE_REPLAY_CORES = 1.5;
 
 /** The bytes of a session's log files (the automatic worker's threshold); unreadable files count 0. */
 function sourceBytes(source: SessionSource): number {
@@ -142,7 +155,11 @@ export class ReplayShare implements SessionShare {
     return this.workers.length;
   }
 
-  start(sources: readonly SessionSource[], parallel: ParallelParse): void {
+  start(
+    sources: readonly SessionSource[],
+    plan: { readonly parallel: ParallelParse; readonly busyCores: number },
+  ): void {
+    const { parallel } = plan;
     const script = this.options.workerScript === undefined ? defaultReplayWorkerScript() : this.options.workerScript;
     if (script === null) return;
     const shareable = sources.filter((source) => source.format !== 'claude-code');
@@ -150,6 +167,7 @@ export class ReplayShare implements SessionShare {
     const count = Math.min(Math.max(0, Math.floor(parallel.workers)), shareable.length - 1);
     if (count < 1) return;
     if (!this.options.explicit) {
+      if (availableParallelism() - plan.busyCores < AUTOMATIC_MIN_IDLE_REPLAY_CORES) return;
       let bytes = 0;
       for (const source of shareable) bytes += sourceBytes(source);
       if (bytes < AUTOMATIC_MIN_REPLAY_BYTES) return;
