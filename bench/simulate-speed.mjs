@@ -4,6 +4,7 @@
 // much less). No timed unit tests: this is the only place simulate's speed is measured.
 //
 //   node bench/simulate-speed.mjs [--runs 5] [--mb 100] [--big] [--big-mb 1024] [--baseline <main.js>]
+//                                 [--threads 1,2]
 //
 // 1. Generates the FreeCode benchmark corpus once (the dataset generator's `generateCorpus`,
 //    deterministic for its seed) under bench/out/freecode-<mb>mb/; reused while it is complete.
@@ -14,6 +15,8 @@
 //    simulate run printed the same bytes (the replay is deterministic).
 //    With --baseline: also another build's simulate (e.g. a checkout of main), alternated with the
 //    others, and its ratio to this build's report (before / after figures from one run).
+//    With --threads: this build's simulate once per thread count (`CACHECOST_THREADS`; `auto` =
+//    unset), each a row of its own, alternated with the others; every one must print the same bytes.
 // 4. With --big: peak RSS of `sessions --json`, `report --by session --json` (both --no-cache; goal
 //    ≤ 600 MB) and `simulate --scenario freecode --json` (goal ≤ 1.2 GB) on one ≈ 1 GB Claude Code
 //    transcript (bench/corpus.mjs, the file bench/ccusage-speed.mjs uses), one run each.
@@ -36,6 +39,7 @@ const { values } = parseArgs({
     big: { type: 'boolean', default: false },
     'big-mb': { type: 'string', default: '1024' },
     baseline: { type: 'string' },
+    threads: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
@@ -73,22 +77,35 @@ const fmtS = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
 const dir = await freecodeCorpus(corpusMb);
 console.log(`machine: Node ${process.version}; ${runs} alternating runs per command; medians`);
+const simulateArgv = ['simulate', dir, '--scenario', 'freecode', '--json'];
 const commands = {
   report: ['report', dir, '--json', '--no-cache'],
-  simulate: ['simulate', dir, '--scenario', 'freecode', '--json'],
+  simulate: simulateArgv,
 };
+/** Each simulate row's `CACHECOST_THREADS` (absent: unset, the automatic count). */
+const threadsOf = {};
+for (const threads of values.threads?.split(',') ?? []) {
+  const name = `simulate@${threads}`;
+  commands[name] = simulateArgv;
+  if (threads !== 'auto') threadsOf[name] = threads;
+}
 if (baseline !== null) commands.baseline = commands.simulate;
-const samples = { report: [], simulate: [], baseline: [] };
-const outputs = new Set();
 const names = Object.keys(commands);
+const samples = Object.fromEntries(names.map((name) => [name, []]));
+const outputs = new Set();
+/** Another build's output, compared with this build's. */
+const baselineOutputs = new Set();
 for (let run = 0; run < runs; run += 1) {
   for (const name of run % 2 === 0 ? names : [...names].reverse()) {
-    const m = await measure(name === 'baseline' ? resolve(baseline) : cachecostMain, commands[name], PLAIN);
+    const env = threadsOf[name] === undefined ? PLAIN : { ...PLAIN, CACHECOST_THREADS: threadsOf[name] };
+    const m = await measure(name === 'baseline' ? resolve(baseline) : cachecostMain, commands[name], env);
     samples[name].push(m);
-    if (name === 'simulate') outputs.add(m.stdout);
+    if (name.startsWith('simulate')) outputs.add(m.stdout);
+    if (name === 'baseline') baselineOutputs.add(m.stdout);
   }
 }
 const row = (name) => ({
+  threads: threadsOf[name] ?? 'auto',
   command: commands[name].map((a) => (a === dir ? `<freecode-${corpusMb}mb>` : a)).join(' '),
   wall: fmtS(median(samples[name].map((m) => m.ms))),
   cpu: fmtS(median(samples[name].map((m) => m.cpuMs))),
@@ -100,9 +117,12 @@ console.log(
   `simulate / report: ${ratio('simulate', 'ms').toFixed(2)}× wall, ${ratio('simulate', 'cpuMs').toFixed(2)}× CPU (goal ≤ 1.5× wall); ` +
     `simulate output ${outputs.size === 1 ? 'identical in every run' : 'DIFFERS BETWEEN RUNS'}`,
 );
+for (const name of names.filter((n) => n.startsWith('simulate@')))
+  console.log(`${name} / report: ${ratio(name, 'ms').toFixed(2)}× wall, ${ratio(name, 'cpuMs').toFixed(2)}× CPU`);
 if (baseline !== null)
   console.log(
-    `baseline simulate / this report: ${ratio('baseline', 'ms').toFixed(2)}× wall, ${ratio('baseline', 'cpuMs').toFixed(2)}× CPU`,
+    `baseline simulate / this report: ${ratio('baseline', 'ms').toFixed(2)}× wall, ${ratio('baseline', 'cpuMs').toFixed(2)}× CPU; ` +
+      `baseline output ${baselineOutputs.size === 1 && outputs.has([...baselineOutputs][0]) ? 'identical to this build’s' : 'DIFFERS from this build’s'}`,
   );
 if (outputs.size !== 1) process.exitCode = 1;
 

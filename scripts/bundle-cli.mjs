@@ -27,6 +27,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 /** The bundled parse worker's file name (`PARSE_WORKER_BUNDLE` in src/ingest/claude-code/parse-ahead.ts). */
 const PARSE_WORKER_BUNDLE = 'parse-worker.bundle.js';
+/** The bundled simulate replay worker's file name (`REPLAY_WORKER_BUNDLE` in src/usecases/simulate-share.ts). */
+const REPLAY_WORKER_BUNDLE = 'simulate-worker.bundle.js';
 const entry = join(root, 'src', 'cli', 'main.ts');
 const outdir = join(root, 'dist', 'cli');
 const chunkDir = join(outdir, 'chunks');
@@ -483,6 +485,15 @@ await build({
   outfile: join(workerDir, PARSE_WORKER_BUNDLE),
   banner,
   plugins: [moduleUrls(workerDir)],
+});
+// The same for `simulate`'s replay worker (`REPLAY_WORKER_BUNDLE`, found by `defaultReplayWorkerScript`).
+const replayWorkerDir = join(root, 'dist', 'usecases');
+await build({
+  ...common,
+  entryPoints: [join(root, 'src', 'usecases', 'simulate-worker.ts')],
+  outfile: join(replayWorkerDir, REPLAY_WORKER_BUNDLE),
+  banner,
+  plugins: [moduleUrls(replayWorkerDir)],
 });
 
 // The parse cache's code fingerprint, hashed once here rather than on every run: a manifest beside

@@ -9,20 +9,15 @@ import { CostDb } from '../cost/db.js';
 import type { Flag } from '../detect/flag.js';
 import type { IngestIssue, Session } from '../session/model.js';
 import type { SessionSimulation } from '../simulate/simulate-session.js';
-import {
-  fidelityNote,
-  measuredRows,
-  scenarioRows,
-  simulationRows,
-  unknownTtlWriteTokens,
-} from '../simulate/to-rows.js';
+import { measuredRows, scenarioRows, simulationRows, unknownTtlWriteTokens } from '../simulate/to-rows.js';
 import { appendFleetDb } from '../cost/fleet/append-db.js';
-import type { FleetFlagRow, ReplayFacts } from '../cost/fleet/recorder.js';
+import type { FleetFlagRow } from '../cost/fleet/recorder.js';
 import { FleetRecorder } from '../cost/fleet/recorder.js';
 import type { ParquetWriteSummary } from '../cost/fleet/write-parquet.js';
 import { writeFleetParquet } from '../cost/fleet/write-parquet.js';
 import type { RunInfo } from './run-info.js';
 import { fleetRunRow } from './run-info.js';
+import { flagsByScenario, replayFacts } from './simulate-outcome.js';
 
 /** A flag as a row of the `flags` table. */
 export function flagRow(flag: Flag): FleetFlagRow {
@@ -41,28 +36,6 @@ export function flagRow(flag: Flag): FleetFlagRow {
     stakePicoUsd: stake.kind === 'priced' ? stake.picoUsd : null,
     stakeAgainst: stake.kind === 'none' ? null : stake.against,
     stakeReason: stake.kind === 'none' ? stake.reason : null,
-  };
-}
-
-/** The kinds of flag each scenario raises, in detection order (the sessions rows' `flags`). */
-export function flagsByScenario(flags: readonly Flag[]): Map<string, string[]> {
-  const byScenario = new Map<string, string[]>();
-  for (const flag of flags) {
-    const list = byScenario.get(flag.scenario) ?? [];
-    list.push(flag.kind);
-    byScenario.set(flag.scenario, list);
-  }
-  return byScenario;
-}
-
-/** What the `simulate` report prints of a replayed session beyond its rows (`fleet.sessions`). */
-export function replayFacts(simulation: SessionSimulation): ReplayFacts {
-  return {
-    model: simulation.model,
-    recordedPolicy: simulation.recordedPolicy.basis,
-    charsPerToken: 1 / simulation.calibration.tokensPerChar,
-    staticBlockTokens: simulation.calibration.staticBlockTokens,
-    fidelityNote: fidelityNote(simulation),
   };
 }
 

@@ -17,6 +17,7 @@ import {
   parallelParse,
   type BuildAhead,
   type ParseAhead,
+  type SessionSource,
   startBuildAhead,
   startBuildWorkers,
   startParseAhead,
@@ -27,6 +28,28 @@ import type { IngestIssue, Session } from '../session/model.js';
 export type ForEachSessionOptions = IngestOptions & {
   /** Threads that read the logs (`parallelParse`); default: its automatic count (one worker from a size, where the machine has the cores and they are not busy). */
   readonly parallel?: ParallelParse | undefined;
+  /** Sessions other threads load and use instead of this one (`SessionShare`); absent = every session here. */
+  readonly share?: SessionShare | undefined;
+};
+
+/**
+ * Sessions that other threads load and use instead of this one (`simulate`'s replay workers). The
+ * run goes on in discovery order and still returns every ingest issue in that order.
+ */
+export type SessionShare = {
+  /**
+   * The run is planned: its sessions, the threads `parallelParse` gives it (explicit, or automatic
+   * from the idle cores), and how many cores were busy while it discovered them (0 with explicit
+   * threads; `busyCores`).
+   */
+  readonly start: (
+    sources: readonly SessionSource[],
+    plan: { readonly parallel: ParallelParse; readonly busyCores: number },
+  ) => void;
+  /** Asked once per session, in order, before the run would load it: true = another thread has taken it (`use` is not called). */
+  readonly took: (index: number) => boolean;
+  /** Once the run has used every session it kept: the ingest issues of each session another thread took, by index. */
+  readonly finish: () => Promise<ReadonlyMap<number, readonly IngestIssue[]>>;
 };
 
 /**
@@ -50,7 +73,7 @@ export function parallelFromEnv(env: Readonly<Record<string, string | undefined>
 export async function forEachSession(
   paths: readonly string[],
   options: ForEachSessionOptions,
-  use: (session: Session) => void | Promise<void>,
+  use: (session: Session, index: number) => void | Promise<void>,
   onDiscovered?: (sessions: number) => void,
 ): Promise<readonly IngestIssue[]> {
   // With a cache: what this run reads is recorded in one pack, which the next run over the same
@@ -100,7 +123,8 @@ export async function forEachSession(
   try {
     const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack, onFound);
     onDiscovered?.(sources.length);
-    const parallel = explicit ?? parallelParse(cores, undefined, busyCoresSince(cpuBefore, cores));
+    const busy = explicit === undefined ? busyCoresSince(cpuBefore, cores) : 0;
+    const parallel = explicit ?? parallelParse(cores, undefined, busy);
     const issues: IngestIssue[] = [...discoveryIssues];
     // One run: a response counted by one session is not counted again by a resumed copy in another.
     const run = options.run ?? newIngestRun();
@@ -109,15 +133,29 @@ export async function forEachSession(
     if (parallel.sessions === true)
       builds = startBuildAhead(sources, { ...options, pack, parallel, warm: workers.warm });
     else ahead = startParseAhead(sources, { ...options, pack, parallel });
+    const share = options.share;
+    share?.start(sources, { parallel, busyCores: busy });
+    // With a share, each session's issues wait for those of the sessions before it.
+    const kept = new Map<number, readonly IngestIssue[]>();
     // One options object for every session; a session the pack serves comes without a promise,
     // and a `use` that returns none is not awaited (a re-run serves hundreds of sessions).
     const loadOptions = { ...options, run, pack, ahead, builds };
-    for (const source of sources) {
-      const loaded = loadSessionNow(source, loadOptions);
+    for (let index = 0; index < sources.length; index += 1) {
+      if (share?.took(index) === true) continue;
+      const loaded = loadSessionNow(sources[index]!, loadOptions);
       const session = loaded instanceof Promise ? await loaded : loaded;
-      issues.push(...session.issues);
-      const used = use(session);
+      if (share === undefined) issues.push(...session.issues);
+      else kept.set(index, session.issues);
+      const used = use(session, index);
       if (used !== undefined) await used;
+    }
+    if (share !== undefined) {
+      const taken = await share.finish();
+      for (let index = 0; index < sources.length; index += 1) {
+        const sessionIssues = kept.get(index) ?? taken.get(index);
+        if (sessionIssues === undefined) throw new Error(`invariant: session ${index} was loaded by no thread`);
+        issues.push(...sessionIssues);
+      }
     }
     await ahead?.close();
     await builds?.close();

@@ -4,7 +4,6 @@
  * through one at a time, so memory holds one session's content plus the tables.
  */
 import { join } from 'node:path';
-import type { PriceTable } from '../cost/price-table.js';
 import { CSV_EXPORTS, CostDb } from '../cost/db.js';
 import { ensureDirectory } from '../cost/output-path.js';
 import { writeFileAtomic } from '../report/atomic-write.js';
@@ -14,22 +13,28 @@ import type { SessionFacts, SimulateReport } from '../report/simulate-report.js'
 import { buildSimulateReport } from '../report/simulate-report.js';
 import { CachecostError, errorMessage } from '../session/errors.js';
 import type { IngestIssue, Session } from '../session/model.js';
-import type { ModelFacts } from '../simulate/replay.js';
 import type { Scenario } from '../simulate/scenario.js';
-import type { SessionSimulation } from '../simulate/simulate-session.js';
-import { BASELINE_SCENARIO, detectSessionFlags } from '../detect/detect-session.js';
 import { DEFAULT_THRESHOLDS } from '../detect/thresholds.js';
-import { scenarioRows, simulationRows, type SimulationRows } from '../simulate/to-rows.js';
+import { scenarioRows, type SimulationRows } from '../simulate/to-rows.js';
 import type { CompactionRow, RequestRow, SessionRow } from '../cost/rows.js';
 import { forEachSession } from './for-each-session.js';
+import type { ParallelParse, WorkerScript } from '../ingest/index.js';
+import { ReplayShare } from './simulate-share.js';
+import {
+  baselineScenario,
+  type OutcomeConfig,
+  replayOutcome,
+  type SessionOutcome,
+  sessionFlags,
+  sessionOutcome,
+} from './simulate-outcome.js';
 import { boundHeapGrowthWhenLarge } from './heap-growth.js';
 import { resolvePrices } from './prices.js';
 import type { Progress } from './progress.js';
 import { replayWithPrices } from './replay-session.js';
-import type { Flag } from '../detect/flag.js';
 import { type FlagJson, flagJson, sortFlags } from '../report/flags-report.js';
 import { readSessionDetails, type SessionDetail, type SessionMeta } from '../report/simulate-details.js';
-import { FleetSink, flagsByScenario, replayFacts } from './fleet-sink.js';
+import { FleetSink } from './fleet-sink.js';
 import type { FleetSelection } from './fleet-simulate.js';
 import type { RecordTo } from './run-info.js';
 import { runInfo } from './run-info.js';
@@ -50,6 +55,14 @@ export type SimulateSessionsOptions = {
   /** Also read each session's timelines and flags for the HTML drill-down. */
   readonly details?: boolean;
   readonly progress?: Progress | null;
+  /**
+   * Threads (`$CACHECOST_THREADS`): with more than one, replay workers load and replay sessions
+   * beside the main thread (`simulate-share.ts`); absent = automatic (a worker where a core is idle
+   * and the logs are large enough); `--db` runs in one thread.
+   */
+  readonly parallel?: ParallelParse | undefined;
+  /** The replay worker to start (tests start its TypeScript source); default the compiled one. */
+  readonly workerScript?: WorkerScript | null;
 };
 
 export type SimulateSessionsOutcome = {
@@ -60,24 +73,11 @@ export type SimulateSessionsOutcome = {
   readonly details: readonly SessionDetail[];
 };
 
-/** The flags of every scenario (default thresholds). */
-function sessionFlags(
-  simulation: SessionSimulation,
-  baseline: Scenario,
-  prices: PriceTable,
-  modelFacts: (model: string) => ModelFacts,
-): Flag[] {
-  const examined = simulation.results.filter((r) => r.scenario.family !== 'recorded').map((r) => r.scenario.name);
-  return detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined });
-}
-
 /** Runs the whole simulation and returns the report (and writes CSV files when asked). */
 export async function simulateSessions(request: SimulateSessionsOptions): Promise<SimulateSessionsOutcome> {
   const prices = await resolvePrices(request.pricingFile);
   // The flags column needs the default-target scenario their dollars are measured against.
-  const baseline = request.scenarios.find(
-    (s) => s.name === BASELINE_SCENARIO.name && JSON.stringify(s.params) === JSON.stringify(BASELINE_SCENARIO.params),
-  );
+  const baseline = baselineScenario(request.scenarios);
   // An in-memory database opens (DuckDB's own threads create its tables and views) while the first
   // sessions are read and replayed: nothing goes in before the first rows are flushed. A file is
   // opened first, so that a path that cannot be used is reported before any work.
@@ -96,6 +96,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
   let completed = false;
   const record = request.record ?? null;
   let sink: FleetSink | null = null;
+  let share: ReplayShare | null = null;
   const heapGrowth = boundHeapGrowthWhenLarge();
   try {
     sink =
@@ -117,48 +118,70 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     const meta: SessionMeta[] = [];
     const allFlags = new Map<string, readonly FlagJson[]>();
     const skipped: string[] = [];
+    const config: OutcomeConfig = { scenarios: request.scenarios, prices, details: request.details === true };
+    /** A session's outcome into the report's lists, in discovery order. */
+    const keep = (outcome: SessionOutcome): void => {
+      const { replay } = outcome;
+      if (replay === null) {
+        skipped.push(outcome.sessionId);
+        return;
+      }
+      if (replay.details !== null) {
+        meta.push(replay.details.meta);
+        allFlags.set(outcome.sessionId, replay.details.flags);
+      }
+      pending.add(replay.rows);
+      facts.push(replay.facts);
+    };
+    // Earlier sessions' rows go in before the next is used, not after: the last rows are appended
+    // once the loop has let go of every session (a 1 GB log's single session holds ~0.5 GB of text
+    // the appenders need not wait beside).
+    const flushIfFull = async (): Promise<void> => {
+      if (pending.requests.length >= ROWS_PER_INSERT) await pending.flush(await opening);
+    };
+    // Replay workers beside this thread (`simulate-share.ts`); not with `--db`, whose recorder
+    // takes each whole session here.
+    const ordered = new OrderedOutcomes(async (outcome) => {
+      request.progress?.increment();
+      await flushIfFull();
+      keep(outcome);
+    });
+    share =
+      sink === null
+        ? new ReplayShare({
+            config,
+            onOutcome: (index, outcome) => void ordered.put(index, outcome),
+            explicit: request.parallel !== undefined,
+            ...(request.workerScript === undefined ? {} : { workerScript: request.workerScript }),
+          })
+        : null;
     const issues: IngestIssue[] = [
       ...(await forEachSession(
         request.paths,
-        { content: 'text' },
-        async (session: Session) => {
+        { content: 'text', parallel: request.parallel, share: share ?? undefined },
+        async (session: Session, index: number) => {
+          if (share !== null && share.threads > 0) {
+            heapGrowth.check();
+            await ordered.put(index, sessionOutcome(session, config));
+            return;
+          }
           request.progress?.increment();
-          // Earlier sessions' rows go in before this one is replayed, not after: the last rows are
-          // appended once the loop has let go of every session (a 1 GB log's single session holds
-          // ~0.5 GB of text the appenders need not wait beside).
-          if (pending.requests.length >= ROWS_PER_INSERT) await pending.flush(await opening);
+          await flushIfFull();
           heapGrowth.check();
           const replayed = replayWithPrices(session, request.scenarios, prices);
           if (replayed === null) {
-            skipped.push(session.id);
             await sink?.add(session, null, []);
+            keep({ sessionId: session.id, issues: session.issues, replay: null });
             return;
           }
-          const { simulation, modelFacts } = replayed;
-          const flags = baseline === undefined ? [] : sessionFlags(simulation, baseline, prices, modelFacts);
-          const rows = simulationRows(simulation, baseline === undefined ? undefined : flagsByScenario(flags));
-          await sink?.add(session, simulation, flags);
-          if (request.details === true) {
-            const times = session.requests.map((r) => r.timestampMs).filter((t): t is number => t !== null);
-            meta.push({
-              sessionId: session.id,
-              project: session.project,
-              startedAtMs: times.length === 0 ? null : Math.min(...times),
-            });
-            allFlags.set(
-              session.id,
-              sortFlags(
-                flags.map(flagJson),
-                request.scenarios.map((sc) => sc.name),
-              ),
-            );
-          }
-          pending.add(rows);
-          facts.push({ sessionId: session.id, ...replayFacts(simulation) });
+          const flags = sessionFlags(replayed.simulation, request.scenarios, prices, replayed.modelFacts);
+          await sink?.add(session, replayed.simulation, flags);
+          keep(replayOutcome(session, replayed, flags, config));
         },
         (total) => request.progress?.start(total),
       )),
     ];
+    await ordered.drained();
     heapGrowth.release();
     const db = await opening;
     await pending.flush(db);
@@ -172,6 +195,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     sink?.abandon();
     throw error;
   } finally {
+    await share?.stop();
     heapGrowth.stop();
     const db = await opening.catch(() => null);
     if (completed) db?.close();
@@ -332,5 +356,39 @@ async function writeCsvTables(db: CostDb, dir: string): Promise<void> {
       value: (row) => row[header] ?? null,
     }));
     await writeFileAtomic(join(dir, `${name}.csv`), csvChunks(columns, table.rows));
+  }
+}
+
+/**
+ * Session outcomes used in discovery order, whichever thread made them and whenever they arrive:
+ * `put` an outcome at its index, and every outcome from the next index on that has arrived is
+ * used (one at a time: `use` may append rows to DuckDB).
+ */
+class OrderedOutcomes {
+  private readonly waiting = new Map<number, SessionOutcome>();
+  private next = 0;
+  private using: Promise<void> = Promise.resolve();
+
+  constructor(private readonly use: (outcome: SessionOutcome) => Promise<void>) {}
+
+  /** Resolves once the outcomes now usable are used; rejects with `use`'s failure. */
+  put(index: number, outcome: SessionOutcome): Promise<void> {
+    this.waiting.set(index, outcome);
+    this.using = this.using.then(async () => {
+      for (let ready = this.waiting.get(this.next); ready !== undefined; ready = this.waiting.get(this.next)) {
+        this.waiting.delete(this.next);
+        this.next += 1;
+        await this.use(ready);
+      }
+    });
+    // Awaited by the next `put` or `drained`; a failure meanwhile is not an unhandled rejection.
+    this.using.catch(() => undefined);
+    return this.using;
+  }
+
+  /** Every outcome put was used (the run is over: none is missing). */
+  async drained(): Promise<void> {
+    await this.using;
+    if (this.waiting.size > 0) throw new Error('invariant: a session outcome came after one that never came');
   }
 }

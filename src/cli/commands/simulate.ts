@@ -89,6 +89,8 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
   const { buildScenarios } = await import('../../simulate/scenario.js');
   const scenarios = buildScenarios(parseFamilies(args.scenario), parseOverrides(args));
   const { simulateSessions } = await import('../../usecases/simulate.js');
+  const { parallelFromEnv } = await import('../../usecases/for-each-session.js');
+  const parallel = parallelFromEnv(io.env);
   const { pathsOrDefault } = await import('../default-paths.js');
   const { progressBar } = await import('../progress.js');
   const progress = await progressBar('simulate', 'sessions');
@@ -114,6 +116,7 @@ async function run(args: SimulateArgs, io: CliIo): Promise<number> {
       csvDir: args.csv ?? null,
       details: args.html !== undefined,
       progress,
+      parallel,
     });
   } finally {
     progress?.stop();

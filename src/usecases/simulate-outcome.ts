@@ -1,0 +1,122 @@
+/**
+ * What `simulate` keeps of one session once it is replayed: its rows, the facts the report prints,
+ * and (for the HTML drill-down) its meta and flags. Plain data, so that a session replayed on a
+ * worker thread (`simulate-share.ts`) comes back as the same value the main thread would have made.
+ */
+import type { PriceTable } from '../cost/price-table.js';
+import { BASELINE_SCENARIO, detectSessionFlags } from '../detect/detect-session.js';
+import type { Flag } from '../detect/flag.js';
+import { DEFAULT_THRESHOLDS } from '../detect/thresholds.js';
+import { type FlagJson, flagJson, sortFlags } from '../report/flags-report.js';
+import type { SessionFacts } from '../report/simulate-report.js';
+import type { SessionMeta } from '../report/simulate-details.js';
+import type { IngestIssue, Session } from '../session/model.js';
+import type { ModelFacts } from '../simulate/replay.js';
+import type { Scenario } from '../simulate/scenario.js';
+import type { SessionSimulation } from '../simulate/simulate-session.js';
+import { fidelityNote, simulationRows, type SimulationRows } from '../simulate/to-rows.js';
+import type { ReplayFacts } from '../cost/fleet/recorder.js';
+import type { ReplayedSession } from './replay-session.js';
+import { replayWithPrices } from './replay-session.js';
+
+/** What every session of a run is replayed with (sent once to each worker thread). */
+export type OutcomeConfig = {
+  readonly scenarios: readonly Scenario[];
+  readonly prices: PriceTable;
+  /** Also keep each session's meta and sorted flags (`--html`). */
+  readonly details: boolean;
+};
+
+/** One session's part of the report; `replay` null = it has no per-request data (not replayed). */
+export type SessionOutcome = {
+  readonly sessionId: string;
+  readonly issues: readonly IngestIssue[];
+  readonly replay: {
+    readonly rows: SimulationRows;
+    readonly facts: SessionFacts;
+    /** With `details`: the drill-down's meta and flags; else null. */
+    readonly details: { readonly meta: SessionMeta; readonly flags: readonly FlagJson[] } | null;
+  } | null;
+};
+
+/** The kinds of flag each scenario raises, in detection order (the sessions rows' `flags`). */
+export function flagsByScenario(flags: readonly Flag[]): Map<string, string[]> {
+  const byScenario = new Map<string, string[]>();
+  for (const flag of flags) {
+    const list = byScenario.get(flag.scenario) ?? [];
+    list.push(flag.kind);
+    byScenario.set(flag.scenario, list);
+  }
+  return byScenario;
+}
+
+/** What the `simulate` report prints of a replayed session beyond its rows (`fleet.sessions`). */
+export function replayFacts(simulation: SessionSimulation): ReplayFacts {
+  return {
+    model: simulation.model,
+    recordedPolicy: simulation.recordedPolicy.basis,
+    charsPerToken: 1 / simulation.calibration.tokensPerChar,
+    staticBlockTokens: simulation.calibration.staticBlockTokens,
+    fidelityNote: fidelityNote(simulation),
+  };
+}
+
+/** The scenario the flags' dollars are measured against (the default target), when the run replays it. */
+export function baselineScenario(scenarios: readonly Scenario[]): Scenario | undefined {
+  return scenarios.find(
+    (s) => s.name === BASELINE_SCENARIO.name && JSON.stringify(s.params) === JSON.stringify(BASELINE_SCENARIO.params),
+  );
+}
+
+/** The flags of every scenario (default thresholds); none without the baseline scenario. */
+export function sessionFlags(
+  simulation: SessionSimulation,
+  scenarios: readonly Scenario[],
+  prices: PriceTable,
+  modelFacts: (model: string) => ModelFacts,
+): Flag[] {
+  const baseline = baselineScenario(scenarios);
+  if (baseline === undefined) return [];
+  const examined = simulation.results.filter((r) => r.scenario.family !== 'recorded').map((r) => r.scenario.name);
+  return detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined });
+}
+
+/** A replayed session's rows (with each scenario's flag kinds when the run flags) and report facts. */
+export function replayOutcome(
+  session: Session,
+  replayed: ReplayedSession,
+  flags: readonly Flag[],
+  config: OutcomeConfig,
+): SessionOutcome {
+  const { simulation } = replayed;
+  const flagged = baselineScenario(config.scenarios) !== undefined;
+  const rows = simulationRows(simulation, flagged ? flagsByScenario(flags) : undefined);
+  let details = null;
+  if (config.details) {
+    const times = session.requests.map((r) => r.timestampMs).filter((t): t is number => t !== null);
+    details = {
+      meta: {
+        sessionId: session.id,
+        project: session.project,
+        startedAtMs: times.length === 0 ? null : Math.min(...times),
+      },
+      flags: sortFlags(
+        flags.map(flagJson),
+        config.scenarios.map((sc) => sc.name),
+      ),
+    };
+  }
+  return {
+    sessionId: session.id,
+    issues: session.issues,
+    replay: { rows, facts: { sessionId: session.id, ...replayFacts(simulation) }, details },
+  };
+}
+
+/** Replays `session` and returns its outcome (the whole step of a thread that replays sessions). */
+export function sessionOutcome(session: Session, config: OutcomeConfig): SessionOutcome {
+  const replayed = replayWithPrices(session, config.scenarios, config.prices);
+  if (replayed === null) return { sessionId: session.id, issues: session.issues, replay: null };
+  const flags = sessionFlags(replayed.simulation, config.scenarios, config.prices, replayed.modelFacts);
+  return replayOutcome(session, replayed, flags, config);
+}
