@@ -3,13 +3,11 @@
  * money and plain objects cross the thread boundary unchanged).
  */
 import type { SessionSource } from '../ingest/index.js';
+import type { WorkerFailure } from '../session/errors.js';
 import type { SourceSweep } from './sweep-source.js';
 
 /** Main thread → worker: sweep the session at `index` of the discovery order. */
 export type ToWorker = { readonly kind: 'sweep'; readonly index: number; readonly source: SessionSource };
-
-/** A failure as it crosses the boundary; `code` set for a `CachecostError` (an operational failure). */
-export type WorkerFailure = { readonly message: string; readonly code: string | null; readonly stack: string | null };
 
 /** Worker → main thread. */
 export type FromWorker =

@@ -7,9 +7,8 @@
 import { Worker } from 'node:worker_threads';
 import type { SessionSource } from '../ingest/index.js';
 import { compiledWorker, type WorkerScript } from '../ingest/worker-script.js';
-import type { CachecostErrorCode } from '../session/errors.js';
-import { CachecostError } from '../session/errors.js';
-import type { FromWorker, ToWorker, WorkerFailure } from './sweep-messages.js';
+import { revivedError } from '../session/errors.js';
+import type { FromWorker, ToWorker } from './sweep-messages.js';
 import type { SourceSweep, SweepConfig } from './sweep-source.js';
 import { sweepSource } from './sweep-source.js';
 
@@ -32,27 +31,6 @@ export type PoolOptions = {
    */
   readonly weights?: readonly number[];
 };
-
-const CODES: ReadonlySet<string> = new Set<CachecostErrorCode>([
-  'PATH_NOT_FOUND',
-  'BAD_ARGUMENT',
-  'STRICT_INGEST',
-  'BAD_PRICING_FILE',
-  'IO_ERROR',
-  'DATABASE_ERROR',
-]);
-
-function isErrorCode(code: string): code is CachecostErrorCode {
-  return CODES.has(code);
-}
-
-/** A worker's failure back as the error it was: operational failures keep their code. */
-function revive(failure: WorkerFailure): Error {
-  if (failure.code !== null && isErrorCode(failure.code)) return new CachecostError(failure.code, failure.message);
-  const error = new Error(failure.message);
-  if (failure.stack !== null) error.stack = failure.stack;
-  return error;
-}
 
 /** Sweeps every source and returns the results in the sources' order. */
 export async function runSweeps(
@@ -131,7 +109,7 @@ function runOnThreads(
             give(worker);
             return;
           case 'failed':
-            fail(revive(message.failure));
+            fail(revivedError(message.failure));
             return;
           default: {
             const unreachable: never = message;

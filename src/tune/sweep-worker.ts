@@ -3,7 +3,7 @@
  * then sweeps one session per message and posts progress and the session's totals back.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { CachecostError, errorMessage } from '../session/errors.js';
+import { workerFailure } from '../session/errors.js';
 import type { FromWorker, ToWorker } from './sweep-messages.js';
 import type { SweepConfig } from './sweep-source.js';
 import { sweepSource } from './sweep-source.js';
@@ -24,11 +24,7 @@ port.on('message', (message: ToWorker) => {
       post({
         kind: 'failed',
         index: message.index,
-        failure: {
-          message: errorMessage(error),
-          code: error instanceof CachecostError ? error.code : null,
-          stack: error instanceof Error ? (error.stack ?? null) : null,
-        },
+        failure: workerFailure(error),
       }),
   );
 });

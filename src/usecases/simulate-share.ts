@@ -15,7 +15,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ParallelParse, SessionSource, WorkerScript } from '../ingest/index.js';
 import { compiledWorker } from '../ingest/worker-script.js';
-import { CachecostError, type CachecostErrorCode } from '../session/errors.js';
+import { revivedError, type WorkerFailure } from '../session/errors.js';
 import type { IngestIssue } from '../session/model.js';
 import type { SessionShare } from './for-each-session.js';
 import type { OutcomeConfig, SessionOutcome } from './simulate-outcome.js';
@@ -34,18 +34,11 @@ export type ReplayWorkerData = {
   readonly owners: SharedArrayBuffer;
 };
 
-/** A failure as it crosses the boundary; `code` set for a `CachecostError` (an operational failure). */
-export type ReplayWorkerFailure = {
-  readonly message: string;
-  readonly code: string | null;
-  readonly stack: string | null;
-};
-
 /** Worker → main thread. */
 export type FromReplayWorker =
   | { readonly kind: 'outcome'; readonly index: number; readonly outcome: SessionOutcome }
   | { readonly kind: 'done' }
-  | { readonly kind: 'failed'; readonly failure: ReplayWorkerFailure };
+  | { readonly kind: 'failed'; readonly failure: WorkerFailure };
 
 /** The bundled worker's file name beside tsc's (`scripts/bundle-cli.mjs`): one file loads faster than tsc's modules. */
 export const REPLAY_WORKER_BUNDLE = 'simulate-worker.bundle.js';
@@ -109,24 +102,6 @@ function sourceBytes(source: SessionSource): number {
     }
   }
   return bytes;
-}
-
-const CODES: ReadonlySet<string> = new Set<CachecostErrorCode>([
-  'PATH_NOT_FOUND',
-  'BAD_ARGUMENT',
-  'STRICT_INGEST',
-  'BAD_PRICING_FILE',
-  'IO_ERROR',
-  'DATABASE_ERROR',
-]);
-
-/** A worker's failure back as the error it was: operational failures keep their code. */
-function revive(failure: ReplayWorkerFailure): Error {
-  if (failure.code !== null && CODES.has(failure.code))
-    return new CachecostError(failure.code as CachecostErrorCode, failure.message);
-  const error = new Error(failure.message);
-  if (failure.stack !== null) error.stack = failure.stack;
-  return error;
 }
 
 export type ReplayShareOptions = {
@@ -198,7 +173,7 @@ export class ReplayShare implements SessionShare {
                 resolve();
                 return;
               case 'failed':
-                reject(revive(message.failure));
+                reject(revivedError(message.failure));
                 return;
               default: {
                 const unreachable: never = message;

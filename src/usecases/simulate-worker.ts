@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadSession } from '../ingest/index.js';
-import { CachecostError, errorMessage } from '../session/errors.js';
+import { workerFailure } from '../session/errors.js';
 import { type FromReplayWorker, FREE, LEFT, type ReplayWorkerData, WORKER } from './simulate-share.js';
 import { sessionOutcome } from './simulate-outcome.js';
 
@@ -32,13 +32,5 @@ async function replayFreeSessions(): Promise<void> {
 
 replayFreeSessions().then(
   () => post({ kind: 'done' }),
-  (error: unknown) =>
-    post({
-      kind: 'failed',
-      failure: {
-        message: errorMessage(error),
-        code: error instanceof CachecostError ? error.code : null,
-        stack: error instanceof Error ? (error.stack ?? null) : null,
-      },
-    }),
+  (error: unknown) => post({ kind: 'failed', failure: workerFailure(error) }),
 );
