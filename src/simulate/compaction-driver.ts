@@ -30,7 +30,7 @@ import type { Item } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
 import { calibrationsByModel } from './calibrate.js';
 import type { RenderedPrompt, ReplayMessage, ReplayPrompt, SummaryBlock } from './provider-view.js';
-import { SUMMARY_BLOCK_PREFIX, staticBlockIdOf } from './provider-view.js';
+import { replayMessageWith, SUMMARY_BLOCK_PREFIX, staticBlockIdOf } from './provider-view.js';
 import type { ReplayMemo } from './replay-memo.js';
 import type { ReplayCompactionTrigger } from './replay-types.js';
 import type { ReplaySink, RowContext } from './row-emitter.js';
@@ -129,7 +129,7 @@ export class CompactionDriver {
       if (message.role !== 'assistant' || message.reloaded === true || !message.parts.some(isToolResultPart))
         return message;
       changed = true;
-      return { ...message, reloaded: true };
+      return replayMessageWith(message, message.parts, true);
     });
     if (changed) this.store.replaceMessages(next);
   }

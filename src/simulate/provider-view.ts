@@ -4,7 +4,7 @@
  * assistant message whose tool parts carry their results), and a pruned history renders as
  * prompt segments with stable identities and token sizes.
  */
-import type { HistoryMessage, ToolResultPart } from '../engine/index.js';
+import type { HistoryMessage, HistoryPart, ToolResultPart } from '../engine/index.js';
 import { isToolResultPart } from '../engine/index.js';
 import type { Item } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
@@ -38,7 +38,33 @@ export interface ReplayMessage extends HistoryMessage {
   readonly text: string;
   readonly synthetic: string | null;
   /** Reloaded from the store after its run (engine.md §5.6): serialized anew, so a different segment. */
-  readonly reloaded?: boolean;
+  readonly reloaded?: boolean | undefined;
+}
+
+/**
+ * `message` with other parts (and `reloaded` when given). Every replay message is built with the
+ * same properties in the same order (`messageForItem`'s), never spread from another: a spread copy
+ * gets an object shape of its own, and the renderer and the cache model, which read every message
+ * of every send, then see several shapes and are optimized again and again.
+ */
+export function replayMessageWith(
+  message: ReplayMessage,
+  parts: ReplayMessage['parts'],
+  reloaded: boolean | undefined = message.reloaded,
+): ReplayMessage {
+  return {
+    id: message.id,
+    role: message.role,
+    parts,
+    responseId: message.responseId,
+    timestampMs: message.timestampMs,
+    itemIndex: message.itemIndex,
+    ownChars: message.ownChars,
+    imageParts: message.imageParts,
+    text: message.text,
+    synthetic: message.synthetic,
+    reloaded,
+  };
 }
 
 /** Tokens charged per image part: the provider counts images, the log counts base64 (engine.md §1.6). */
@@ -52,29 +78,38 @@ export function messageForItem(item: Item, itemIndex: number): ReplayMessage | n
         id: item.id,
         role: 'user',
         parts: [{ type: 'text' }],
+        responseId: undefined,
         timestampMs: item.timestampMs ?? undefined,
         itemIndex,
         ownChars: item.chars,
         imageParts: item.imageParts,
         text: item.text ?? placeholder(item.chars),
         synthetic: item.synthetic,
+        reloaded: undefined,
       };
     case 'assistant': {
-      const toolParts: ReplayToolPart[] = item.toolCalls.map((call) => ({
-        type: 'tool',
-        id: call.callId,
-        name: call.name,
-        args: call.argsJson,
-        result: '',
-        fullChars: 0,
-        failed: false,
-      }));
-      const callChars = item.toolCalls.reduce((sum, call) => sum + call.name.length + call.argsJson.length, 0);
+      // One loop, no `map` or spread: an empty `toolCalls` is an array of another kind than a full
+      // one, and every kind seen here made this function be optimized again.
+      const parts: HistoryPart[] = [{ type: 'text' }];
+      let callChars = 0;
+      for (const call of item.toolCalls) {
+        const part: ReplayToolPart = {
+          type: 'tool',
+          id: call.callId,
+          name: call.name,
+          args: call.argsJson,
+          result: '',
+          fullChars: 0,
+          failed: false,
+        };
+        parts.push(part);
+        callChars += call.name.length + call.argsJson.length;
+      }
       const textChars = Math.max(0, item.chars - callChars);
       return {
         id: item.id,
         role: 'assistant',
-        parts: [{ type: 'text' }, ...toolParts],
+        parts,
         responseId: item.responseId ?? item.id,
         timestampMs: item.timestampMs ?? undefined,
         itemIndex,
@@ -82,6 +117,7 @@ export function messageForItem(item: Item, itemIndex: number): ReplayMessage | n
         imageParts: 0,
         text: item.text ?? placeholder(textChars),
         synthetic: null,
+        reloaded: undefined,
       };
     }
     case 'tool_result':
@@ -109,7 +145,7 @@ export function withToolResult(
     const replayPart: ReplayToolPart = { ...(part as ReplayToolPart), result, fullChars: result.length, failed };
     return replayPart;
   });
-  return found ? { ...message, parts } : null;
+  return found ? replayMessageWith(message, parts) : null;
 }
 
 /** The text of a tool-result item (a placeholder of its length when the log has only a count). */

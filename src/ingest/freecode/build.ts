@@ -266,8 +266,9 @@ function responseStep(response: RolloutResponse, match: ResponseMatch | undefine
         response.textChars,
         responseId,
         takeThinking(),
+        ctx.content,
       );
-      items.push(ctx.content === 'text' ? text : { ...text, text: null });
+      items.push(text);
     }
   }
 
@@ -703,7 +704,17 @@ function sizeUnknownPrompts(
         return;
       }
       const share = Math.floor(residue / members.length) + (k === members.length - 1 ? residue % members.length : 0);
-      items[member.itemIndex] = { ...item, chars: share };
+      // Built whole rather than spread from `item`: every user item then has one object shape.
+      items[member.itemIndex] = {
+        kind: 'user',
+        id: item.id,
+        timestampMs: item.timestampMs,
+        text: item.text,
+        chars: share,
+        imageParts: item.imageParts,
+        imageChars: item.imageChars,
+        synthetic: item.synthetic,
+      };
     });
   }
 }

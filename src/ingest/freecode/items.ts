@@ -8,17 +8,18 @@ import { type ContentMode, kept } from '../content-mode.js';
 import type { StoreMessage, StorePart } from './store.js';
 import type { RolloutCall } from './timeline.js';
 
-type ImageCounts = { readonly imageParts: number; readonly imageChars: number };
-
-function images(parts: readonly StorePart[]): ImageCounts {
+/** How many image parts there are. */
+function imagePartsOf(parts: readonly StorePart[]): number {
   let imageParts = 0;
+  for (const part of parts) if (part.kind === 'image') imageParts += 1;
+  return imageParts;
+}
+
+/** The base64 characters of the image parts. */
+function imageCharsOf(parts: readonly StorePart[]): number {
   let imageChars = 0;
-  for (const part of parts) {
-    if (part.kind !== 'image') continue;
-    imageParts += 1;
-    imageChars += part.dataChars;
-  }
-  return { imageParts, imageChars };
+  for (const part of parts) if (part.kind === 'image') imageChars += part.dataChars;
+  return imageChars;
 }
 
 /** The text parts joined (null when their text was not kept) and their total length. */
@@ -51,7 +52,8 @@ export function userItemFromStore(message: StoreMessage, content: ContentMode): 
     timestampMs: message.timestampMs,
     text,
     chars,
-    ...images(message.parts),
+    imageParts: imagePartsOf(message.parts),
+    imageChars: imageCharsOf(message.parts),
     synthetic: message.synthetic,
   };
 }
@@ -104,24 +106,31 @@ export function itemsFromStoreLine(
     timestampMs: message.timestampMs,
     text,
     chars: chars + toolCallChars(toolCalls),
-    ...images(message.parts),
+    imageParts: imagePartsOf(message.parts),
+    imageChars: imageCharsOf(message.parts),
     responseId,
     toolCalls,
     thinkingChars,
   };
-  const results: ToolResultItem[] = tools.map((part, i) => ({
-    kind: 'tool_result',
-    id: `${message.id}:${part.partIndex}`,
-    timestampMs: message.timestampMs,
-    text: part.result === null ? null : kept(part.result, content),
-    chars: part.resultChars,
-    imageParts: 0,
-    imageChars: 0,
-    callId: toolCalls[i]?.callId ?? '',
-    toolName: part.name,
-    failed: infos[i]?.failed ?? false,
-  }));
-  return [assistant, ...results];
+  const items: Item[] = [assistant];
+  for (let i = 0; i < tools.length; i++) {
+    const part = tools[i];
+    if (part === undefined) continue;
+    const result: ToolResultItem = {
+      kind: 'tool_result',
+      id: `${message.id}:${part.partIndex}`,
+      timestampMs: message.timestampMs,
+      text: part.result === null ? null : kept(part.result, content),
+      chars: part.resultChars,
+      imageParts: 0,
+      imageChars: 0,
+      callId: toolCalls[i]?.callId ?? '',
+      toolName: part.name,
+      failed: infos[i]?.failed ?? false,
+    };
+    items.push(result);
+  }
+  return items;
 }
 
 /** The text line of a response known only from the rollout: its size (`textChars`), not its content. */
@@ -131,13 +140,14 @@ export function textItemFromRollout(
   textChars: number,
   responseId: string,
   thinkingChars: number,
+  content: ContentMode,
 ): AssistantItem {
   return {
     kind: 'assistant',
     id,
     timestampMs,
-    // An empty text is known exactly; a non-empty one only by its length.
-    text: textChars === 0 ? '' : null,
+    // An empty text is known exactly; a non-empty one only by its length ('sizes' keeps no text).
+    text: content === 'text' && textChars === 0 ? '' : null,
     chars: textChars,
     imageParts: 0,
     imageChars: 0,

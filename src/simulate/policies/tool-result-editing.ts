@@ -8,6 +8,7 @@
  */
 import { isToolResultPart } from '../../engine/index.js';
 import type { ReplayMessage, ReplayToolPart } from '../provider-view.js';
+import { replayMessageWith } from '../provider-view.js';
 
 /** Sizes a candidate history as the whole prompt (static block and summary included), in tokens. */
 export type PromptSizer = (history: readonly ReplayMessage[]) => number;
@@ -58,7 +59,7 @@ export function withPlaceholders(
     });
     if (!touched) return message;
     changed = true;
-    return { ...message, parts };
+    return replayMessageWith(message, parts);
   });
   return changed ? out : history;
 }
