@@ -82,7 +82,7 @@ export function sessionFlags(
 }
 
 /** A replayed session's rows (with each scenario's flag kinds when the run flags) and report facts. */
-export function replayOutcome(
+function replayOutcome(
   session: Session,
   replayed: ReplayedSession,
   flags: readonly Flag[],
@@ -113,10 +113,21 @@ export function replayOutcome(
   };
 }
 
-/** Replays `session` and returns its outcome (the whole step of a thread that replays sessions). */
-export function sessionOutcome(session: Session, config: OutcomeConfig): SessionOutcome {
+/**
+ * Replays `session` (the whole step of a thread that replays sessions): its outcome, and the
+ * simulation and flags that `--db`'s recorder takes (null and none when it was not replayed).
+ */
+export function replaySession(
+  session: Session,
+  config: OutcomeConfig,
+): {
+  readonly outcome: SessionOutcome;
+  readonly simulation: SessionSimulation | null;
+  readonly flags: readonly Flag[];
+} {
   const replayed = replayWithPrices(session, config.scenarios, config.prices);
-  if (replayed === null) return { sessionId: session.id, issues: session.issues, replay: null };
+  if (replayed === null)
+    return { outcome: { sessionId: session.id, issues: session.issues, replay: null }, simulation: null, flags: [] };
   const flags = sessionFlags(replayed.simulation, config.scenarios, config.prices, replayed.modelFacts);
-  return replayOutcome(session, replayed, flags, config);
+  return { outcome: replayOutcome(session, replayed, flags, config), simulation: replayed.simulation, flags };
 }

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { loadSession } from '../ingest/index.js';
 import { workerFailure } from '../session/errors.js';
 import { type FromReplayWorker, FREE, LEFT, type ReplayWorkerData, WORKER } from './simulate-share.js';
-import { sessionOutcome } from './simulate-outcome.js';
+import { replaySession } from './simulate-outcome.js';
 
 const port = parentPort;
 if (port === null) throw new Error('simulate-worker.js runs only as a worker thread');
@@ -26,7 +26,7 @@ async function replayFreeSessions(): Promise<void> {
     else if (owner !== FREE) continue;
     // Each session on its own: only Claude Code sessions share state across a run, and they are never free.
     const session = await loadSession(source, { content: 'text' });
-    post({ kind: 'outcome', index, outcome: sessionOutcome(session, data.config) });
+    post({ kind: 'outcome', index, outcome: replaySession(session, data.config).outcome });
   }
 }
 

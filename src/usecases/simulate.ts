@@ -20,18 +20,10 @@ import type { CompactionRow, RequestRow, SessionRow } from '../cost/rows.js';
 import { forEachSession } from './for-each-session.js';
 import type { ParallelParse, WorkerScript } from '../ingest/index.js';
 import { ReplayShare } from './simulate-share.js';
-import {
-  baselineScenario,
-  type OutcomeConfig,
-  replayOutcome,
-  type SessionOutcome,
-  sessionFlags,
-  sessionOutcome,
-} from './simulate-outcome.js';
+import { baselineScenario, type OutcomeConfig, replaySession, type SessionOutcome } from './simulate-outcome.js';
 import { boundHeapGrowthWhenLarge } from './heap-growth.js';
 import { resolvePrices } from './prices.js';
 import type { Progress } from './progress.js';
-import { replayWithPrices } from './replay-session.js';
 import { type FlagJson, flagJson, sortFlags } from '../report/flags-report.js';
 import { readSessionDetails, type SessionDetail, type SessionMeta } from '../report/simulate-details.js';
 import { FleetSink } from './fleet-sink.js';
@@ -119,8 +111,13 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     const allFlags = new Map<string, readonly FlagJson[]>();
     const skipped: string[] = [];
     const config: OutcomeConfig = { scenarios: request.scenarios, prices, details: request.details === true };
-    /** A session's outcome into the report's lists, in discovery order. */
-    const keep = (outcome: SessionOutcome): void => {
+    // Each session's outcome goes into the report's lists in discovery order, whichever thread
+    // replayed it. Earlier sessions' rows go in before the next outcome is kept: the last rows are
+    // appended once the loop has let go of every session (a 1 GB log's single session holds
+    // ~0.5 GB of text the appenders need not wait beside).
+    const ordered = new OrderedOutcomes(async (outcome) => {
+      request.progress?.increment();
+      if (pending.requests.length >= ROWS_PER_INSERT) await pending.flush(await opening);
       const { replay } = outcome;
       if (replay === null) {
         skipped.push(outcome.sessionId);
@@ -132,20 +129,9 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
       }
       pending.add(replay.rows);
       facts.push(replay.facts);
-    };
-    // Earlier sessions' rows go in before the next is used, not after: the last rows are appended
-    // once the loop has let go of every session (a 1 GB log's single session holds ~0.5 GB of text
-    // the appenders need not wait beside).
-    const flushIfFull = async (): Promise<void> => {
-      if (pending.requests.length >= ROWS_PER_INSERT) await pending.flush(await opening);
-    };
+    });
     // Replay workers beside this thread (`simulate-share.ts`); not with `--db`, whose recorder
     // takes each whole session here.
-    const ordered = new OrderedOutcomes(async (outcome) => {
-      request.progress?.increment();
-      await flushIfFull();
-      keep(outcome);
-    });
     share =
       sink === null
         ? new ReplayShare({
@@ -160,23 +146,10 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
         request.paths,
         { content: 'text', parallel: request.parallel, share: share ?? undefined },
         async (session: Session, index: number) => {
-          if (share !== null && share.threads > 0) {
-            heapGrowth.check();
-            await ordered.put(index, sessionOutcome(session, config));
-            return;
-          }
-          request.progress?.increment();
-          await flushIfFull();
           heapGrowth.check();
-          const replayed = replayWithPrices(session, request.scenarios, prices);
-          if (replayed === null) {
-            await sink?.add(session, null, []);
-            keep({ sessionId: session.id, issues: session.issues, replay: null });
-            return;
-          }
-          const flags = sessionFlags(replayed.simulation, request.scenarios, prices, replayed.modelFacts);
-          await sink?.add(session, replayed.simulation, flags);
-          keep(replayOutcome(session, replayed, flags, config));
+          const { outcome, simulation, flags } = replaySession(session, config);
+          await sink?.add(session, simulation, flags);
+          await ordered.put(index, outcome);
         },
         (total) => request.progress?.start(total),
       )),
