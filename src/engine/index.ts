@@ -155,15 +155,17 @@ export {
   type PrunePartition,
 } from './prune-state.js';
 export { pruneHistoryToolResults } from './prune-tool-results.js';
-export { SLIDING_TRUNCATION_MARKER, slidingLegacyTruncate } from './sliding-prune.js';
+export { SLIDING_TRUNCATION_MARKER, slidingLegacyTruncate, slidingShownMessage } from './sliding-prune.js';
 export type { SlidingMemo } from './sliding-prune.js';
 export {
   MICROCOMPACT_CLEARED_TEXT,
   MICROCOMPACT_IDLE_MS,
   MICROCOMPACT_MIN_RESULT_CHARS,
   applyMicrocompact,
+  microcompactShownMessage,
   timeBasedMicrocompact,
   type MicrocompactDecision,
 } from './microcompact.js';
+export { LegacyHistoryView } from './legacy-view.js';
 export { applyPruningPolicy, newPruneMemo } from './pruning-policy.js';
 export type { PruneMemo } from './pruning-policy.js';

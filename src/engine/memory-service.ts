@@ -90,7 +90,11 @@ export class MemoryService {
    * of a session and reads the state only to compact).
    */
   private shared = true;
-  private readonly messageIds = new Set<string>();
+  /**
+   * Ids in the transcript that this instance did not make (a loaded state's): the only ones a new
+   * id can meet, since the ids it makes differ from each other by their counter (`newMessageId`).
+   */
+  private readonly foreignIds = new Set<string>();
   private blockedAtTokenCount: number | undefined;
   private compactedAtTokenCount: number | undefined;
   private lastEffectiveTokenCount = 0;
@@ -103,7 +107,7 @@ export class MemoryService {
     this.hooks = options.hooks ?? NO_COMPACTION_HOOKS;
     this.toolLines = options.toolLines;
     this.current = this.store.load(sessionId) ?? freshMemoryState(sessionId);
-    this.rebuildIds();
+    for (const message of this.current.messages) this.foreignIds.add(message.id);
   }
 
   /** The current state (treat as immutable: every change replaces it). */
@@ -141,10 +145,17 @@ export class MemoryService {
       timestamp: timestampMs,
       tokenCount: estimateTokenCount(stored),
     };
-    const messages = this.shared ? [...this.current.messages] : this.current.messages;
-    messages.push(message);
-    this.current = { ...this.current, messages, tokenCount: this.current.tokenCount + message.tokenCount };
-    this.messageIds.add(message.id);
+    if (this.shared) {
+      this.current = {
+        ...this.current,
+        messages: [...this.current.messages, message],
+        tokenCount: this.current.tokenCount + message.tokenCount,
+      };
+    } else {
+      // Not handed out since this service made it (`shared`): updated in place, not copied per message.
+      this.current.messages.push(message);
+      this.current.tokenCount += message.tokenCount;
+    }
     this.save();
     return message;
   }
@@ -332,7 +343,7 @@ export class MemoryService {
       totalCompactions: before.totalCompactions + 1,
       lastCompactionAt: nowMs,
     };
-    this.rebuildIds();
+    this.forgetDroppedIds();
     this.save();
     // The preserved messages are the selection's array: copied before the next append, in case a caller kept it.
     this.shared = true;
@@ -380,12 +391,14 @@ export class MemoryService {
     for (;;) {
       const id = `msg-${timestampMs}-${this.idSequence.toString(36)}`;
       this.idSequence += 1;
-      if (!this.messageIds.has(id)) return id;
+      if (!this.foreignIds.has(id)) return id;
     }
   }
 
-  private rebuildIds(): void {
-    this.messageIds.clear();
-    for (const message of this.current.messages) this.messageIds.add(message.id);
+  /** After a compaction: the foreign ids no longer in the transcript may be made again. */
+  private forgetDroppedIds(): void {
+    if (this.foreignIds.size === 0) return;
+    const present = new Set(this.current.messages.map((message) => message.id));
+    for (const id of this.foreignIds) if (!present.has(id)) this.foreignIds.delete(id);
   }
 }

@@ -59,20 +59,36 @@ export function applyMicrocompact<M extends HistoryMessage>(
       return [...messages];
     case 'cleared': {
       const ids = decision.clearedToolIds;
-      return messages.map((message) => {
-        if (message.role !== 'assistant') return message;
-        const known = memo?.get(message) as M | undefined;
-        if (known !== undefined) return known;
-        const shown = message.parts.some((part) => isToolResultPart(part) && ids.has(part.id))
-          ? withReplacedResults(message, (part) => (ids.has(part.id) ? MICROCOMPACT_CLEARED_TEXT : undefined))
-          : message;
-        memo?.set(message, shown);
-        return shown;
-      });
+      return messages.map((message) => clearedMessage(message, ids, memo));
     }
     default: {
       const unreachable: never = decision;
       return unreachable;
     }
   }
+}
+
+/** One message as a `cleared` decision shows it (from `memo` when known): what `applyMicrocompact` maps it to. */
+function clearedMessage<M extends HistoryMessage>(
+  message: M,
+  ids: ReadonlySet<string>,
+  memo?: WeakMap<HistoryMessage, HistoryMessage>,
+): M {
+  if (message.role !== 'assistant') return message;
+  const known = memo?.get(message) as M | undefined;
+  if (known !== undefined) return known;
+  const shown = message.parts.some((part) => isToolResultPart(part) && ids.has(part.id))
+    ? withReplacedResults(message, (part) => (ids.has(part.id) ? MICROCOMPACT_CLEARED_TEXT : undefined))
+    : message;
+  memo?.set(message, shown);
+  return shown;
+}
+
+/** One message as `applyMicrocompact` shows it under `decision` (the same object, with the same `memo`). */
+export function microcompactShownMessage<M extends HistoryMessage>(
+  message: M,
+  decision: MicrocompactDecision,
+  memo?: WeakMap<HistoryMessage, HistoryMessage>,
+): M {
+  return decision.kind === 'cleared' ? clearedMessage(message, decision.clearedToolIds, memo) : message;
 }

@@ -58,6 +58,34 @@ function slidingMessage<M extends HistoryMessage>(message: M, capChars: number):
   return { capChars, candidateCount, charsBefore, charsAfterOld, truncated, old };
 }
 
+/** What the rule makes of an assistant message, from `memo` when it was worked out under the same cap. */
+function slidingMessageOf<M extends HistoryMessage>(
+  message: M,
+  capChars: number,
+  memo?: SlidingMemo,
+): SlidingMessage<M> {
+  let shown = memo?.get(message) as SlidingMessage<M> | undefined;
+  if (shown === undefined || shown.capChars !== capChars) {
+    shown = slidingMessage(message, capChars);
+    memo?.set(message, shown);
+  }
+  return shown;
+}
+
+/**
+ * One message as `slidingLegacyTruncate` shows it, given whether it is old (not among the most
+ * recent responses): the same object that call returns for it with the same `memo`.
+ */
+export function slidingShownMessage<M extends HistoryMessage>(
+  message: M,
+  old: boolean,
+  capChars: number,
+  memo?: SlidingMemo,
+): M {
+  if (message.role !== 'assistant' || !old) return message;
+  return slidingMessageOf(message, capChars, memo).old ?? message;
+}
+
 /** Applies the sliding rule to a provider-facing history (pure: no state; `memo` only saves work). */
 export function slidingLegacyTruncate<M extends HistoryMessage>(
   messages: readonly M[],
@@ -82,11 +110,7 @@ export function slidingLegacyTruncate<M extends HistoryMessage>(
   const truncated: ReplacedToolResult[] = [];
   const out = messages.map((message, index) => {
     if (message.role !== 'assistant') return message;
-    let shown = memo?.get(message) as SlidingMessage<M> | undefined;
-    if (shown === undefined || shown.capChars !== capChars) {
-      shown = slidingMessage(message, capChars);
-      memo?.set(message, shown);
-    }
+    const shown = slidingMessageOf(message, capChars, memo);
     candidateCount += shown.candidateCount;
     charsBefore += shown.charsBefore;
     const old = !(message.responseId === undefined

@@ -8,6 +8,7 @@ import type {
   ApplyCompactionResult,
   CompactionHooks,
   EngineParams,
+  HistoryMessage,
   LlmSummarizer,
   LlmSummaryRequest,
   MicrocompactDecision,
@@ -15,6 +16,7 @@ import type {
 } from '../engine/index.js';
 import {
   ArraySessionStore,
+  LegacyHistoryView,
   MemoryService,
   NO_COMPACTION_HOOKS,
   PruneState,
@@ -46,7 +48,9 @@ export class CompactionDriver {
   private readonly prune = new PruneState();
   private microcompact: MicrocompactDecision = { kind: 'not-idle' };
   /** Each message as `microcompact` shows it (one memo per decision; history messages are immutable). */
-  private microcompactShown = new WeakMap<object, ReplayMessage>();
+  private microcompactShown = new WeakMap<HistoryMessage, HistoryMessage>();
+  /** The sliding truncation (after the microcompact) worked out from one render to the next; null under other pruning. */
+  private readonly legacyView: LegacyHistoryView<ReplayMessage> | null;
   /** What the pruning policy can reuse from one render to the next (results unchanged). */
   /** The calibration with a model's own static block (`calibrationsByModel`). */
   private readonly calibrationFor: (model: string) => TokenCalibration;
@@ -90,6 +94,10 @@ export class CompactionDriver {
     });
     this.editor = toolResultEditor(scenario.params.editing);
     this.pruneMemo = memo.prune;
+    this.legacyView =
+      params.pruning.kind === 'sliding-legacy'
+        ? new LegacyHistoryView(params.pruning.keepRecentResponses, params.pruning.capChars, this.pruneMemo.sliding)
+        : null;
     this.calibrationFor = calibrationsByModel(calibration);
   }
 
@@ -155,17 +163,8 @@ export class CompactionDriver {
     // Peeked, not handed out: otherwise the next append copies the whole history (once per send).
     // The pruning policies return a list of their own; were it ever the store's, it is handed out.
     const history = this.store.peekMessages();
-    let messages: readonly ReplayMessage[] = history;
-    if (this.params.legacyMicrocompact)
-      messages = applyMicrocompact(messages, this.microcompact, this.microcompactShown);
-    const pruned = applyPruningPolicy(
-      messages,
-      this.params.pruning,
-      this.prune,
-      this.params.toolResultBudgetChars,
-      this.pruneMemo,
-    );
-    if (pruned.messages === history) this.store.getMessages();
+    const shown = this.shownHistory(history);
+    if (shown === history) this.store.getMessages();
     const staticBlockId = staticBlockIdOf(model);
     const summary = this.summary;
     const renderer = () => {
@@ -173,7 +172,7 @@ export class CompactionDriver {
       return this.memo.renderer(this.calibrationFor(model));
     };
     const edited = this.editor.edit(
-      pruned.messages,
+      shown,
       (history) => renderer().render(staticBlockId, summary, history).promptTokens,
     );
     return {
@@ -182,6 +181,26 @@ export class CompactionDriver {
       visible: edited,
       rendered: this.unsized ? null : renderer().render(staticBlockId, summary, edited),
     };
+  }
+
+  /**
+   * The history as the scenario's pruning shows it (after the legacy microcompact where it applies):
+   * the sliding truncation through `legacyView` (the same messages `applyPruningPolicy` gives,
+   * without mapping the whole history on every render), the other policies through `applyPruningPolicy`.
+   */
+  private shownHistory(history: readonly ReplayMessage[]): readonly ReplayMessage[] {
+    // Without the legacy microcompact its decision stays the initial `not-idle`: nothing cleared.
+    if (this.legacyView !== null) return this.legacyView.show(history, this.microcompact, this.microcompactShown);
+    let messages = history;
+    if (this.params.legacyMicrocompact)
+      messages = applyMicrocompact(messages, this.microcompact, this.microcompactShown);
+    return applyPruningPolicy(
+      messages,
+      this.params.pruning,
+      this.prune,
+      this.params.toolResultBudgetChars,
+      this.pruneMemo,
+    ).messages;
   }
 
   /** `render` sized (engine scenarios, whose decisions read sizes). */
