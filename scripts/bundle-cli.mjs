@@ -411,7 +411,26 @@ if (coreScript.warnings.length > 0)
 const replaced = (coreOutput.text.match(dynamicImport) ?? []).length;
 if (replaced !== lazyImports || /\bimport\s*\(|\bimport\.meta\b/.test(coreScript.code))
   throw new Error(`core as a script: ${replaced} of ${lazyImports} import() rewritten, or import()/import.meta left`);
-const coreBody = `(function (exports, require, module, __coreUrl, __coreImport) {\n"use strict";\n${coreScript.code}})\n`;
+// ASCII only: one non-ASCII character (esbuild escapes them in code, but keeps some comments as
+// written, e.g. "→" in a field's doc comment) makes V8 hold the whole ~575 KB source as a two-byte
+// string on every run: decoded from UTF-8 rather than copied, twice the memory, and scanned as
+// two-byte wherever a function is compiled from source. Those characters become "?"; that they
+// were all in comments is checked: minified (comments dropped), both texts must be the same code.
+// (Raw control characters other than tabs and line breaks are replaced and checked the same way.)
+const NON_ASCII = /[^\t\n\r\x20-\x7e]/g;
+let coreCode = coreScript.code;
+if (NON_ASCII.test(coreCode)) {
+  const ascii = coreCode.replace(NON_ASCII, '?');
+  const minified = await Promise.all(
+    [coreCode, ascii].map((code) =>
+      transform(code, { format: 'cjs', platform: 'node', target: 'node20', minify: true, logLevel: 'silent' }),
+    ),
+  );
+  if (minified[0].code !== minified[1].code)
+    throw new Error('core as a script: a non-ASCII character outside a comment (esbuild should have escaped it)');
+  coreCode = ascii;
+}
+const coreBody = `(function (exports, require, module, __coreUrl, __coreImport) {\n"use strict";\n${coreCode}})\n`;
 await writeFile(join(chunkDir, CORE_BODY), coreBody);
 const coreBuildId = createHash('sha256').update(coreBody).digest('hex');
 const coreExports = [...coreMeta.exports].sort();
