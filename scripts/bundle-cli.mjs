@@ -43,12 +43,42 @@ const posix = (path) => path.split(sep).join('/');
  * file not listed here fails the build, so that an upgrade that adds one is looked at.
  */
 const YARGS_SHIM = 'node_modules/yargs/lib/platform-shims/esm.mjs';
+/**
+ * Where Node's `require.resolve('yargs/package.json')` finds it, without its resolver: ~3 ms of
+ * every command, mostly the `exports` map's resolution run cold (URL objects, the ESM resolver's
+ * helpers). The same answer: Node takes the first of the lookup directories (`resolve.paths`)
+ * holding `yargs/package.json`, and maps the subpath through `exports`, which maps
+ * `./package.json` to itself (checked below, at build time), then gives the real path. Found
+ * nowhere, Node's own resolver is asked (and throws as it would).
+ */
+const YARGS_PACKAGE_LOOKUP = [
+  "import { createRequire as __yargsRequire } from 'node:module';",
+  "import { realpathSync as __yargsRealpath, statSync as __yargsStat } from 'node:fs';",
+  "import { join as __yargsJoin } from 'node:path';",
+  "import { pathToFileURL as __yargsFileUrl } from 'node:url';",
+  'const __yargsPackage = (() => {',
+  '  const require = __yargsRequire(import.meta.url);',
+  "  for (const dir of require.resolve.paths('yargs') ?? []) {",
+  "    const path = __yargsJoin(dir, 'yargs', 'package.json');",
+  '    try {',
+  '      if (__yargsStat(path).isFile()) return __yargsRealpath(path);',
+  '    } catch {',
+  '      // Not here (or not readable): the next directory, as Node goes on.',
+  '    }',
+  '  }',
+  "  return require.resolve('yargs/package.json');",
+  '})();',
+].join('\n');
+{
+  const yargsExports = JSON.parse(await readFile(join(root, 'node_modules', 'yargs', 'package.json'), 'utf8')).exports;
+  if (yargsExports?.['./package.json'] !== './package.json')
+    throw new Error('yargs no longer exports ./package.json as itself: look again at YARGS_PACKAGE_LOOKUP');
+}
 const PACKAGE_URLS = {
   [YARGS_SHIM]: {
     prelude: [
-      "import { createRequire as __yargsRequire } from 'node:module';",
-      "import { pathToFileURL as __yargsFileUrl } from 'node:url';",
-      "const __yargsShimUrl = new URL('lib/platform-shims/esm.mjs', __yargsFileUrl(__yargsRequire(import.meta.url).resolve('yargs/package.json'))).href;",
+      YARGS_PACKAGE_LOOKUP,
+      "const __yargsShimUrl = new URL('lib/platform-shims/esm.mjs', __yargsFileUrl(__yargsPackage)).href;",
     ].join('\n'),
     url: '__yargsShimUrl',
   },
