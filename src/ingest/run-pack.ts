@@ -322,7 +322,16 @@ export class RunPack {
   private eagerRegions(): readonly Region[] {
     const old = this.old;
     if (old === null) return [];
-    this.regions ??= this.checkedRegions(old.index.eager.map(([at, bytes]) => readAt(old.fd, bytes, at)));
+    if (this.regions === null) {
+      let read: Buffer[];
+      try {
+        read = old.index.eager.map(([at, bytes]) => readAt(old.fd, bytes, at));
+      } catch {
+        // Unreadable: no session is served from it (as a pack that cannot be read is not).
+        read = [];
+      }
+      this.regions = this.checkedRegions(read);
+    }
     return this.regions;
   }
 
