@@ -43,12 +43,42 @@ const posix = (path) => path.split(sep).join('/');
  * file not listed here fails the build, so that an upgrade that adds one is looked at.
  */
 const YARGS_SHIM = 'node_modules/yargs/lib/platform-shims/esm.mjs';
+/**
+ * Where Node's `require.resolve('yargs/package.json')` finds it, without its resolver: ~3 ms of
+ * every command, mostly the `exports` map's resolution run cold (URL objects, the ESM resolver's
+ * helpers). The same answer: Node takes the first of the lookup directories (`resolve.paths`)
+ * holding `yargs/package.json`, and maps the subpath through `exports`, which maps
+ * `./package.json` to itself (checked below, at build time), then gives the real path. Found
+ * nowhere, Node's own resolver is asked (and throws as it would).
+ */
+const YARGS_PACKAGE_LOOKUP = [
+  "import { createRequire as __yargsRequire } from 'node:module';",
+  "import { realpathSync as __yargsRealpath, statSync as __yargsStat } from 'node:fs';",
+  "import { join as __yargsJoin } from 'node:path';",
+  "import { pathToFileURL as __yargsFileUrl } from 'node:url';",
+  'const __yargsPackage = (() => {',
+  '  const require = __yargsRequire(import.meta.url);',
+  "  for (const dir of require.resolve.paths('yargs') ?? []) {",
+  "    const path = __yargsJoin(dir, 'yargs', 'package.json');",
+  '    try {',
+  '      if (__yargsStat(path).isFile()) return __yargsRealpath(path);',
+  '    } catch {',
+  '      // Not here (or not readable): the next directory, as Node goes on.',
+  '    }',
+  '  }',
+  "  return require.resolve('yargs/package.json');",
+  '})();',
+].join('\n');
+{
+  const yargsExports = JSON.parse(await readFile(join(root, 'node_modules', 'yargs', 'package.json'), 'utf8')).exports;
+  if (yargsExports?.['./package.json'] !== './package.json')
+    throw new Error('yargs no longer exports ./package.json as itself: look again at YARGS_PACKAGE_LOOKUP');
+}
 const PACKAGE_URLS = {
   [YARGS_SHIM]: {
     prelude: [
-      "import { createRequire as __yargsRequire } from 'node:module';",
-      "import { pathToFileURL as __yargsFileUrl } from 'node:url';",
-      "const __yargsShimUrl = new URL('lib/platform-shims/esm.mjs', __yargsFileUrl(__yargsRequire(import.meta.url).resolve('yargs/package.json'))).href;",
+      YARGS_PACKAGE_LOOKUP,
+      "const __yargsShimUrl = new URL('lib/platform-shims/esm.mjs', __yargsFileUrl(__yargsPackage)).href;",
     ].join('\n'),
     url: '__yargsShimUrl',
   },
@@ -411,7 +441,26 @@ if (coreScript.warnings.length > 0)
 const replaced = (coreOutput.text.match(dynamicImport) ?? []).length;
 if (replaced !== lazyImports || /\bimport\s*\(|\bimport\.meta\b/.test(coreScript.code))
   throw new Error(`core as a script: ${replaced} of ${lazyImports} import() rewritten, or import()/import.meta left`);
-const coreBody = `(function (exports, require, module, __coreUrl, __coreImport) {\n"use strict";\n${coreScript.code}})\n`;
+// ASCII only: one non-ASCII character (esbuild escapes them in code, but keeps some comments as
+// written, e.g. "→" in a field's doc comment) makes V8 hold the whole ~575 KB source as a two-byte
+// string on every run: decoded from UTF-8 rather than copied, twice the memory, and scanned as
+// two-byte wherever a function is compiled from source. Those characters become "?"; that they
+// were all in comments is checked: minified (comments dropped), both texts must be the same code.
+// (Raw control characters other than tabs and line breaks are replaced and checked the same way.)
+const NON_ASCII = /[^\t\n\r\x20-\x7e]/g;
+let coreCode = coreScript.code;
+if (NON_ASCII.test(coreCode)) {
+  const ascii = coreCode.replace(NON_ASCII, '?');
+  const minified = await Promise.all(
+    [coreCode, ascii].map((code) =>
+      transform(code, { format: 'cjs', platform: 'node', target: 'node20', minify: true, logLevel: 'silent' }),
+    ),
+  );
+  if (minified[0].code !== minified[1].code)
+    throw new Error('core as a script: a non-ASCII character outside a comment (esbuild should have escaped it)');
+  coreCode = ascii;
+}
+const coreBody = `(function (exports, require, module, __coreUrl, __coreImport) {\n"use strict";\n${coreCode}})\n`;
 await writeFile(join(chunkDir, CORE_BODY), coreBody);
 const coreBuildId = createHash('sha256').update(coreBody).digest('hex');
 const coreExports = [...coreMeta.exports].sort();

@@ -15,8 +15,10 @@
  * - Each blob of a session (requests, claims, items) has its own CRC-32 in the index, checked when
  *   the blob is first read: a session whose requests or claims are damaged is not served (it is
  *   built from its logs). Each segment's eager region (requests and claims) has a check of its
- *   own too, taken once when the pack is loaded (one CRC over megabytes instead of two per session):
- *   a blob in a region that passes it is not checked again; in one that fails, each is checked alone.
+ *   own too, taken once when the regions are read (one CRC over megabytes instead of two per
+ *   session): a blob in a region that passes it is not checked again; in one that fails, each is
+ *   checked alone. The regions are read on libuv's thread pool while discovery runs (`ready()`), or
+ *   at once by a lookup that comes first; a region that comes short serves no session.
  *   The items (most of the bytes, which the bill never reads) sit after
  *   their segment's eager region and are read only where needed: a run that reads items (`readsItems`) checks them
  *   before it serves the session; in a run that said it would not, reading them anyway checks them
@@ -46,7 +48,7 @@
  * its build (`deferredHoldsAny`), and built again against the whole map when one holds a response
  * it asked for.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readSync, statSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CachecostError } from '../session/errors.js';
@@ -145,15 +147,13 @@ type Index = {
 /** A segment's eager region as loaded (see `Loaded`). */
 type Region = { readonly start: number; readonly bytes: Buffer; readonly intact: boolean };
 
-/** A pack as loaded: header, index, the eager regions in memory, the file kept open for the lazy ones. */
+/**
+ * A pack as loaded: header, index (its eager regions' bounds checked against the file), the file
+ * kept open for the regions (`RunPack.eagerRegions`) and the lazy blobs.
+ */
 type Loaded = {
   readonly header: Header;
   readonly index: Index;
-  /**
-   * Each segment's eager region, read whole; `intact`: its bytes match the region's check (then
-   * every blob in it is as written, and its own check is not taken again).
-   */
-  readonly eager: readonly Region[];
   readonly fd: number;
   /** The file's length and identity when it was read (an append goes on from there). */
   readonly size: number;
@@ -196,6 +196,26 @@ function sameStamp(a: readonly unknown[], offset: number, b: FileStamp): boolean
 /** The file's stamp, taken before it is read: a session stored with it is dropped if the file changed meanwhile. */
 export function stampFiles(paths: readonly string[]): (FileStamp | null)[] {
   return paths.map(stampOf);
+}
+
+/** `readAt` on libuv's thread pool: the copy and the page faults of a fresh buffer are not the main thread's. */
+function readAtLater(fd: number, bytes: number, position: number): Promise<Buffer> {
+  // Not from the shared pool, as `readAt`.
+  const buffer = Buffer.allocUnsafeSlow(bytes);
+  return new Promise((resolvePromise, reject) => {
+    const next = (done: number): void => {
+      if (done === bytes) {
+        resolvePromise(buffer);
+        return;
+      }
+      read(fd, buffer, done, bytes - done, position + done, (error, n) => {
+        if (error !== null) reject(error);
+        else if (n === 0) resolvePromise(buffer.subarray(0, done));
+        else next(done + n);
+      });
+    };
+    next(0);
+  });
 }
 
 /** `bytes` bytes at `position` of `fd`; fewer only where the file ends. */
@@ -252,6 +272,19 @@ export class RunPack {
     keys: 0,
     hashes: new Set(),
   };
+  /**
+   * Each segment's eager region, read whole (null: not yet); `intact`: its bytes match the region's
+   * check (then every blob in it is as written, and its own check is not taken again).
+   */
+  private regions: readonly Region[] | null = null;
+  /**
+   * The eager regions as read on the thread pool since the pack was opened (null: any read failed
+   * or came short), while discovery runs on this thread; `ready()` takes them. A run that looks a
+   * session up before (or without) `ready()` reads them itself, at once.
+   */
+  private readonly reading: Promise<Buffer[] | null> | null;
+  /** Whether a read of `reading` may still use the file (then closing it waits). */
+  private readingFile = false;
 
   private constructor(
     private readonly cache: ParseCache,
@@ -262,6 +295,61 @@ export class RunPack {
   ) {
     this.byKey = new Map((old?.index.sessions ?? []).map((stored, i) => [stored.key, i]));
     this.oldFiles = new Map((old?.index.files ?? []).map((file) => [file[0], file]));
+    if (old === null) this.reading = null;
+    else {
+      this.readingFile = true;
+      this.reading = Promise.all(old.index.eager.map(([at, bytes]) => readAtLater(old.fd, bytes, at))).then(
+        (read) => {
+          this.readingFile = false;
+          return read;
+        },
+        () => {
+          this.readingFile = false;
+          return null;
+        },
+      );
+    }
+  }
+
+  /** Waits for the eager regions read since the pack was opened; call it before looking sessions up. */
+  async ready(): Promise<void> {
+    if (this.reading === null || this.regions !== null) return;
+    const read = await this.reading;
+    if (this.regions === null && read !== null) this.regions = this.checkedRegions(read);
+  }
+
+  /** The eager regions, read now if `ready()` did not take them (none once the pack is closed). */
+  private eagerRegions(): readonly Region[] {
+    const old = this.old;
+    if (old === null) return [];
+    if (this.regions === null) {
+      let read: Buffer[];
+      try {
+        read = old.index.eager.map(([at, bytes]) => readAt(old.fd, bytes, at));
+      } catch {
+        // Unreadable: no session is served from it (as a pack that cannot be read is not).
+        read = [];
+      }
+      this.regions = this.checkedRegions(read);
+    }
+    return this.regions;
+  }
+
+  /**
+   * The regions with their checks taken. One that comes short (the file was cut after it was
+   * opened) makes no session served: each is built from its logs, and the pack written again.
+   */
+  private checkedRegions(read: readonly Buffer[]): readonly Region[] {
+    const old = this.old;
+    if (old === null) return [];
+    const regions: Region[] = [];
+    for (const [i, [at, bytes, check]] of old.index.eager.entries()) {
+      const region = read[i];
+      if (region === undefined || region.length !== bytes) return [];
+      // A region that fails its check may still hold intact blobs: each is then checked alone.
+      regions.push({ start: at, bytes: region, intact: checkOf(region, old.header.algorithm) === check });
+    }
+    return regions;
   }
 
   /**
@@ -323,14 +411,10 @@ export class RunPack {
       if (indexBody.length !== indexBytes || checkOf(indexBody, header.algorithm) !== trailer.index)
         throw new Error('run pack: damaged index');
       const index = JSON.parse(indexBody.toString('utf8')) as Index;
-      const eager = index.eager.map(([at, bytes, check]) => {
+      for (const [at, bytes] of index.eager)
         if (!wholeNumbers(at, bytes) || at < headerBytes || at + bytes > size) throw new Error('run pack: bad region');
-        const read = readAt(fd, bytes, at);
-        if (read.length !== bytes) throw new Error('run pack: cut');
-        // A region that fails its check may still hold intact blobs: each is then checked alone.
-        return { start: at, bytes: read, intact: checkOf(read, header.algorithm) === check };
-      });
-      return { header, index, eager, fd, size, dev: info.dev, ino: info.ino, headerBytes };
+      // The regions themselves are read apart (`RunPack.reading`), while discovery runs.
+      return { header, index, fd, size, dev: info.dev, ino: info.ino, headerBytes };
     } catch {
       closeSync(fd);
       return null;
@@ -351,7 +435,7 @@ export class RunPack {
 
   /** The eager region a blob lies in (null when in none). */
   private regionOf(blob: Blob): Region | null {
-    for (const region of this.old?.eager ?? []) {
+    for (const region of this.eagerRegions()) {
       const at = blob[0] - region.start;
       if (at >= 0 && at + blob[1] <= region.bytes.length) return region;
     }
@@ -360,7 +444,7 @@ export class RunPack {
 
   /** A blob of an eager region (null when it lies in none). */
   private eagerBlob(blob: Blob): Buffer | null {
-    for (const region of this.old?.eager ?? []) {
+    for (const region of this.eagerRegions()) {
       const at = blob[0] - region.start;
       if (at >= 0 && at + blob[1] <= region.bytes.length) return region.bytes.subarray(at, at + blob[1]);
     }
@@ -622,7 +706,17 @@ export class RunPack {
   /** Closes the pack that was read (nothing more is served from it). */
   close(): void {
     if (this.old === null) return;
-    closeSync(this.old.fd);
+    const fd = this.old.fd;
+    // A read still running on the thread pool must not find the number reused by another file.
+    if (this.readingFile && this.reading !== null)
+      void this.reading.then(() => {
+        try {
+          closeSync(fd);
+        } catch {
+          // Closed already: nothing to release.
+        }
+      });
+    else closeSync(fd);
     this.old = null;
   }
 

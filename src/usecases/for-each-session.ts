@@ -122,6 +122,8 @@ export async function forEachSession(
   const cpuBefore = explicit === undefined ? cpuSample() : null;
   try {
     const { sources, issues: discoveryIssues } = await discoverSessions(paths, pack, onFound);
+    // The pack's eager regions were read on the thread pool while discovery ran on this thread.
+    await pack?.ready();
     onDiscovered?.(sources.length);
     const busy = explicit === undefined ? busyCoresSince(cpuBefore, cores) : 0;
     const parallel = explicit ?? parallelParse(cores, undefined, busy);
