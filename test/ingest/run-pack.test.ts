@@ -16,7 +16,9 @@
  * as it was before a killed append: the kill-mid-append case failed). Each segment's eager region
  * has a check of its own, taken once on load; a blob in a region that passes it is not checked
  * again: the region check taken as passed always (a flipped byte in a blob was served: the damage
- * test failed), and a failed region refusing all its blobs (the damaged-region case failed).
+ * test failed), and a failed region refusing all its blobs (the damaged-region case failed). The
+ * regions are read on the thread pool from the moment the pack is opened: a pack closed meanwhile
+ * closing its file at once, and never closing it, each failed the closed-while-reading case.
  */
 import {
   appendFileSync,
@@ -24,6 +26,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   utimesSync,
@@ -32,7 +35,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openParseCache, type ParseCache } from '../../src/ingest/index.js';
+import { openParseCache, openRunPack, type ParseCache } from '../../src/ingest/index.js';
 import { forEachSession } from '../../src/usecases/for-each-session.js';
 import { startCli } from '../robust/spawn-cli.js';
 
@@ -193,6 +196,19 @@ async function cacheAt(dir: string): Promise<ParseCache> {
   return cache;
 }
 
+/** How many of this process's open file descriptors name `path` (Linux: `/proc/self/fd`). */
+function openFilesOf(path: string): number {
+  let count = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(join('/proc/self/fd', fd)) === path) count += 1;
+    } catch {
+      // Closed meanwhile (the directory's own descriptor, for one).
+    }
+  }
+  return count;
+}
+
 describe('run pack', () => {
   it('serves a re-run over unchanged logs from the pack (a change stat cannot see is not seen)', async () => {
     const dir = logs();
@@ -283,6 +299,29 @@ describe('run pack', () => {
       }),
     ).rejects.toThrow(/run pack .*damaged/);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'a pack closed while its regions are still being read keeps its file until the read ends, then closes it',
+    async () => {
+      const dir = logs();
+      const cacheDir = join(root, `cache-${counter}`);
+      const cache = await cacheAt(cacheDir);
+      const before = await read(dir, null);
+      await read(dir, cache);
+      const path = packOf(cacheDir);
+      const pack = openRunPack(cache, 'usage', [dir]);
+      expect(pack?.loaded).toBe(true);
+      expect(openFilesOf(path)).toBe(1);
+      // The regions' read started on the thread pool when the pack was opened; nothing awaited since.
+      pack?.close();
+      expect(openFilesOf(path), 'not closed under a running read').toBe(1);
+      await pack?.ready();
+      expect(openFilesOf(path), 'closed once the read ended').toBe(0);
+      dropLineEntries(cacheDir);
+      rewriteInvisibly(dir);
+      expect(await read(dir, cache), 'the next run is served from the pack').toBe(before);
+    },
+  );
 
   it('a pack written for other logs is not read for these (the key names the paths)', async () => {
     const a = logs();
