@@ -274,6 +274,24 @@ function addSums(into: ClassSums, sums: ClassSums): void {
   into.output += sums.output;
 }
 
+/** `addSums` of token counts given one by one (`addColumnsToGroup`'s runs). */
+function addTokens(
+  into: ClassSums,
+  input: number,
+  read: number,
+  write5m: number,
+  writeUnknown: number,
+  write1h: number,
+  output: number,
+): void {
+  into.input += input;
+  into.read += read;
+  into.write5m += write5m;
+  into.writeUnknown += writeUnknown;
+  into.write1h += write1h;
+  into.output += output;
+}
+
 function anyTokens(sums: ClassSums): boolean {
   return (
     sums.input !== 0 ||
@@ -728,8 +746,22 @@ export class BillAggregator {
     let modelSlot = Number.NaN;
     let model = '';
     let modelPrice: ModelPrice | null | undefined;
-    let bucketRates: ClassRates | null = null;
-    let bucket: Bucket | undefined;
+    // The sums of the current run of requests priced alike (same rates, same side of the
+    // sub-agent split), kept in locals and added to their bucket's `sums` when the run ends.
+    let sums: ClassSums | undefined;
+    let sumsRates: ClassRates | null = null;
+    let sumsSubagent = false;
+    let runInput = 0;
+    let runRead = 0;
+    let runWrite5m = 0;
+    let runUnknown = 0;
+    let runWrite1h = 0;
+    let runOutput = 0;
+    // The price of the current run of requests when `ratesFor` would give its base rates to any
+    // request up to `baseUpTo` prompt tokens (every class has a rate): those skip the call.
+    let basePrice: ModelPrice | null = null;
+    let baseRates: ClassRates | null = null;
+    let baseUpTo = -1;
     for (let i = 0, at = 0; i < timestamps.length; i += 1, at += stride) {
       if (rows[at + hasUsage] !== 1) continue;
       measured += 1;
@@ -758,6 +790,20 @@ export class BillAggregator {
       else {
         price = this.priceOf(model, timestampMs);
         modelPrice = this.timeless.get(model);
+      }
+      if (price !== basePrice) {
+        basePrice = price;
+        baseRates = price === null ? null : price.ratesPicoUsdPerToken;
+        baseUpTo =
+          price === null ||
+          baseRates === null ||
+          baseRates.cacheRead === null ||
+          baseRates.cacheWrite5m === null ||
+          baseRates.cacheWrite1h === null
+            ? -1
+            : price.longContext === null
+              ? Number.POSITIVE_INFINITY
+              : price.longContext.thresholdTokens;
       }
       const agent = rows[at + agentId] ?? nullSlot;
       const subagent = agent !== nullSlot && strings[agent] !== undefined;
@@ -792,7 +838,11 @@ export class BillAggregator {
       output += requestOutput;
       if (subagent) subagentRequests += 1;
       else ownRequests += 1;
-      const rates = this.ratesFor(model, price, requestPrompt, requestRead, requestWrite5m, known1h, requestOutput);
+      // As `ratesFor` for a request within its price's base tier whose classes all have a rate.
+      const base = requestPrompt <= baseUpTo;
+      const rates = base
+        ? baseRates
+        : this.ratesFor(model, price, requestPrompt, requestRead, requestWrite5m, known1h, requestOutput);
       if (rates === null) {
         unpriced += 1;
         unpricedTokens += requestPrompt + requestOutput;
@@ -800,28 +850,37 @@ export class BillAggregator {
         if (unknown === 0) unknownTtlZero = true;
         continue;
       }
-      if (this.longContext) longContextRequests += 1;
-      if (rates !== bucketRates || bucket === undefined) {
-        bucket = group.buckets.get(rates);
+      if (!base && this.longContext) longContextRequests += 1;
+      if (rates !== sumsRates || subagent !== sumsSubagent || sums === undefined) {
+        if (sums !== undefined) addTokens(sums, runInput, runRead, runWrite5m, runUnknown, runWrite1h, runOutput);
+        runInput = 0;
+        runRead = 0;
+        runWrite5m = 0;
+        runUnknown = 0;
+        runWrite1h = 0;
+        runOutput = 0;
+        let bucket = group.buckets.get(rates);
         if (bucket === undefined) {
           bucket = { rates, own: noSums(), subagent: noSums() };
           group.buckets.set(rates, bucket);
         }
-        bucketRates = rates;
+        sums = subagent ? bucket.subagent : bucket.own;
+        sumsRates = rates;
+        sumsSubagent = subagent;
       }
-      const sums = subagent ? bucket.subagent : bucket.own;
       if (subagent) pricedSubagent += 1;
       else pricedOwn += 1;
-      sums.input += requestUncached;
-      sums.read += requestRead;
-      sums.write5m += requestWrite5m - unknown;
-      sums.writeUnknown += unknown;
-      sums.write1h += known1h;
-      sums.output += requestOutput;
+      runInput += requestUncached;
+      runRead += requestRead;
+      runWrite5m += requestWrite5m - unknown;
+      runUnknown += unknown;
+      runWrite1h += known1h;
+      runOutput += requestOutput;
     }
     counts.measured += measured;
     counts.undated += undated;
     if (group === undefined) return;
+    if (sums !== undefined) addTokens(sums, runInput, runRead, runWrite5m, runUnknown, runWrite1h, runOutput);
     group.requests += requests;
     if (sessionId !== group.lastSession) {
       group.sessions.add(sessionId);
