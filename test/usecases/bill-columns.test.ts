@@ -10,13 +10,15 @@
  * after a sub-agent request. The one-group fold (by session, project or host without breakdown,
  * `addColumnsToGroup`): the set of rates' sums kept when the rates change, the group made for a
  * session none of whose requests is in the window, and a model left out of the group's models
- * after its first.
+ * after its first. Prompts fall on a long-context threshold and one past it: the fold's base-rate
+ * shortcut taken one token past the threshold failed it.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BillAggregator } from '../../src/cost/bill-aggregate.js';
 import { BILL_GROUPINGS } from '../../src/cost/bill-groupings.js';
 import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
+import { priceAt } from '../../src/cost/price-table.js';
 import { decodeSession, encodeSession, packedRequestsOf } from '../../src/ingest/session-codec.js';
 import type { MeasuredUsage, Request, Session } from '../../src/session/model.js';
 import { measuredBillRequests } from '../../src/simulate/to-rows.js';
@@ -30,7 +32,7 @@ const DAY0_MS = Date.parse('2025-09-27T00:00:00Z');
 const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-6', 'deepseek-chat', 'gpt-5.4', 'mystery-model', ''];
 
 const count = (max: number) => fc.integer({ min: 0, max });
-const usageArb: fc.Arbitrary<MeasuredUsage> = fc
+const spreadUsageArb: fc.Arbitrary<MeasuredUsage> = fc
   .record({
     uncached: count(5_000),
     read: fc.oneof(count(100_000), fc.integer({ min: 190_000, max: 520_000 })),
@@ -48,6 +50,31 @@ const usageArb: fc.Arbitrary<MeasuredUsage> = fc
     outputTokens: out,
     reasoningTokens: null,
   }));
+// The long-context thresholds of the models' prices: a prompt of exactly that many tokens is
+// priced at the base rates, one more at the tier's (the fold takes base rates without `ratesFor`).
+const THRESHOLDS = [
+  ...new Set(MODELS.flatMap((model) => priceAt(prices, model, null)?.longContext?.thresholdTokens ?? [])),
+];
+const edgeUsageArb: fc.Arbitrary<MeasuredUsage> = fc
+  .record({
+    edge: fc.constantFrom(...THRESHOLDS),
+    past: fc.constantFrom(0, 1),
+    uncached: count(5_000),
+    w5m: fc.option(count(20_000)),
+    w1h: fc.option(count(20_000)),
+    out: count(4_000),
+  })
+  .map(({ edge, past, uncached, w5m, w1h, out }) => ({
+    promptTokens: edge + past,
+    uncachedInputTokens: uncached,
+    cacheReadTokens: edge + past - uncached - (w5m ?? 0) - (w1h ?? 0),
+    cacheWriteTokens: (w5m ?? 0) + (w1h ?? 0),
+    cacheWrite5mTokens: w5m,
+    cacheWrite1hTokens: w1h,
+    outputTokens: out,
+    reasoningTokens: null,
+  }));
+const usageArb = fc.oneof({ arbitrary: spreadUsageArb, weight: 4 }, { arbitrary: edgeUsageArb, weight: 1 });
 const requestArb: fc.Arbitrary<Omit<Request, 'index'>> = fc.record({
   itemIndex: fc.constant(0),
   model: fc.constantFrom(...MODELS),
