@@ -274,6 +274,18 @@ function addSums(into: ClassSums, sums: ClassSums): void {
   into.output += sums.output;
 }
 
+/**
+ * The largest prompt for which `ratesFor` gives `price`'s base rates to any request whatever its
+ * token classes (every class has a rate; the long-context tier starts above its threshold): -1
+ * where no such prompt exists (no price, or a class without a rate).
+ */
+function baseTierUpTo(price: ModelPrice | null): number {
+  if (price === null) return -1;
+  const rates = price.ratesPicoUsdPerToken;
+  if (rates.cacheRead === null || rates.cacheWrite5m === null || rates.cacheWrite1h === null) return -1;
+  return price.longContext === null ? Number.POSITIVE_INFINITY : price.longContext.thresholdTokens;
+}
+
 /** `addSums` of token counts given one by one (`addColumnsToGroup`'s runs). */
 function addTokens(
   into: ClassSums,
@@ -794,16 +806,7 @@ export class BillAggregator {
       if (price !== basePrice) {
         basePrice = price;
         baseRates = price === null ? null : price.ratesPicoUsdPerToken;
-        baseUpTo =
-          price === null ||
-          baseRates === null ||
-          baseRates.cacheRead === null ||
-          baseRates.cacheWrite5m === null ||
-          baseRates.cacheWrite1h === null
-            ? -1
-            : price.longContext === null
-              ? Number.POSITIVE_INFINITY
-              : price.longContext.thresholdTokens;
+        baseUpTo = baseTierUpTo(price);
       }
       const agent = rows[at + agentId] ?? nullSlot;
       const subagent = agent !== nullSlot && strings[agent] !== undefined;

@@ -51,6 +51,7 @@
 import { closeSync, fstatSync, openSync, read, readSync, statSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { CachecostError } from '../session/errors.js';
 import type { Session } from '../session/model.js';
 import type { ContentMode } from './content-mode.js';
@@ -63,6 +64,8 @@ import {
   type SessionHead,
 } from './session-codec.js';
 import { type Check, CHECK_ALGORITHM, checker, checkOf, nameHash } from './byte-check.js';
+
+const readAsync = promisify(read);
 
 const MAGIC = 'cachecost-run-pack/5';
 /** The tag that starts every trailer. */
@@ -199,23 +202,16 @@ export function stampFiles(paths: readonly string[]): (FileStamp | null)[] {
 }
 
 /** `readAt` on libuv's thread pool: the copy and the page faults of a fresh buffer are not the main thread's. */
-function readAtLater(fd: number, bytes: number, position: number): Promise<Buffer> {
+async function readAtLater(fd: number, bytes: number, position: number): Promise<Buffer> {
   // Not from the shared pool, as `readAt`.
   const buffer = Buffer.allocUnsafeSlow(bytes);
-  return new Promise((resolvePromise, reject) => {
-    const next = (done: number): void => {
-      if (done === bytes) {
-        resolvePromise(buffer);
-        return;
-      }
-      read(fd, buffer, done, bytes - done, position + done, (error, n) => {
-        if (error !== null) reject(error);
-        else if (n === 0) resolvePromise(buffer.subarray(0, done));
-        else next(done + n);
-      });
-    };
-    next(0);
-  });
+  let done = 0;
+  while (done < bytes) {
+    const { bytesRead } = await readAsync(fd, buffer, done, bytes - done, position + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return done === bytes ? buffer : buffer.subarray(0, done);
 }
 
 /** `bytes` bytes at `position` of `fd`; fewer only where the file ends. */
