@@ -283,7 +283,6 @@ export class CostDb {
   }
 
   async insertCompactions(rows: readonly CompactionRow[]): Promise<void> {
-    this.assertNotFrozen();
     const appender = await this.connection.createAppender('compactions');
     const bigint = (value: number | null): void =>
       appendNullable(appender, value, (v) => appender.appendBigInt(BigInt(v)));
@@ -306,7 +305,6 @@ export class CostDb {
   }
 
   async insertSessions(rows: readonly SessionRow[]): Promise<void> {
-    this.assertNotFrozen();
     const { LIST, VARCHAR } = this.api;
     const appender = await this.connection.createAppender('sessions');
     for (const row of rows) {
@@ -349,31 +347,27 @@ export class CostDb {
   }
 
   /**
-   * Runs `read` over a snapshot of `request_costs` and of `session_costs`: temporary tables of those
-   * names, which DuckDB resolves before the `main` views (the temporary catalog comes first in its
-   * search path), so the report views read each request's cost from the first instead of joining
-   * `requests` to `prices` again each time (the summary's five reads each did: ~110 ms apiece on a
-   * 100 MB FreeCode corpus), and `scenario_costs` and `savings` read one row per session and scenario
-   * from the second instead of grouping every request again (each of the three reads that go through
-   * `session_costs` did: ~15–25 ms apiece on that corpus). The second is made from the first.
-   * Both are dropped afterwards; they are never part of a database file. Requests, compactions,
-   * sessions and prices cannot change while they stand (the snapshots would no longer match them).
+   * Runs `read` over a snapshot of `request_costs`: a temporary table of that name, which DuckDB
+   * resolves before the `main` view (the temporary catalog comes first in its search path), so the
+   * report views read each request's cost from it instead of joining `requests` to `prices` again
+   * each time (the summary's five reads each did: ~110 ms apiece on a 100 MB FreeCode corpus).
+   * The table is dropped afterwards; it is never part of a database file. Requests and prices
+   * cannot change while it stands (the snapshot would no longer match them).
    */
   async withFrozenCosts<T>(read: () => Promise<T>): Promise<T> {
     if (this.frozen) return read();
     await this.connection.run('CREATE TEMP TABLE request_costs AS SELECT * FROM main.request_costs');
     this.frozen = true;
     try {
-      await this.connection.run('CREATE TEMP TABLE session_costs AS SELECT * FROM main.session_costs');
       return await read();
     } finally {
       this.frozen = false;
-      await this.connection.run('DROP TABLE IF EXISTS temp.session_costs; DROP TABLE temp.request_costs');
+      await this.connection.run('DROP TABLE temp.request_costs');
     }
   }
 
   private assertNotFrozen(): void {
-    if (this.frozen) throw new Error('invariant: requests, sessions or prices changed while their costs are frozen');
+    if (this.frozen) throw new Error('invariant: requests or prices changed while request_costs is frozen');
   }
 
   private async rows(sql: string): Promise<DuckRow[]> {

@@ -19,15 +19,12 @@ WITH joined AS (
   FROM requests r
   LEFT JOIN model_names m ON m.model = r.model
   -- Date-effective: the window containing the request's time; no time = the open-ended (current) price.
-  -- Written as comparisons only, so that DuckDB joins by hash on price_id (with an OR it joined every
-  -- request to every price in a nested loop: most of the view's time). In HUGEINT, where the bounds
-  -- lie beyond every BIGINT: an open start is -2^63-1, an open end 2^64, and a request without a
-  -- time stands at 2^63, which only an open end lies beyond (= the OR form, for every BIGINT time).
-  LEFT JOIN prices p ON p.price_id = m.price_id
-    AND coalesce(p.valid_from_ms::HUGEINT, -9223372036854775809::HUGEINT)
-        <= coalesce(r.timestamp_ms::HUGEINT, 9223372036854775808::HUGEINT)
-    AND coalesce(r.timestamp_ms::HUGEINT, 9223372036854775808::HUGEINT)
-        < coalesce(p.valid_to_ms::HUGEINT, 18446744073709551616::HUGEINT)
+  LEFT JOIN prices p ON p.price_id = m.price_id AND (
+    (r.timestamp_ms IS NULL AND p.valid_to_ms IS NULL)
+    OR (r.timestamp_ms IS NOT NULL
+        AND (p.valid_from_ms IS NULL OR p.valid_from_ms <= r.timestamp_ms)
+        AND (p.valid_to_ms IS NULL OR r.timestamp_ms < p.valid_to_ms))
+  )
 ),
 rated AS (
   SELECT
