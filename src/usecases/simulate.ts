@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { CSV_EXPORTS, CostDb } from '../cost/db.js';
+import { type SimulateSummary, SummaryAggregator } from '../cost/summary-aggregate.js';
 import { ensureDirectory } from '../cost/output-path.js';
 import { writeFileAtomic } from '../report/atomic-write.js';
 import type { CsvColumn } from '../report/csv.js';
@@ -55,7 +56,27 @@ export type SimulateSessionsOptions = {
   readonly parallel?: ParallelParse | undefined;
   /** The replay worker to start (tests start its TypeScript source); default the compiled one. */
   readonly workerScript?: WorkerScript | null;
+  /**
+   * Internal (tests): `sql` reads the summary from DuckDB's views even for a run that asks for no
+   * table; absent = `auto` (TypeScript unless `csvDir`, `details`, `dbPath` or `record` is given).
+   */
+  readonly summary?: 'auto' | 'sql';
 };
+
+/**
+ * Whether the run needs the DuckDB tables: for the CSV files, the HTML drill-down, a database file,
+ * a `--db` recording, or when a test forces the SQL summary. Otherwise the summary is folded in
+ * TypeScript (`SummaryAggregator`) and DuckDB is never loaded.
+ */
+function needsTables(request: SimulateSessionsOptions): boolean {
+  return (
+    (request.csvDir !== null && request.csvDir !== undefined) ||
+    request.details === true ||
+    (request.dbPath !== null && request.dbPath !== undefined) ||
+    (request.record !== null && request.record !== undefined) ||
+    request.summary === 'sql'
+  );
+}
 
 export type SimulateSessionsOutcome = {
   readonly report: SimulateReport;
@@ -74,15 +95,21 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
   // sessions are read and replayed: nothing goes in before the first rows are flushed. A file is
   // opened first, so that a path that cannot be used is reported before any work.
   const dbPath = request.dbPath ?? null;
+  // Without tables to give, the summary is folded here as the rows come: no DuckDB (its load, the
+  // appends and the views were ~0.5 s of a 4.5 s run on the FreeCode benchmark corpus).
+  const fold = needsTables(request) ? null : new SummaryAggregator(prices, scenarioRows(request.scenarios));
   // One DuckDB thread: the summary reads one row per replayed request (~10^4–10^5), too few for a
   // parallel plan to pay for its threads; on the FreeCode benchmark corpus (2 cores, loaded) the
   // append and summary took ~0.63 s of wall time with one thread against ~1.2 s with the default.
-  const opening = CostDb.open({ prices, path: dbPath, threads: 1 }).then(async (opened) => {
-    await opened.insertScenarios(scenarioRows(request.scenarios));
-    return opened;
-  });
+  const opening =
+    fold !== null
+      ? null
+      : CostDb.open({ prices, path: dbPath, threads: 1 }).then(async (opened) => {
+          await opened.insertScenarios(scenarioRows(request.scenarios));
+          return opened;
+        });
   // Awaited below; a failure meanwhile is not an unhandled rejection.
-  opening.catch(() => undefined);
+  opening?.catch(() => undefined);
   if (dbPath !== null) await opening;
   // A `--db` file is replaced only when the run completes (CostDb.close); a failure keeps the old one.
   let completed = false;
@@ -117,7 +144,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     // ~0.5 GB of text the appenders need not wait beside).
     const ordered = new OrderedOutcomes(async (outcome) => {
       request.progress?.increment();
-      if (pending.requests.length >= ROWS_PER_INSERT) await pending.flush(await opening);
+      if (opening !== null && pending.requests.length >= ROWS_PER_INSERT) await pending.flush(await opening);
       const { replay } = outcome;
       if (replay === null) {
         skipped.push(outcome.sessionId);
@@ -127,7 +154,12 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
         meta.push(replay.details.meta);
         allFlags.set(outcome.sessionId, replay.details.flags);
       }
-      pending.add(replay.rows);
+      if (fold === null) pending.add(replay.rows);
+      else {
+        fold.addRequests(replay.rows.requests);
+        fold.addCompactions(replay.rows.compactions);
+        fold.addSessions(replay.rows.sessions);
+      }
       facts.push(replay.facts);
     });
     // Replay workers beside this thread (`simulate-share.ts`); not with `--db`, whose recorder
@@ -156,9 +188,16 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     ];
     await ordered.drained();
     heapGrowth.release();
+    const input = { scenarios: request.scenarios, facts, issues, skipped };
+    if (fold !== null) {
+      const { report, notices } = reportOf(fold.summary(), input);
+      completed = true;
+      return { report, notices, details: [] };
+    }
+    if (opening === null) throw new Error('invariant: neither a summary fold nor a database');
     const db = await opening;
     await pending.flush(db);
-    const { report, notices } = await summaryOf(db, { scenarios: request.scenarios, facts, issues, skipped });
+    const { report, notices } = await summaryOf(db, input);
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
     const details = request.details === true ? await readSessionDetails(db, meta, allFlags) : [];
     if (sink !== null && record !== null) await sink.close(issues, { outDir: null, dbPath: record.dbPath });
@@ -170,7 +209,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
   } finally {
     await share?.stop();
     heapGrowth.stop();
-    const db = await opening.catch(() => null);
+    const db = opening === null ? null : await opening.catch(() => null);
     if (completed) db?.close();
     else db?.abandon();
   }
@@ -277,16 +316,11 @@ export async function simulateExports(
  */
 async function summaryOf(
   db: CostDb,
-  input: {
-    readonly scenarios: readonly Scenario[];
-    readonly facts: readonly SessionFacts[];
-    readonly issues: readonly IngestIssue[];
-    readonly skipped: readonly string[];
-  },
+  input: SummaryInput,
   earlier: readonly string[] = [],
 ): Promise<{ readonly report: SimulateReport; readonly notices: string[] }> {
   // Every view read here prices the requests (`request_costs`): priced once, for all of them.
-  const read = await db.withFrozenCosts(async () => ({
+  const read: SimulateSummary = await db.withFrozenCosts(async () => ({
     sessionCosts: await db.sessionCosts(),
     sessionSavings: await db.sessionSavings(),
     scenarioCosts: await db.scenarioCosts(),
@@ -294,6 +328,22 @@ async function summaryOf(
     fidelity: await db.fidelity(),
     unpricedModels: await db.unpricedModels(),
   }));
+  return reportOf(read, input, earlier);
+}
+
+type SummaryInput = {
+  readonly scenarios: readonly Scenario[];
+  readonly facts: readonly SessionFacts[];
+  readonly issues: readonly IngestIssue[];
+  readonly skipped: readonly string[];
+};
+
+/** The report and its notices from the summary, whether SQL (`summaryOf`) or `SummaryAggregator` computed it. */
+function reportOf(
+  read: SimulateSummary,
+  input: SummaryInput,
+  earlier: readonly string[] = [],
+): { readonly report: SimulateReport; readonly notices: string[] } {
   const report = buildSimulateReport({
     scenarios: input.scenarios,
     facts: input.facts,

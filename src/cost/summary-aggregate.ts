@@ -1,0 +1,741 @@
+/**
+ * The `simulate` summary in TypeScript: the rows the replay produces folded as they come into
+ * exactly the values the SQL views read by `simulate` return (`session_costs.sql`,
+ * `scenario_costs.sql`, `savings.sql` through `session_savings.sql` and `scenario_savings.sql`,
+ * `fidelity.sql`, `unpriced_models.sql`), in their `ORDER BY`, so a run that asks for no table
+ * (no `--csv`, `--html`, `--db`, database file) neither loads DuckDB nor keeps its rows.
+ *
+ * Costs are priced as `request_costs.sql` (and `price-request.ts`) price them: the model name
+ * resolved once, the window in effect at the request's time (none: the open-ended one), the
+ * long-context tier when the whole prompt exceeds its threshold, a class with tokens and no rate
+ * unpriced (NULL, never 0), a rejected overflow counted at 0 and left out of the token totals.
+ * Each row's cost is exact: a number while it stays a safe integer (nearly always), a bigint past
+ * that, and sums spill into a bigint before they would lose a unit (`PicoSum`).
+ *
+ * SQL semantics kept on purpose: a sum over no priced row is NULL (`sum` skips NULLs); `count`
+ * with a FILTER is 0; the percentages are `100.0 * (a - b)::DOUBLE / c::DOUBLE` over HUGEINT
+ * operands, cast to DOUBLE the way DuckDB does it (`duckHugeintToDouble`, not correctly rounded
+ * past 2^53); `median` is DuckDB's continuous median; strings order by code point (DuckDB's
+ * binary collation); the LEFT JOINs multiply rows when a key repeats, as SQL would.
+ * test/cost/summary-aggregate.test.ts holds every value equal to the SQL's on random rows.
+ */
+import { compareCodePoints } from './bill-aggregate.js';
+import { bigintToSafeNumber, picoUsdToUsd } from './money.js';
+import { resolveModelName } from './model-resolution.js';
+import type { ClassRates, ModelPrice, PriceTable } from './price-table.js';
+import { priceAt } from './price-table.js';
+import type { Fidelity, Money, ScenarioCost, ScenarioSaving, SessionCost, UnpricedModel } from './reports.js';
+import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from './rows.js';
+import { MEASURED_SCENARIO, NONE_SCENARIO, RECORDED_SCENARIO } from './rows.js';
+
+/** What `simulate` reads of the SQL views, in their order; the same type whichever computed it. */
+export type SimulateSummary = {
+  readonly sessionCosts: SessionCost[];
+  readonly sessionSavings: ScenarioSaving[];
+  readonly scenarioCosts: ScenarioCost[];
+  readonly scenarioSavings: ScenarioSaving[];
+  readonly fidelity: Fidelity[];
+  readonly unpricedModels: UnpricedModel[];
+};
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const TWO_64 = 18446744073709551616;
+const UINT64_MAX = (1n << 64n) - 1n;
+
+/**
+ * A HUGEINT cast to DOUBLE as DuckDB casts it (`Hugeint::TryCast<double>`): the low 64 bits
+ * converted, plus the high 64 bits times 2^64; for `upper = -1` (a small negative) the negated
+ * complement of the low bits, minus 1. Past 2^53 this is not always the nearest double, which
+ * `Number(bigint)` is; checked against DuckDB itself in the test.
+ */
+export function duckHugeintToDouble(value: bigint): number {
+  if (value >= -MAX_SAFE_BIG && value <= MAX_SAFE_BIG) return Number(value);
+  const lower = value & UINT64_MAX;
+  const upper = value >> 64n;
+  if (upper === -1n) return -Number(UINT64_MAX - lower) - 1;
+  return Number(lower) + Number(upper) * TWO_64;
+}
+const MAX_SAFE_BIG = BigInt(MAX_SAFE);
+
+/** `100.0 * a::DOUBLE / b::DOUBLE` with HUGEINT operands. */
+function pctOf(numerator: bigint, denominator: bigint): number {
+  return (100 * duckHugeintToDouble(numerator)) / duckHugeintToDouble(denominator);
+}
+
+/**
+ * DuckDB's `median` of DOUBLEs (`quantile_cont(0.5)`): the middle value, or between the two middle
+ * values `lo * (1 - d) + hi * d` with d = 0.5 (not `lo + (hi - lo) * d`, which rounds differently:
+ * found on the real logs, and held to DuckDB by the test). Sorts `values`.
+ */
+export function continuousMedian(values: Float64Array): number | null {
+  const n = values.length;
+  if (n === 0) return null;
+  values.sort();
+  const rn = (n - 1) * 0.5;
+  const frn = Math.floor(rn);
+  const crn = Math.ceil(rn);
+  const lo = values[frn] ?? 0;
+  if (frn === crn) return lo;
+  const hi = values[crn] ?? 0;
+  const d = rn - frn;
+  return lo * (1 - d) + hi * d;
+}
+
+/** An integer column as `intOf` reads it: a safe integer, else the same RangeError. */
+function safe(value: number): number {
+  if (Number.isSafeInteger(value)) return value;
+  return bigintToSafeNumber(BigInt(Number.isFinite(value) ? Math.trunc(value) : MAX_SAFE + 2));
+}
+
+function money(picoUsd: bigint | null): Money {
+  return picoUsd === null ? null : { picoUsd, usd: picoUsdToUsd(picoUsd) };
+}
+
+/**
+ * An exact sum of pico-dollars that is NULL until a value is added (SQL `sum`): safe-integer
+ * numbers added as numbers, spilled into the bigint before the number would round.
+ */
+class PicoSum {
+  private small = 0;
+  private big = 0n;
+  private any = false;
+
+  add(value: number): void {
+    this.any = true;
+    const sum = this.small + value;
+    if (sum <= MAX_SAFE) this.small = sum;
+    else {
+      this.big += BigInt(this.small);
+      this.small = value;
+    }
+  }
+
+  addBig(value: bigint): void {
+    this.any = true;
+    this.big += value;
+  }
+
+  value(): bigint | null {
+    return this.any ? this.big + BigInt(this.small) : null;
+  }
+}
+
+/** One request's cost per class: numbers when every product is a safe integer, else bigints; null = unpriced. */
+type RowCost =
+  | {
+      readonly exact: 'number';
+      input: number;
+      read: number;
+      write5m: number;
+      write1h: number;
+      output: number;
+      total: number;
+    }
+  | {
+      readonly exact: 'bigint';
+      input: bigint;
+      read: bigint;
+      write5m: bigint;
+      write1h: bigint;
+      output: bigint;
+      total: bigint;
+    };
+
+const NO_RATE = -1;
+
+/** tokens × rate as a number (exact when safe), NO_RATE when tokens have no rate; 0 tokens cost 0. */
+function product(tokens: number, rate: number | null): number {
+  if (tokens === 0) return 0;
+  return rate === null ? NO_RATE : tokens * rate;
+}
+
+function bigProduct(tokens: number, rate: number | null): bigint {
+  return tokens === 0 || rate === null ? 0n : BigInt(tokens) * BigInt(rate);
+}
+
+/** `request_costs.sql` for one billed row under its price window: null = unpriced. */
+function costOf(row: RequestRow, rates: ClassRates): RowCost | null {
+  const input = product(row.uncached_input_tokens, rates.input);
+  const read = product(row.cache_read_tokens, rates.cacheRead);
+  const write5m = product(row.cache_write_5m_tokens, rates.cacheWrite5m);
+  const write1h = product(row.cache_write_1h_tokens, rates.cacheWrite1h);
+  const output = product(row.output_tokens, rates.output);
+  if (input === NO_RATE || read === NO_RATE || write5m === NO_RATE || write1h === NO_RATE || output === NO_RATE)
+    return null;
+  const total = input + read + write5m + write1h + output;
+  if (total <= MAX_SAFE) return { exact: 'number', input, read, write5m, write1h, output, total };
+  const big = {
+    input: bigProduct(row.uncached_input_tokens, rates.input),
+    read: bigProduct(row.cache_read_tokens, rates.cacheRead),
+    write5m: bigProduct(row.cache_write_5m_tokens, rates.cacheWrite5m),
+    write1h: bigProduct(row.cache_write_1h_tokens, rates.cacheWrite1h),
+    output: bigProduct(row.output_tokens, rates.output),
+  };
+  return { exact: 'bigint', ...big, total: big.input + big.read + big.write5m + big.write1h + big.output };
+}
+
+/** The `req` part of `session_costs.sql`: one session under one scenario. */
+class RequestGroup {
+  readonly models = new Set<string>();
+  requests = 0;
+  summarizeRequests = 0;
+  rejectedOverflows = 0;
+  promptTokens = 0;
+  cacheReadTokens = 0;
+  cacheWrite5mTokens = 0;
+  cacheWrite1hTokens = 0;
+  uncachedInputTokens = 0;
+  outputTokens = 0;
+  peakContextTokens = 0;
+  overflowRetries = 0;
+  longContextRequests = 0;
+  unpricedRequests = 0;
+  unpricedPromptTokens = 0;
+  unpricedOutputTokens = 0;
+  readonly input = new PicoSum();
+  readonly read = new PicoSum();
+  readonly write5m = new PicoSum();
+  readonly write1h = new PicoSum();
+  readonly output = new PicoSum();
+  readonly cost = new PicoSum();
+
+  constructor(
+    readonly sessionId: string,
+    readonly scenario: string,
+    /** `any_value(source)`: the first row's. */
+    readonly source: string,
+  ) {}
+
+  addCost(cost: RowCost): void {
+    if (cost.exact === 'number') {
+      this.input.add(cost.input);
+      this.read.add(cost.read);
+      this.write5m.add(cost.write5m);
+      this.write1h.add(cost.write1h);
+      this.output.add(cost.output);
+      this.cost.add(cost.total);
+    } else {
+      this.input.addBig(cost.input);
+      this.read.addBig(cost.read);
+      this.write5m.addBig(cost.write5m);
+      this.write1h.addBig(cost.write1h);
+      this.output.addBig(cost.output);
+      this.cost.addBig(cost.total);
+    }
+  }
+}
+
+/** A request `fidelity.sql` pairs: its index, prompt, cache reads and cost (null = unpriced). */
+type FidelitySide = {
+  readonly index: number;
+  readonly prompt: number;
+  readonly read: number;
+  readonly cost: number | bigint | null;
+};
+
+/** The modelled `request` rows of one session under `measured` and under `recorded`. */
+type FidelityRows = { readonly measured: FidelitySide[]; readonly recorded: FidelitySide[] };
+
+/** A model's unpriced requests for one reason (`unpriced_models.sql`). */
+type UnpricedGroup = {
+  model: string;
+  reason: UnpricedModel['reason'];
+  requests: number;
+  prompt: number;
+  output: number;
+};
+
+/** How a model name resolved: its price id, null = unknown (`model_names.price_id`). */
+type Resolved = { readonly id: string | null };
+
+const NOT_BILLED: RowCost = { exact: 'number', input: 0, read: 0, write5m: 0, write1h: 0, output: 0, total: 0 };
+
+function byKey<T>(map: Map<string, Map<string, T>>, first: string, second: string, make: () => T): T {
+  let inner = map.get(first);
+  if (inner === undefined) {
+    inner = new Map();
+    map.set(first, inner);
+  }
+  let value = inner.get(second);
+  if (value === undefined) {
+    value = make();
+    inner.set(second, value);
+  }
+  return value;
+}
+
+/** A saving's base row (`savings.sql`'s `base`). */
+type SavingBase = {
+  readonly sessionId: string | null;
+  readonly scenario: string;
+  readonly promptTokens: number;
+  readonly cost: bigint | null;
+  readonly unpricedRequests: number;
+};
+
+function savingAgainst(row: SavingBase, baseline: SavingBase | null): ScenarioSaving['vsRecorded'] {
+  if (baseline === null)
+    return { baselinePromptTokens: null, baselineCost: null, promptTokens: null, cost: null, pct: null };
+  const difference = baseline.cost === null || row.cost === null ? null : baseline.cost - row.cost;
+  return {
+    baselinePromptTokens: baseline.promptTokens,
+    baselineCost: money(baseline.cost),
+    promptTokens: safe(baseline.promptTokens - row.promptTokens),
+    cost: money(difference),
+    pct: difference !== null && baseline.cost !== null && baseline.cost > 0n ? pctOf(difference, baseline.cost) : null,
+  };
+}
+
+/** `savings.sql` at one level: every row against the same level's `measured`, `recorded` and `none` rows. */
+function savingsOf(rows: readonly SavingBase[]): ScenarioSaving[] {
+  const bySession = new Map<string | null, Map<string, SavingBase[]>>();
+  for (const row of rows) {
+    let scenarios = bySession.get(row.sessionId);
+    if (scenarios === undefined) {
+      scenarios = new Map();
+      bySession.set(row.sessionId, scenarios);
+    }
+    const list = scenarios.get(row.scenario);
+    if (list === undefined) scenarios.set(row.scenario, [row]);
+    else list.push(row);
+  }
+  const NONE: readonly (SavingBase | null)[] = [null];
+  const out: ScenarioSaving[] = [];
+  for (const row of rows) {
+    const scenarios = bySession.get(row.sessionId);
+    const measured = scenarios?.get(MEASURED_SCENARIO) ?? NONE;
+    const recorded = scenarios?.get(RECORDED_SCENARIO) ?? NONE;
+    const none = scenarios?.get(NONE_SCENARIO) ?? NONE;
+    for (const mea of measured)
+      for (const rec of recorded)
+        for (const non of none) {
+          out.push({
+            sessionId: row.sessionId,
+            scenario: row.scenario,
+            promptTokens: row.promptTokens,
+            cost: money(row.cost),
+            unpricedRequests: row.unpricedRequests,
+            measuredCost: money(mea?.cost ?? null),
+            vsRecorded: savingAgainst(row, rec),
+            vsNone: savingAgainst(row, non),
+          });
+        }
+  }
+  return out;
+}
+
+/** Sums of bigints that stay NULL over NULLs only (SQL `sum`). */
+function addNullable(sum: bigint | null, value: bigint | null): bigint | null {
+  if (value === null) return sum;
+  return sum === null ? value : sum + value;
+}
+
+function pico(value: Money): bigint | null {
+  return value === null ? null : value.picoUsd;
+}
+
+/** `scenario_costs.sql` over the session rows. */
+function scenarioCostsOf(sessions: readonly SessionCost[], families: ReadonlyMap<string, string[]>): ScenarioCost[] {
+  type Totals = {
+    -readonly [K in keyof ScenarioCost]: ScenarioCost[K];
+  };
+  const sums = new Map<string, { totals: Totals; costs: (bigint | null)[] }>();
+  for (const session of sessions) {
+    const joined = families.get(session.scenario) ?? [null];
+    for (const family of joined) {
+      let entry = sums.get(session.scenario);
+      if (entry === undefined) {
+        entry = {
+          totals: {
+            scenario: session.scenario,
+            family,
+            sessions: 0,
+            requests: 0,
+            summarizeRequests: 0,
+            rejectedOverflows: 0,
+            promptTokens: 0,
+            cacheReadTokens: 0,
+            cacheWrite5mTokens: 0,
+            cacheWrite1hTokens: 0,
+            uncachedInputTokens: 0,
+            outputTokens: 0,
+            peakContextTokens: session.peakContextTokens,
+            overflowRetries: 0,
+            longContextRequests: 0,
+            unpricedRequests: 0,
+            unpricedPromptTokens: 0,
+            unpricedOutputTokens: 0,
+            inputCost: null,
+            cacheReadCost: null,
+            cacheWrite5mCost: null,
+            cacheWrite1hCost: null,
+            outputCost: null,
+            cost: null,
+            compactions: 0,
+            blockedCompactions: 0,
+            failedTurns: 0,
+          },
+          costs: [null, null, null, null, null, null],
+        };
+        sums.set(session.scenario, entry);
+      }
+      const t = entry.totals;
+      t.family ??= family;
+      t.sessions += 1;
+      t.requests += session.requests;
+      t.summarizeRequests += session.summarizeRequests;
+      t.rejectedOverflows += session.rejectedOverflows;
+      t.promptTokens += session.promptTokens;
+      t.cacheReadTokens += session.cacheReadTokens;
+      t.cacheWrite5mTokens += session.cacheWrite5mTokens;
+      t.cacheWrite1hTokens += session.cacheWrite1hTokens;
+      t.uncachedInputTokens += session.uncachedInputTokens;
+      t.outputTokens += session.outputTokens;
+      t.peakContextTokens = Math.max(t.peakContextTokens, session.peakContextTokens);
+      t.overflowRetries += session.overflowRetries;
+      t.longContextRequests += session.longContextRequests;
+      t.unpricedRequests += session.unpricedRequests;
+      t.unpricedPromptTokens += session.unpricedPromptTokens;
+      t.unpricedOutputTokens += session.unpricedOutputTokens;
+      t.compactions += session.compactions;
+      t.blockedCompactions += session.blockedCompactions;
+      t.failedTurns += session.failedTurns;
+      const c = entry.costs;
+      c[0] = addNullable(c[0] ?? null, pico(session.inputCost));
+      c[1] = addNullable(c[1] ?? null, pico(session.cacheReadCost));
+      c[2] = addNullable(c[2] ?? null, pico(session.cacheWrite5mCost));
+      c[3] = addNullable(c[3] ?? null, pico(session.cacheWrite1hCost));
+      c[4] = addNullable(c[4] ?? null, pico(session.outputCost));
+      c[5] = addNullable(c[5] ?? null, pico(session.cost));
+    }
+  }
+  return [...sums.values()]
+    .sort((a, b) => compareCodePoints(a.totals.scenario, b.totals.scenario))
+    .map(({ totals: t, costs: c }) => ({
+      ...t,
+      sessions: safe(t.sessions),
+      requests: safe(t.requests),
+      summarizeRequests: safe(t.summarizeRequests),
+      rejectedOverflows: safe(t.rejectedOverflows),
+      promptTokens: safe(t.promptTokens),
+      cacheReadTokens: safe(t.cacheReadTokens),
+      cacheWrite5mTokens: safe(t.cacheWrite5mTokens),
+      cacheWrite1hTokens: safe(t.cacheWrite1hTokens),
+      uncachedInputTokens: safe(t.uncachedInputTokens),
+      outputTokens: safe(t.outputTokens),
+      overflowRetries: safe(t.overflowRetries),
+      longContextRequests: safe(t.longContextRequests),
+      unpricedRequests: safe(t.unpricedRequests),
+      unpricedPromptTokens: safe(t.unpricedPromptTokens),
+      unpricedOutputTokens: safe(t.unpricedOutputTokens),
+      inputCost: money(c[0] ?? null),
+      cacheReadCost: money(c[1] ?? null),
+      cacheWrite5mCost: money(c[2] ?? null),
+      cacheWrite1hCost: money(c[3] ?? null),
+      outputCost: money(c[4] ?? null),
+      cost: money(c[5] ?? null),
+      compactions: safe(t.compactions),
+      blockedCompactions: safe(t.blockedCompactions),
+      failedTurns: safe(t.failedTurns),
+    }));
+}
+
+function sideCost(cost: RowCost | null): number | bigint | null {
+  return cost === null ? null : cost.total;
+}
+
+function addSide(sum: PicoSum, cost: number | bigint): void {
+  if (typeof cost === 'number') sum.add(cost);
+  else sum.addBig(cost);
+}
+
+/** `fidelity.sql` for one session, or null when no request pairs. */
+function fidelityOf(sessionId: string, rows: FidelityRows): Fidelity | null {
+  const recordedByIndex = new Map<number, FidelitySide[]>();
+  for (const side of rows.recorded) {
+    const list = recordedByIndex.get(side.index);
+    if (list === undefined) recordedByIndex.set(side.index, [side]);
+    else list.push(side);
+  }
+  let matched = 0;
+  let measuredPrompt = 0;
+  let recordedPrompt = 0;
+  let measuredRead = 0;
+  let recordedRead = 0;
+  const measuredCost = new PicoSum();
+  const recordedCost = new PicoSum();
+  const requestErrors: number[] = [];
+  const readErrors: number[] = [];
+  for (const m of rows.measured) {
+    const pairs = recordedByIndex.get(m.index);
+    if (pairs === undefined) continue;
+    for (const r of pairs) {
+      matched += 1;
+      measuredPrompt += m.prompt;
+      recordedPrompt += r.prompt;
+      measuredRead += m.read;
+      recordedRead += r.read;
+      if (m.cost !== null && r.cost !== null) {
+        addSide(measuredCost, m.cost);
+        addSide(recordedCost, r.cost);
+      }
+      if (m.prompt > 0) {
+        requestErrors.push((100 * Math.abs(r.prompt - m.prompt)) / m.prompt);
+        readErrors.push((100 * Math.abs(r.read - m.read)) / m.prompt);
+      }
+    }
+  }
+  if (matched === 0) return null;
+  const measured = measuredCost.value();
+  const recorded = recordedCost.value();
+  const measuredPromptTokens = safe(measuredPrompt);
+  const recordedPromptTokens = safe(recordedPrompt);
+  return {
+    sessionId,
+    matchedRequests: matched,
+    measuredPromptTokens,
+    recordedPromptTokens,
+    promptTokensErrorPct:
+      measuredPromptTokens > 0
+        ? pctOf(BigInt(recordedPromptTokens - measuredPromptTokens), BigInt(measuredPromptTokens))
+        : null,
+    measuredCacheReadTokens: safe(measuredRead),
+    recordedCacheReadTokens: safe(recordedRead),
+    measuredCost: money(measured),
+    recordedCost: money(recorded),
+    costErrorPct: measured !== null && recorded !== null && measured > 0n ? pctOf(recorded - measured, measured) : null,
+    medianRequestErrorPct: continuousMedian(Float64Array.from(requestErrors)),
+    medianCacheReadErrorPct: continuousMedian(Float64Array.from(readErrors)),
+  };
+}
+
+/**
+ * Folds `simulate`'s rows (requests, compactions, sessions, in any order and any number of calls)
+ * into the summary the SQL views give over the same rows loaded into `CostDb`.
+ */
+export class SummaryAggregator {
+  private readonly groups = new Map<string, Map<string, RequestGroup>>();
+  private readonly compactions = new Map<string, Map<string, { compactions: number; blocked: number }>>();
+  private readonly sessions = new Map<string, Map<string, SessionRow[]>>();
+  private readonly fidelityRows = new Map<string, FidelityRows>();
+  private readonly unpriced = new Map<string, Map<string, UnpricedGroup>>();
+  private readonly resolved = new Map<string, Resolved>();
+  private readonly families = new Map<string, string[]>();
+  private last: RequestGroup | null = null;
+
+  constructor(
+    private readonly prices: PriceTable,
+    scenarios: readonly ScenarioRow[],
+  ) {
+    for (const scenario of scenarios) {
+      const list = this.families.get(scenario.name);
+      if (list === undefined) this.families.set(scenario.name, [scenario.family]);
+      else list.push(scenario.family);
+    }
+  }
+
+  /** Adds request rows; a billed row whose classes do not sum to its prompt throws (the table's CHECK). */
+  addRequests(rows: readonly RequestRow[]): void {
+    for (const row of rows) this.addRequest(row);
+  }
+
+  addCompactions(rows: readonly CompactionRow[]): void {
+    for (const row of rows) {
+      const counts = byKey(this.compactions, row.session_id, row.scenario, () => ({ compactions: 0, blocked: 0 }));
+      if (row.hook_blocked) counts.blocked += 1;
+      else counts.compactions += 1;
+    }
+  }
+
+  addSessions(rows: readonly SessionRow[]): void {
+    for (const row of rows) byKey(this.sessions, row.session_id, row.scenario, () => [] as SessionRow[]).push(row);
+  }
+
+  private groupOf(row: RequestRow): RequestGroup {
+    const last = this.last;
+    if (last !== null && last.sessionId === row.session_id && last.scenario === row.scenario) return last;
+    const group = byKey(
+      this.groups,
+      row.session_id,
+      row.scenario,
+      () => new RequestGroup(row.session_id, row.scenario, row.source),
+    );
+    this.last = group;
+    return group;
+  }
+
+  private resolve(model: string): Resolved {
+    let resolved = this.resolved.get(model);
+    if (resolved === undefined) {
+      resolved = { id: resolveModelName(this.prices, model)?.id ?? null };
+      this.resolved.set(model, resolved);
+    }
+    return resolved;
+  }
+
+  private addRequest(row: RequestRow): void {
+    const group = this.groupOf(row);
+    group.models.add(row.model);
+    group.overflowRetries += row.overflow_retries;
+    if (row.kind === 'rejected_overflow') {
+      group.rejectedOverflows += 1;
+      group.addCost(NOT_BILLED);
+      return;
+    }
+    if (
+      row.prompt_tokens !==
+      row.cache_read_tokens + row.cache_write_5m_tokens + row.cache_write_1h_tokens + row.uncached_input_tokens
+    ) {
+      throw new Error(
+        `invariant: request ${row.request_index} of session ${row.session_id} (${row.scenario}): its prompt is not the sum of its classes`,
+      );
+    }
+    if (row.kind === 'request') {
+      group.requests += 1;
+      if (row.context_tokens_after > group.peakContextTokens) group.peakContextTokens = row.context_tokens_after;
+    } else group.summarizeRequests += 1;
+    group.promptTokens += row.prompt_tokens;
+    group.cacheReadTokens += row.cache_read_tokens;
+    group.cacheWrite5mTokens += row.cache_write_5m_tokens;
+    group.cacheWrite1hTokens += row.cache_write_1h_tokens;
+    group.uncachedInputTokens += row.uncached_input_tokens;
+    group.outputTokens += row.output_tokens;
+    const { id } = this.resolve(row.model);
+    const price: ModelPrice | null = id === null ? null : priceAt(this.prices, id, row.timestamp_ms);
+    let cost: RowCost | null = null;
+    let longContext = false;
+    if (price !== null) {
+      const tier = price.longContext;
+      longContext = tier !== null && row.prompt_tokens > tier.thresholdTokens;
+      cost = costOf(row, tier !== null && longContext ? tier.ratesPicoUsdPerToken : price.ratesPicoUsdPerToken);
+    }
+    if (cost === null) {
+      group.unpricedRequests += 1;
+      group.unpricedPromptTokens += row.prompt_tokens;
+      group.unpricedOutputTokens += row.output_tokens;
+      const reason: UnpricedModel['reason'] =
+        id === null ? 'unknown model' : price === null ? 'no price at that date' : 'no rate for a used cache class';
+      const unpriced = byKey(this.unpriced, row.model, reason, () => ({
+        model: row.model,
+        reason,
+        requests: 0,
+        prompt: 0,
+        output: 0,
+      }));
+      unpriced.requests += 1;
+      unpriced.prompt += row.prompt_tokens;
+      unpriced.output += row.output_tokens;
+    } else {
+      group.addCost(cost);
+      if (longContext) group.longContextRequests += 1;
+    }
+    if (row.kind === 'request' && row.modelled) {
+      const scenario = row.scenario;
+      if (scenario === MEASURED_SCENARIO || scenario === RECORDED_SCENARIO) {
+        let sides = this.fidelityRows.get(row.session_id);
+        if (sides === undefined) {
+          sides = { measured: [], recorded: [] };
+          this.fidelityRows.set(row.session_id, sides);
+        }
+        (scenario === MEASURED_SCENARIO ? sides.measured : sides.recorded).push({
+          index: row.request_index,
+          prompt: row.prompt_tokens,
+          read: row.cache_read_tokens,
+          cost: sideCost(cost),
+        });
+      }
+    }
+  }
+
+  /** The summary of every row added so far. */
+  summary(): SimulateSummary {
+    const sessionCosts = this.sessionCosts();
+    const scenarioCosts = scenarioCostsOf(sessionCosts, this.families);
+    const base = (level: readonly (SessionCost | ScenarioCost)[], session: boolean): SavingBase[] =>
+      level.map((c) => ({
+        sessionId: session && 'sessionId' in c ? c.sessionId : null,
+        scenario: c.scenario,
+        promptTokens: c.promptTokens,
+        cost: pico(c.cost),
+        unpricedRequests: c.unpricedRequests,
+      }));
+    const fidelity: Fidelity[] = [];
+    for (const sessionId of [...this.fidelityRows.keys()].sort(compareCodePoints)) {
+      const rows = this.fidelityRows.get(sessionId);
+      const f = rows === undefined ? null : fidelityOf(sessionId, rows);
+      if (f !== null) fidelity.push(f);
+    }
+    const unpricedModels: UnpricedModel[] = [];
+    for (const model of [...this.unpriced.keys()].sort(compareCodePoints)) {
+      const reasons = this.unpriced.get(model) ?? new Map<string, UnpricedGroup>();
+      for (const reason of [...reasons.keys()].sort(compareCodePoints)) {
+        const u = reasons.get(reason);
+        if (u === undefined) continue;
+        unpricedModels.push({
+          model: u.model,
+          reason: u.reason,
+          requests: u.requests,
+          promptTokens: safe(u.prompt),
+          outputTokens: safe(u.output),
+        });
+      }
+    }
+    return {
+      sessionCosts,
+      sessionSavings: savingsOf(base(sessionCosts, true)),
+      scenarioCosts,
+      scenarioSavings: savingsOf(base(scenarioCosts, false)),
+      fidelity,
+      unpricedModels,
+    };
+  }
+
+  /** `session_costs.sql`, ordered by session and scenario. */
+  private sessionCosts(): SessionCost[] {
+    const out: SessionCost[] = [];
+    for (const sessionId of [...this.groups.keys()].sort(compareCodePoints)) {
+      const scenarios = this.groups.get(sessionId) ?? new Map<string, RequestGroup>();
+      for (const scenario of [...scenarios.keys()].sort(compareCodePoints)) {
+        const g = scenarios.get(scenario);
+        if (g === undefined) continue;
+        const comp = this.compactions.get(sessionId)?.get(scenario);
+        const joined: readonly (SessionRow | null)[] = this.sessions.get(sessionId)?.get(scenario) ?? [null];
+        for (const s of joined) {
+          out.push({
+            sessionId,
+            scenario,
+            source: g.source,
+            models: [...g.models].sort(compareCodePoints),
+            flags: s === null ? [] : [...s.flags],
+            fidelityNote: s?.fidelity_note ?? null,
+            requests: g.requests,
+            summarizeRequests: g.summarizeRequests,
+            rejectedOverflows: g.rejectedOverflows,
+            promptTokens: safe(g.promptTokens),
+            cacheReadTokens: safe(g.cacheReadTokens),
+            cacheWrite5mTokens: safe(g.cacheWrite5mTokens),
+            cacheWrite1hTokens: safe(g.cacheWrite1hTokens),
+            uncachedInputTokens: safe(g.uncachedInputTokens),
+            outputTokens: safe(g.outputTokens),
+            peakContextTokens: g.peakContextTokens,
+            overflowRetries: safe(g.overflowRetries),
+            longContextRequests: g.longContextRequests,
+            unpricedRequests: g.unpricedRequests,
+            unpricedPromptTokens: safe(g.unpricedPromptTokens),
+            unpricedOutputTokens: safe(g.unpricedOutputTokens),
+            inputCost: money(g.input.value()),
+            cacheReadCost: money(g.read.value()),
+            cacheWrite5mCost: money(g.write5m.value()),
+            cacheWrite1hCost: money(g.write1h.value()),
+            outputCost: money(g.output.value()),
+            cost: money(g.cost.value()),
+            compactions: comp?.compactions ?? 0,
+            blockedCompactions: comp?.blocked ?? 0,
+            failedTurns: s?.failed_turns ?? 0,
+          });
+        }
+      }
+    }
+    return out;
+  }
+}
