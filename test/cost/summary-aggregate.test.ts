@@ -218,7 +218,7 @@ describe('SummaryAggregator = the SQL views simulate reads', () => {
       ),
       // Shrinking a failure goes through DuckDB at every step: bounded, so a failure is reported
       // (with its seed and the smallest case found so far) well inside the test timeout.
-      { numRuns: 80, interruptAfterTimeLimit: 25_000 },
+      { numRuns: 50, interruptAfterTimeLimit: 25_000 },
     );
   });
 

@@ -27,7 +27,7 @@ afterEach(() => {
 async function bytes(paths: readonly string[], summary: 'auto' | 'sql'): Promise<{ report: string; notices: string }> {
   const outcome = await simulateSessions({
     paths,
-    scenarios: buildScenarios(['freecode', 'none'], { targetTokens: [60_000, 120_000] }),
+    scenarios: buildScenarios(['freecode', 'none'], {}),
     parallel: ONE_THREAD,
     summary,
   });
