@@ -1,7 +1,9 @@
 /**
  * The simulate use case (`cachecost simulate`): load each session, replay it under every
- * scenario, insert its rows in DuckDB, then read the reports back with SQL. Sessions stream
- * through one at a time, so memory holds one session's content plus the tables.
+ * scenario, and fold its rows into the summary (`SummaryAggregator`), or, when the run gives
+ * tables (CSV, HTML details, a database file, `--db`), insert them in DuckDB and read the summary
+ * back with SQL. Sessions stream through one at a time, so memory holds one session's content plus
+ * the fold (or the tables).
  */
 import { join } from 'node:path';
 import { CSV_EXPORTS, CostDb } from '../cost/db.js';
