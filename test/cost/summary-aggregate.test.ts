@@ -11,9 +11,11 @@
  * percentages and the continuous median of the fidelity.
  *
  * Checked against deliberate bugs (each made this file fail): the median interpolated as
- * `lo + (hi - lo) * d` (the median property, in its first runs); `Number(bigint)` for DuckDB's
- * HUGEINT cast (the cast property); a rejected overflow's cost left NULL instead of 0 (the
- * summary property).
+ * `lo + (hi - lo) * d` (the median property at once, the summary property within 20 runs);
+ * `Number(bigint)` for DuckDB's HUGEINT cast in the percentages (the summary property, 9 runs);
+ * a rejected overflow's cost left NULL instead of 0; unpriced prompt tokens not summed; the
+ * fidelity pairing rows not flagged `modelled`; the fidelity's costs summed when only the measured
+ * side is priced; sessions or models in UTF-16 order (`sort()`) instead of code point order.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,7 +59,9 @@ const MODELS = [
   'deepseek-chat',
   'gemini-2.5-pro',
   'default',
+  // Unknown models whose order differs by code point ('ｍ' U+FF4D first) and by UTF-16 ('𝔪' U+1D52A first).
   'ｍodel-ü',
+  '𝔪odel',
 ];
 
 const WINDOWED: readonly [string, number][] = [
@@ -126,6 +130,19 @@ const requestArb = fc
     };
   });
 
+/** A `measured` request and its `recorded` replay (same session and index): the fidelity's pairs. */
+const billedArb = requestArb.filter((row) => row.kind === 'request');
+const pairArb = fc.tuple(billedArb, billedArb).map(([measured, recorded]): RequestRow[] => [
+  { ...measured, scenario: 'measured' },
+  {
+    ...recorded,
+    session_id: measured.session_id,
+    source: measured.source,
+    request_index: measured.request_index,
+    scenario: 'recorded',
+  },
+]);
+
 const compactionArb = fc
   .record({
     session: fc.constantFrom(...SESSIONS),
@@ -193,11 +210,13 @@ describe('SummaryAggregator = the SQL views simulate reads', () => {
   it('gives the same summary as DuckDB from the same rows', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(requestArb, { minLength: 1, maxLength: 60 }),
+        fc.array(requestArb, { minLength: 1, maxLength: 40 }),
+        fc.array(pairArb, { maxLength: 12 }),
         fc.array(compactionArb, { maxLength: 8 }),
         sessionRowsArb,
         fc.integer({ min: 1, max: 3 }),
-        async (requests, compactions, sessionSpecs, chunks) => {
+        async (singles, pairs, compactions, sessionSpecs, chunks) => {
+          const requests = [...singles, ...pairs.flat()];
           const sessions = sessionSpecs.map(sessionRowOf);
           for (const name of ['requests', 'compactions', 'sessions', 'scenarios'])
             await db.query(`DELETE FROM ${name}`);
@@ -222,7 +241,7 @@ describe('SummaryAggregator = the SQL views simulate reads', () => {
     );
   });
 
-  it('agrees on a hand-written case: unpriced is NULL, a rejected overflow costs 0, no pair has no fidelity', async () => {
+  it('agrees on a hand-written case: unpriced is NULL, a rejected overflow costs 0, models by code point, no pair no fidelity', async () => {
     const base: RequestRow = {
       session_id: 'a',
       source: 'freecode',
@@ -245,6 +264,8 @@ describe('SummaryAggregator = the SQL views simulate reads', () => {
     const rows: RequestRow[] = [
       base,
       { ...base, session_id: 'b', model: 'claude-sonnet-4-5', kind: 'rejected_overflow', uncached_input_tokens: 0 },
+      { ...base, session_id: 'c', model: '𝔪odel' },
+      { ...base, session_id: 'c', model: 'ｍodel-ü' },
     ];
     for (const name of ['requests', 'compactions', 'sessions', 'scenarios']) await db.query(`DELETE FROM ${name}`);
     await db.insertRequests(rows);
@@ -255,10 +276,15 @@ describe('SummaryAggregator = the SQL views simulate reads', () => {
     expect(summary.sessionCosts.map((s) => [s.sessionId, s.cost, s.promptTokens, s.rejectedOverflows])).toEqual([
       ['a', null, 10, 0],
       ['b', { picoUsd: 0n, usd: 0 }, 0, 1],
+      ['c', null, 20, 0],
     ]);
+    // Code point order (DuckDB's binary collation), not UTF-16's.
+    expect(summary.sessionCosts[2]?.models).toEqual(['ｍodel-ü', '𝔪odel']);
     expect(summary.fidelity).toEqual([]);
-    expect(summary.unpricedModels).toEqual([
-      { model: 'unknown-model', reason: 'unknown model', requests: 1, promptTokens: 10, outputTokens: 5 },
+    expect(summary.unpricedModels.map((u) => [u.model, u.reason, u.requests, u.promptTokens, u.outputTokens])).toEqual([
+      ['unknown-model', 'unknown model', 1, 10, 5],
+      ['ｍodel-ü', 'unknown model', 1, 10, 5],
+      ['𝔪odel', 'unknown model', 1, 10, 5],
     ]);
   });
 });
