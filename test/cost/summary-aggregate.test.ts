@@ -12,7 +12,7 @@
  *
  * Checked against deliberate bugs (each made this file fail): the median interpolated as
  * `lo + (hi - lo) * d` (the median property at once, the summary property within 20 runs);
- * `Number(bigint)` for DuckDB's HUGEINT cast in the percentages (the summary property, 9 runs);
+ * `Number(bigint)` for DuckDB's HUGEINT cast in the percentages (the summary property, within 10 runs);
  * a rejected overflow's cost left NULL instead of 0; unpriced prompt tokens not summed; the
  * fidelity pairing rows not flagged `modelled`; the fidelity's costs summed when only the measured
  * side is priced; sessions or models in UTF-16 order (`sort()`) instead of code point order.
