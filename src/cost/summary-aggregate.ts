@@ -20,7 +20,7 @@
  * test/cost/summary-aggregate.test.ts holds every value equal to the SQL's on random rows.
  */
 import { compareCodePoints } from './bill-aggregate.js';
-import { bigintToSafeNumber, picoUsdToUsd } from './money.js';
+import { picoUsdToUsd } from './money.js';
 import { resolveModelName } from './model-resolution.js';
 import type { ClassRates, ModelPrice, PriceTable } from './price-table.js';
 import { priceAt } from './price-table.js';
@@ -39,6 +39,7 @@ export type SimulateSummary = {
 };
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const MAX_SAFE_BIG = BigInt(MAX_SAFE);
 const TWO_64 = 18446744073709551616;
 const UINT64_MAX = (1n << 64n) - 1n;
 
@@ -55,7 +56,6 @@ export function duckHugeintToDouble(value: bigint): number {
   if (upper === -1n) return -Number(UINT64_MAX - lower) - 1;
   return Number(lower) + Number(upper) * TWO_64;
 }
-const MAX_SAFE_BIG = BigInt(MAX_SAFE);
 
 /** `100.0 * a::DOUBLE / b::DOUBLE` with HUGEINT operands. */
 function pctOf(numerator: bigint, denominator: bigint): number {
@@ -81,10 +81,13 @@ export function continuousMedian(values: Float64Array): number | null {
   return lo * (1 - d) + hi * d;
 }
 
-/** An integer column as `intOf` reads it: a safe integer, else the same RangeError. */
+/**
+ * An integer column as `intOf` reads it: a safe integer, else the RangeError it throws (the sums
+ * here are of non-negative safe integers, so a sum past 2^53 is caught, if not its exact digits).
+ */
 function safe(value: number): number {
   if (Number.isSafeInteger(value)) return value;
-  return bigintToSafeNumber(BigInt(Number.isFinite(value) ? Math.trunc(value) : MAX_SAFE + 2));
+  throw new RangeError(`integer ${String(value)} does not fit a JavaScript number`);
 }
 
 function money(picoUsd: bigint | null): Money {
