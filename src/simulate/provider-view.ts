@@ -205,24 +205,6 @@ export type MessageRender = {
   readonly fixedTokens: number;
 };
 
-/**
- * What the calibration reads of one visible message (`MessageRender` without its segments and
- * tokens, which depend on the calibration): its characters, its sized units and its fixed tokens.
- */
-export type MessageCounts = Pick<MessageRender, 'chars' | 'units' | 'fixedTokens'>;
-
-/** `renderMessage`'s chars, units and fixed tokens, counted without rendering (no segment, no id). */
-export function countMessage(message: ReplayMessage): MessageCounts {
-  let chars = message.ownChars;
-  let units = 1;
-  for (const part of message.parts) {
-    if (!isToolResultPart(part)) continue;
-    chars += part.result.length;
-    units += 1;
-  }
-  return { chars, units, fixedTokens: message.imageParts * IMAGE_PART_TOKENS };
-}
-
 function renderMessage(message: ReplayMessage, calibration: TokenCalibration, reloadIds: boolean): MessageRender {
   const imageTokens = message.imageParts * IMAGE_PART_TOKENS;
   const ownTokens = tokensForChars(message.ownChars, calibration) + imageTokens;

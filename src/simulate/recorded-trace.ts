@@ -16,7 +16,7 @@ import type { Request } from '../session/model.js';
 import type { Segment } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
 import type { PromptRenderer, RenderedPrompt, ReplayMessage, ReplayPrompt, SummaryBlock } from './provider-view.js';
-import { RenderedPrefix, countMessage, staticBlockIdOf } from './provider-view.js';
+import { RenderedPrefix, staticBlockIdOf } from './provider-view.js';
 import type { WalkCounts } from './replay.js';
 import { isUnsizedWalk, walkUnsized } from './replay.js';
 import type { ReplayMemo } from './replay-memo.js';
@@ -221,88 +221,6 @@ export function priceRecordedTrace(trace: RecordedTrace, pricing: TracePricing, 
     }
   }
   return rows.result(trace.counts);
-}
-
-/** What the calibration reads of a send (`calibrationPoints`): its visible characters and units, its fixed tokens. */
-export type CountedSend = Pick<ReplayRow, 'sourceRequestIndex' | 'visibleChars' | 'visibleUnits' | 'fixedTokens'>;
-
-/**
- * The visible history of each send counted (characters, units, fixed tokens), not sized: what
- * `IncrementalSizer` sums besides tokens, without rendering a segment. Per count of kept
- * messages (up to the last prompt's), the sums of the messages before it; entries past the last
- * prompt's are stale and overwritten (the lists are not cut: an array's length set is a runtime call).
- */
-class IncrementalCounter {
-  private readonly charSums: number[] = [0];
-  private readonly unitSums: number[] = [0];
-  private readonly fixedSums: number[] = [0];
-
-  constructor(private readonly renderer: (model: string) => PromptRenderer) {}
-
-  /** The traced prompt decoded against the previous one; its counts (`RenderedPrompt`'s) written into `into`. */
-  count(prompt: TracedPrompt, into: { visibleChars: number; visibleUnits: number; fixedTokens: number }): void {
-    const { charSums, unitSums, fixedSums } = this;
-    let at = prompt.kept;
-    let chars = charSums[at] ?? 0;
-    let units = unitSums[at] ?? 0;
-    let fixed = fixedSums[at] ?? 0;
-    for (const message of prompt.added) {
-      const counts = countMessage(message);
-      chars += counts.chars;
-      units += counts.units;
-      fixed += counts.fixedTokens;
-      at += 1;
-      charSums[at] = chars;
-      unitSums[at] = units;
-      fixedSums[at] = fixed;
-    }
-    // The head (summary block, restored context) as the renderer makes it.
-    const head = this.renderer(prompt.model).head(staticBlockIdOf(prompt.model), prompt.summary);
-    into.visibleChars = head.chars + chars;
-    into.visibleUnits = head.units + units;
-    into.fixedTokens = head.fixedTokens + fixed;
-  }
-}
-
-/**
- * The calibration inputs of every main-thread send the trace prices, in order, under
- * `calibration` (which sizes only the head's restored context): `tracedSends` without the prompt
- * tokens, counted rather than sized (the probe the fit calibrates on; property-tested against it).
- */
-export function countedSends(trace: RecordedTrace, calibration: TokenCalibration, memo: ReplayMemo): CountedSend[] {
-  const rows = new RowEmitter({ ...trace.input, calibration }, memo, false);
-  const counter = new IncrementalCounter((model) => rows.renderer(model));
-  const sends: CountedSend[] = [];
-  const scratch = { visibleChars: 0, visibleUnits: 0, fixedTokens: 0 };
-  for (const event of trace.events) {
-    switch (event.kind) {
-      case 'priced':
-        counter.count(event.prompt, scratch);
-        sends.push({
-          sourceRequestIndex: event.request.index,
-          visibleChars: scratch.visibleChars,
-          visibleUnits: scratch.visibleUnits,
-          fixedTokens: scratch.fixedTokens,
-        });
-        break;
-      case 'rejected':
-        counter.count(event.prompt, scratch);
-        break;
-      case 'compaction':
-        counter.count(event.before, scratch);
-        counter.count(event.after, scratch);
-        break;
-      case 'mark':
-      case 'side':
-      case 'summarize':
-        break;
-      default: {
-        const unreachable: never = event;
-        return unreachable;
-      }
-    }
-  }
-  return sends;
 }
 
 /** A measured request of the trace as the calibration reads it (`ReplayRow`'s calibration inputs). */

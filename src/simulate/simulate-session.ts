@@ -11,8 +11,8 @@ import { isModelledRequest, measureFidelity } from './fidelity.js';
 import { recordedPolicyCandidates } from './recorded-policy.js';
 import type { ModelFacts, RecordedPolicy, ReplayInput, ReplayResult } from './replay.js';
 import { isUnsizedWalk, replaySession } from './replay.js';
-import type { CountedSend, TracePricing, TracedSend } from './recorded-trace.js';
-import { countedSends, priceRecordedTrace, traceRecordedReplay, tracedSends } from './recorded-trace.js';
+import type { TracePricing, TracedSend } from './recorded-trace.js';
+import { priceRecordedTrace, traceRecordedReplay, tracedSends } from './recorded-trace.js';
 import { repriceAutomaticCache, ttlChoiceOf } from './row-emitter.js';
 import { ReplayMemo, TOOL_LINE_MEMO_MAX_CHARS, sessionContentChars } from './replay-memo.js';
 import type { Scenario } from './scenario.js';
@@ -176,8 +176,8 @@ type RecordedFit = {
  */
 type RecordedReplays = {
   readonly price: (pricing: TracePricing) => ReplayResult;
-  /** The calibration inputs of the sends under a calibration (`countedSends`). */
-  readonly sends: (calibration: TokenCalibration) => readonly CountedSend[];
+  /** The calibration inputs of the sends under a calibration (`tracedSends`). */
+  readonly sends: (calibration: TokenCalibration) => readonly TracedSend[];
   /**
    * A candidate's prompts under its calibration, for comparing candidates: sized only where the
    * walk is traced; where each pricing walks again, the priced result too (kept for the winner).
@@ -220,7 +220,7 @@ function recordedReplays(
   const trace = traceRecordedReplay(input, memo, reloadBreakApplies(session, policy));
   return {
     price: (pricing) => priceRecordedTrace(trace, pricing, memo),
-    sends: (calibration) => countedSends(trace, calibration, memo),
+    sends: (calibration) => tracedSends(trace, calibration, memo),
     // Renders kept: the chosen candidate's calibration is priced next with them.
     prompts: (pricing) => ({ rows: promptRows(tracedSends(trace, pricing.calibration, memo, true)) }),
   };
@@ -324,7 +324,7 @@ function fitRecorded(
  * what the provider counted), from its request rows in order. A function of its own so that the
  * probe's rows are garbage before the calibrated pricing starts.
  */
-function calibrationPoints(session: Session, sends: readonly CountedSend[]): CalibrationPoint[] {
+function calibrationPoints(session: Session, sends: readonly TracedSend[]): CalibrationPoint[] {
   const points: CalibrationPoint[] = [];
   const restarts = chainRestartRequests(session);
   for (const row of sends) {
