@@ -36,6 +36,8 @@ export const LLM_SUMMARY_SYSTEM_PROMPT = [
 export interface LlmSummaryRequest {
   readonly system: string;
   readonly prompt: string;
+  /** `prompt.length`, known without building the prompt (a modelled call reads only its size). */
+  readonly promptChars: number;
   /** Undefined asks the provider's default model, as FreeCode does without a model. */
   readonly model: string | undefined;
   readonly temperature: 0;
@@ -54,24 +56,49 @@ export interface LlmSummarizer {
   readonly summarize: LlmSummarize;
 }
 
+const PREVIOUS_SUMMARY_HEAD = "Previous summary (carry forward and update, don't repeat verbatim):\n\n";
+const TRANSCRIPT_HEAD = 'Session transcript to summarize:\n\n';
+const PART_SEPARATOR = '\n\n---\n\n';
+const MESSAGE_SEPARATOR = '\n\n';
+
 /**
  * The request FreeCode sends (§3.3): the previous summary in full when there is one, then the
  * transcript as `<role>: <content>` paragraphs; parts joined by `\n\n---\n\n`; temperature 0.
+ * The prompt is built when first read (a transcript can be hundreds of KB); `promptChars` is its
+ * length, counted from the parts.
  */
 export function buildLlmSummaryRequest(input: SummarizeInput, model: string | undefined): LlmSummaryRequest {
-  const parts: string[] = [];
-  if (input.previousSummary) {
-    parts.push(`Previous summary (carry forward and update, don't repeat verbatim):\n\n${input.previousSummary}`);
-  }
-  const transcript = input.messages.map((message) => `${message.role}: ${message.content}`).join('\n\n');
-  parts.push(`Session transcript to summarize:\n\n${transcript}`);
+  let prompt: string | undefined;
   return {
     system: LLM_SUMMARY_SYSTEM_PROMPT,
-    prompt: parts.join('\n\n---\n\n'),
+    get prompt(): string {
+      prompt ??= llmSummaryPrompt(input);
+      return prompt;
+    },
+    promptChars: llmSummaryPromptChars(input),
     model,
     temperature: 0,
     maxTokens: LLM_SUMMARY_MAX_TOKENS,
   };
+}
+
+function llmSummaryPrompt(input: SummarizeInput): string {
+  const parts: string[] = [];
+  if (input.previousSummary) parts.push(`${PREVIOUS_SUMMARY_HEAD}${input.previousSummary}`);
+  const transcript = input.messages.map((message) => `${message.role}: ${message.content}`).join(MESSAGE_SEPARATOR);
+  parts.push(`${TRANSCRIPT_HEAD}${transcript}`);
+  return parts.join(PART_SEPARATOR);
+}
+
+/** `llmSummaryPrompt(input).length`, from the lengths of its parts. */
+function llmSummaryPromptChars(input: SummarizeInput): number {
+  let chars = TRANSCRIPT_HEAD.length;
+  if (input.previousSummary)
+    chars += PREVIOUS_SUMMARY_HEAD.length + input.previousSummary.length + PART_SEPARATOR.length;
+  const messages = input.messages;
+  for (const message of messages) chars += message.role.length + 2 + message.content.length;
+  if (messages.length > 1) chars += (messages.length - 1) * MESSAGE_SEPARATOR.length;
+  return chars;
 }
 
 /** FreeCode's acceptance of a reply (§3.3): trimmed; empty is a failure with its message. */

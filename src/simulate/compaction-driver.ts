@@ -322,7 +322,7 @@ export class CompactionDriver {
       if (attempt.llmRequest !== null)
         this.rows.summarize(
           {
-            promptChars: attempt.llmRequest.system.length + attempt.llmRequest.prompt.length,
+            promptChars: attempt.llmRequest.system.length + attempt.llmRequest.promptChars,
             maxTokens: attempt.llmRequest.maxTokens,
           },
           summaryChars,

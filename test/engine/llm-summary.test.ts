@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   LLM_SUMMARY_SECTIONS,
@@ -21,6 +22,7 @@ describe('LLM summarizer request (engine.md §3.3)', () => {
     expect(request).toEqual({
       system: LLM_SUMMARY_SYSTEM_PROMPT,
       prompt: 'Session transcript to summarize:\n\nuser: Fix it\n\nassistant: Done',
+      promptChars: 63,
       model: 'claude-sonnet-4-5',
       temperature: 0,
       maxTokens: 1_024,
@@ -47,6 +49,31 @@ describe('LLM summarizer request (engine.md §3.3)', () => {
     const request = buildLlmSummaryRequest({ ...input, previousSummary: previous }, 'm');
     expect(request.prompt).toBe(
       `Previous summary (carry forward and update, don't repeat verbatim):\n\n${previous}\n\n---\n\nSession transcript to summarize:\n\nuser: Fix it\n\nassistant: Done`,
+    );
+  });
+
+  it('counts the prompt it builds (promptChars = prompt.length, the prompt built only when read)', () => {
+    const message = fc.record({
+      role: fc.constantFrom('user', 'assistant', 'system'),
+      content: fc.string({ unit: 'binary', maxLength: 40 }),
+      tokenCount: fc.nat(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(message, { maxLength: 6 }),
+        fc.option(fc.string({ maxLength: 30 }), { nil: undefined }),
+        (messages, previousSummary) => {
+          const request = buildLlmSummaryRequest({ sessionId: 's', messages, previousSummary }, 'm');
+          const parts = [
+            ...(previousSummary
+              ? [`Previous summary (carry forward and update, don't repeat verbatim):\n\n${previousSummary}`]
+              : []),
+            `Session transcript to summarize:\n\n${messages.map((m) => `${m.role}: ${m.content}`).join('\n\n')}`,
+          ];
+          expect(request.promptChars).toBe(parts.join('\n\n---\n\n').length);
+          expect(request.prompt).toBe(parts.join('\n\n---\n\n'));
+        },
+      ),
     );
   });
 

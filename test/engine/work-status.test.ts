@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyWorkStatus } from '../../src/engine/index.js';
+import { classifyLowerCased } from '../../src/engine/work-status.js';
 
 describe('heuristic status buckets (engine.md §3.2)', () => {
   it('blocked on whole words only', () => {
@@ -45,5 +47,66 @@ describe('heuristic status buckets (engine.md §3.2)', () => {
   it('a failed tool-transcript line makes its turn blocked unless the message negates', () => {
     expect(classifyWorkStatus('Let me run it\nTool bash: {"command":"npm test"} -> failed: exit 1')).toBe('blocked');
     expect(classifyWorkStatus('No errors now\nTool bash: {} -> failed: exit 1')).toBeNull();
+  });
+});
+
+describe('status buckets without a lower-cased copy', () => {
+  it('are those of the lower-cased content (§3.2), on any content', () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'BLOCKED',
+        'Waiting',
+        'eRRor',
+        'errors',
+        'FAILED',
+        'failing',
+        'No',
+        'without',
+        'ZERO',
+        'resolved',
+        'Fixed',
+        'Errors',
+        'blockers',
+        'Issue',
+        'issues',
+        'Working On',
+        'IN PROGRESS',
+        'currently',
+        'Completed',
+        'DONE',
+        'finished',
+        ' ',
+        '  ',
+        '\n',
+        '\u00a0',
+        '_',
+        '1',
+      ),
+      // Characters whose lower case differs in kind: Latin-1 letters, the Kelvin sign (to "k"),
+      // U+0130 (to "i" and a combining dot), the long s, Greek and Cyrillic look-alikes.
+      fc.constantFrom(
+        '\u00c0',
+        '\u00d7',
+        '\u00df',
+        '\u00ff',
+        '\u00b5',
+        '\u212a',
+        '\u0130',
+        '\u017f',
+        '\u039f',
+        '\u0421',
+      ),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+        const content = pieces.join('');
+        expect(classifyWorkStatus(content)).toBe(classifyLowerCased(content));
+      }),
+      { numRuns: 2_000 },
+    );
+    // The Kelvin sign lower-cases to "k": blocked only through the lower-cased copy.
+    expect(classifyWorkStatus('bloc\u212aed')).toBe('blocked');
+    expect(classifyWorkStatus('error\u0130')).toBeNull();
   });
 });
