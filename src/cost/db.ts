@@ -35,6 +35,7 @@ import type {
   UnpricedModel,
 } from './reports.js';
 import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from './rows.js';
+import type { SimulateSummary } from './summary-aggregate.js';
 
 /** Report views, in creation order (a view may read the ones before it). */
 const VIEW_FILES = [
@@ -364,6 +365,18 @@ export class CostDb {
       this.frozen = false;
       await this.connection.run('DROP TABLE temp.request_costs');
     }
+  }
+
+  /** What `simulate` reads of the views (`summary-aggregate.ts` folds the same in TypeScript), priced once. */
+  async simulateSummary(): Promise<SimulateSummary> {
+    return this.withFrozenCosts(async () => ({
+      sessionCosts: await this.sessionCosts(),
+      sessionSavings: await this.sessionSavings(),
+      scenarioCosts: await this.scenarioCosts(),
+      scenarioSavings: await this.scenarioSavings(),
+      fidelity: await this.fidelity(),
+      unpricedModels: await this.unpricedModels(),
+    }));
   }
 
   private assertNotFrozen(): void {

@@ -321,16 +321,7 @@ async function summaryOf(
   input: SummaryInput,
   earlier: readonly string[] = [],
 ): Promise<{ readonly report: SimulateReport; readonly notices: string[] }> {
-  // Every view read here prices the requests (`request_costs`): priced once, for all of them.
-  const read: SimulateSummary = await db.withFrozenCosts(async () => ({
-    sessionCosts: await db.sessionCosts(),
-    sessionSavings: await db.sessionSavings(),
-    scenarioCosts: await db.scenarioCosts(),
-    scenarioSavings: await db.scenarioSavings(),
-    fidelity: await db.fidelity(),
-    unpricedModels: await db.unpricedModels(),
-  }));
-  return reportOf(read, input, earlier);
+  return reportOf(await db.simulateSummary(), input, earlier);
 }
 
 type SummaryInput = {

@@ -18,6 +18,7 @@ import { priceRow } from '../../src/cost/price-request.js';
 import type { RequestCost } from '../../src/cost/price-request.js';
 import type { Money } from '../../src/cost/reports.js';
 import type { RequestKind, RequestRow } from '../../src/cost/rows.js';
+import { windowedArb } from './price-arbitraries.js';
 
 const table = loadBundledPriceTable();
 let db: CostDb;
@@ -50,16 +51,6 @@ const BOUNDARIES_MS = [
   Date.parse('2025-09-29T00:00:00Z'),
 ];
 const THRESHOLDS = [200_000, 272_000, 512_000];
-
-/** Models with several price windows, paired with their own window boundaries (± 1 ms). */
-const WINDOWED: readonly [string, number][] = [
-  ['claude-sonnet-5', Date.parse('2026-09-01T00:00:00Z')],
-  ['deepseek-chat', Date.parse('2025-09-05T00:00:00Z')],
-  ['deepseek-chat', Date.parse('2025-09-29T00:00:00Z')],
-];
-const windowedArb = fc
-  .tuple(fc.constantFrom(...WINDOWED), fc.integer({ min: -1, max: 1 }))
-  .map(([[model, boundaryMs], d]) => ({ model, timestampMs: boundaryMs + d }));
 
 const timestampArb = fc.oneof(
   fc.constant(null),

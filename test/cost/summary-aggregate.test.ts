@@ -28,6 +28,7 @@ import {
   type SimulateSummary,
   SummaryAggregator,
 } from '../../src/cost/summary-aggregate.js';
+import { windowedArb } from './price-arbitraries.js';
 
 const table = loadBundledPriceTable();
 let db: CostDb;
@@ -64,14 +65,6 @@ const MODELS = [
   '𝔪odel',
 ];
 
-const WINDOWED: readonly [string, number][] = [
-  ['claude-sonnet-5', Date.parse('2026-09-01T00:00:00Z')],
-  ['deepseek-chat', Date.parse('2025-09-05T00:00:00Z')],
-  ['deepseek-chat', Date.parse('2025-09-29T00:00:00Z')],
-];
-const windowedArb = fc
-  .tuple(fc.constantFrom(...WINDOWED), fc.integer({ min: -1, max: 1 }))
-  .map(([[model, boundaryMs], d]) => ({ model, timestampMs: boundaryMs + d }));
 const timestampArb = fc.oneof(
   fc.constant(null),
   fc.integer({ min: Date.parse('2025-01-01T00:00:00Z'), max: Date.parse('2026-12-31T00:00:00Z') }),
@@ -196,14 +189,7 @@ function sessionRowOf(s: {
 }
 
 async function sqlSummary(): Promise<SimulateSummary> {
-  return db.withFrozenCosts(async () => ({
-    sessionCosts: await db.sessionCosts(),
-    sessionSavings: await db.sessionSavings(),
-    scenarioCosts: await db.scenarioCosts(),
-    scenarioSavings: await db.scenarioSavings(),
-    fidelity: await db.fidelity(),
-    unpricedModels: await db.unpricedModels(),
-  }));
+  return db.simulateSummary();
 }
 
 describe('SummaryAggregator = the SQL views simulate reads', () => {
