@@ -498,6 +498,35 @@ export type BillColumns = {
   readonly timestamps: Float64Array;
   readonly rows: Int32Array;
   readonly strings: readonly string[];
+  /** The sums of the measured requests by model and side of the sub-agent split (`BillSumsLayout`); absent: none stored. */
+  readonly sums?: Float64Array;
+};
+
+/**
+ * Where each figure lies in `BillColumns.sums`: the session's figures, then one entry of `stride`
+ * per model (a string slot) and side of the sub-agent split, with the entry's request count, its
+ * largest prompt and its token sums as the bill's columns split them.
+ */
+export type BillSumsLayout = {
+  readonly measured: number;
+  /** The earliest and latest timestamp (NaN: none). */
+  readonly first: number;
+  readonly last: number;
+  readonly entries: number;
+  readonly stride: number;
+  readonly model: number;
+  /** 1 for sub-agent requests. */
+  readonly subagent: number;
+  readonly requests: number;
+  readonly maxPrompt: number;
+  readonly prompt: number;
+  readonly uncached: number;
+  readonly read: number;
+  /** 5m-rate writes without their unknown-TTL part. */
+  readonly write5m: number;
+  readonly writeUnknown: number;
+  readonly write1h: number;
+  readonly output: number;
 };
 
 /** Where each field of a request lies in its row of `BillColumns.rows`; `nullSlot` = a null count or string. */
@@ -515,6 +544,7 @@ export type BillRowLayout = {
   readonly cacheWrite5mTokens: number;
   readonly cacheWrite1hTokens: number;
   readonly outputTokens: number;
+  readonly sums: BillSumsLayout;
 };
 
 /** What `addColumns` saw: measured requests, and those without a timestamp (counted whatever the window). */
@@ -636,7 +666,8 @@ export class BillAggregator {
     const fixed = by === 'session' || by === 'project' || by === 'host';
     const sessionKey = by === 'session' ? sessionId : by === 'project' ? place.project : place.host;
     if (fixed && !breakdown) {
-      this.addColumnsToGroup(sessionKey, sessionId, columns, layout, counts);
+      if (bounded || columns.sums === undefined || !this.addSums(sessionKey, sessionId, columns, layout, counts))
+        this.addColumnsToGroup(sessionKey, sessionId, columns, layout, counts);
       return;
     }
     let group: Group | undefined;
@@ -907,6 +938,90 @@ export class BillAggregator {
     group.pricedOwn += pricedOwn;
     group.pricedSubagent += pricedSubagent;
     if (unknownTtlZero) group.unknownTtlZero = true;
+  }
+
+  /**
+   * `addColumnsToGroup` of a session without a window, from its stored sums instead of its
+   * requests, where that gives the same bill: each model's price is the same at every time and
+   * each of its requests is within that price's base tier with every class priced (its largest
+   * prompt tells), so every request of an entry is priced at the same rates, none unpriced, none
+   * long-context. Then the entry's sums are what the fold would add (whole numbers, in any order).
+   * False, changing nothing, where an entry does not qualify (or the sums are not whole entries):
+   * the caller folds the requests. test/usecases/bill-columns.test.ts holds it equal to `add`.
+   */
+  private addSums(
+    key: string | null,
+    sessionId: string,
+    columns: BillColumns,
+    layout: BillRowLayout,
+    counts: ColumnCounts,
+  ): boolean {
+    const { sums, strings } = columns;
+    if (sums === undefined) return false;
+    const at = layout.sums;
+    if (sums.length < at.entries || (sums.length - at.entries) % at.stride !== 0) return false;
+    const modelOf = (entry: number): string => {
+      const slot = sums[entry + at.model] ?? layout.nullSlot;
+      return slot === layout.nullSlot ? '' : (strings[slot] ?? '');
+    };
+    for (let entry = at.entries; entry < sums.length; entry += at.stride) {
+      const model = modelOf(entry);
+      this.priceOf(model, null);
+      const price = this.timeless.get(model);
+      if (price === undefined || price === null) return false;
+      if ((sums[entry + at.maxPrompt] ?? Number.POSITIVE_INFINITY) > baseTierUpTo(price)) return false;
+    }
+    const measured = sums[at.measured] ?? 0;
+    counts.measured += measured;
+    // No request, no group (as the fold: a group is made when a request reaches it).
+    if (measured === 0) return true;
+    const group = this.groupOf(key);
+    if (sessionId !== group.lastSession) {
+      group.sessions.add(sessionId);
+      group.lastSession = sessionId;
+    }
+    const first = sums[at.first] ?? Number.NaN;
+    const last = sums[at.last] ?? Number.NaN;
+    if (!Number.isNaN(first) && (group.first === null || first < group.first)) group.first = first;
+    if (!Number.isNaN(last) && (group.last === null || last > group.last)) group.last = last;
+    for (let entry = at.entries; entry < sums.length; entry += at.stride) {
+      const model = modelOf(entry);
+      if (model !== group.lastModel) {
+        group.models.add(model);
+        group.lastModel = model;
+      }
+      const rates = (this.timeless.get(model) as ModelPrice).ratesPicoUsdPerToken;
+      let bucket = group.buckets.get(rates);
+      if (bucket === undefined) {
+        bucket = { rates, own: noSums(), subagent: noSums() };
+        group.buckets.set(rates, bucket);
+      }
+      const subagent = sums[entry + at.subagent] === 1;
+      const requests = sums[entry + at.requests] ?? 0;
+      const uncached = sums[entry + at.uncached] ?? 0;
+      const read = sums[entry + at.read] ?? 0;
+      const write5m = sums[entry + at.write5m] ?? 0;
+      const writeUnknown = sums[entry + at.writeUnknown] ?? 0;
+      const write1h = sums[entry + at.write1h] ?? 0;
+      const output = sums[entry + at.output] ?? 0;
+      addTokens(subagent ? bucket.subagent : bucket.own, uncached, read, write5m, writeUnknown, write1h, output);
+      group.requests += requests;
+      group.prompt += sums[entry + at.prompt] ?? 0;
+      group.uncached += uncached;
+      group.read += read;
+      group.write5m += write5m;
+      group.write1h += write1h;
+      group.writeUnknown += writeUnknown;
+      group.output += output;
+      if (subagent) {
+        group.subagentRequests += requests;
+        group.pricedSubagent += requests;
+      } else {
+        group.ownRequests += requests;
+        group.pricedOwn += requests;
+      }
+    }
+    return true;
   }
 
   /**
