@@ -359,7 +359,26 @@ function settle(group: Group): void {
 }
 
 function money(picoUsd: bigint | null): Money {
-  return picoUsd === null ? null : { picoUsd, usd: picoUsdToUsd(picoUsd) };
+  return picoUsd === null ? null : { picoUsd, usd: usdOfPico(picoUsd) };
+}
+
+/** Below this magnitude a pico-dollar amount, and each step of `usdOfPico`, is exact as a number. */
+const EXACT_PICO = 2 ** 52;
+
+/**
+ * `picoUsdToUsd`, the same number, without two BigInt divisions where the amount is below 2^52
+ * pico-dollars (~$4,500): the whole dollars (truncated toward zero, as BigInt's `/`) and the
+ * remainder (of the amount's sign, as `%`) worked out exactly as numbers, then added as
+ * `picoUsdToUsd` adds them. Exact: below 2^52 the amount converts exactly, and the quotient,
+ * under 4,504 in magnitude, is rounded by less than 10^-12 (half its unit in the last place), so
+ * it never crosses the next whole number: `Math.trunc` gives BigInt's quotient; the product and
+ * the difference are whole numbers far below 2^53. A bill's table makes ten per line.
+ */
+export function usdOfPico(picoUsd: bigint): number {
+  const amount = Number(picoUsd);
+  if (!(amount > -EXACT_PICO && amount < EXACT_PICO)) return picoUsdToUsd(picoUsd);
+  const whole = Math.trunc(amount / 1e12);
+  return whole + (amount - whole * 1e12) / 1e12;
 }
 
 /** Strings in UTF-8 byte order (DuckDB's default binary collation), which is code point order. */

@@ -6,11 +6,17 @@
  * must equal the sum, in BigInt, of each request's tokens × its rate (the model's rates made odd,
  * so that products past 2^53 are not exact as numbers). Checked against a deliberate
  * bug: the product taken as a number whatever its size (`BigInt(rate * tokens)`).
+ *
+ * A line's USD numbers (`usdOfPico`, numbers below 2^52 pico-dollars) are `picoUsdToUsd`'s to the
+ * last bit, on both sides of every dollar and of zero. Checked against deliberate bugs: the whole
+ * dollars rounded down instead of toward zero (`Math.floor`), and the number path taken up to
+ * 2^62, where the amount no longer converts exactly.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BillRequest, BillAggregator } from '../../src/cost/bill-aggregate.js';
+import { type BillRequest, BillAggregator, usdOfPico } from '../../src/cost/bill-aggregate.js';
 import { loadBundledPriceTable } from '../../src/cost/bundled-prices.js';
+import { PICO_USD_PER_USD, picoUsdToUsd } from '../../src/cost/money.js';
 import { type PriceTable, priceAt } from '../../src/cost/price-table.js';
 import { billWindow } from '../../src/usecases/bill-window.js';
 
@@ -86,6 +92,26 @@ describe('the TypeScript bill past 2^53 pico-dollars', () => {
         );
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('gives the USD number of picoUsdToUsd', () => {
+    const nearDollar = fc
+      .record({ dollars: fc.bigInt({ min: -4_600n, max: 4_600n }), off: fc.bigInt({ min: -3n, max: 3n }) })
+      .map(({ dollars, off }) => dollars * PICO_USD_PER_USD + off);
+    const amount = fc.oneof(
+      nearDollar,
+      fc.bigInt({ min: -(2n ** 53n), max: 2n ** 53n }),
+      fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+      fc.bigInt({ min: 2n ** 52n, max: 2n ** 62n }).map((magnitude) => -magnitude),
+      fc.bigInt({ min: 2n ** 52n, max: 2n ** 62n }),
+      fc.bigInt({ min: -1_000_000n, max: 1_000_000n }),
+    );
+    fc.assert(
+      fc.property(amount, (picoUsd) => {
+        expect(Object.is(usdOfPico(picoUsd), picoUsdToUsd(picoUsd))).toBe(true);
+      }),
+      { numRuns: 20_000 },
     );
   });
 });
