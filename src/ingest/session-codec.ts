@@ -269,19 +269,16 @@ export function requestSums(timestamps: Float64Array, rows: Int32Array): Float64
       write5mSlot === NULL_SLOT ? null : write5mSlot,
       write1hSlot === NULL_SLOT ? null : write1hSlot,
     );
-    const add = (field: number, value: number): void => {
-      out[entry + field] = (out[entry + field] ?? 0) + value;
-    };
-    add(SUMS.requests, 1);
+    out[entry + SUMS.requests] = (out[entry + SUMS.requests] ?? 0) + 1;
     if (prompt > (out[entry + SUMS.maxPrompt] ?? 0)) out[entry + SUMS.maxPrompt] = prompt;
-    add(SUMS.prompt, prompt);
-    add(SUMS.uncached, rows[at + SLOT.uncachedInputTokens] ?? 0);
-    add(SUMS.read, rows[at + SLOT.cacheReadTokens] ?? 0);
+    out[entry + SUMS.prompt] = (out[entry + SUMS.prompt] ?? 0) + prompt;
+    out[entry + SUMS.uncached] = (out[entry + SUMS.uncached] ?? 0) + (rows[at + SLOT.uncachedInputTokens] ?? 0);
+    out[entry + SUMS.read] = (out[entry + SUMS.read] ?? 0) + (rows[at + SLOT.cacheReadTokens] ?? 0);
     // As the bill's columns: whatever is not a known 1h write bills at the 5m rate, its unknown-TTL part apart.
-    add(SUMS.write5m, write - known1h - unknown);
-    add(SUMS.writeUnknown, unknown);
-    add(SUMS.write1h, known1h);
-    add(SUMS.output, rows[at + SLOT.outputTokens] ?? 0);
+    out[entry + SUMS.write5m] = (out[entry + SUMS.write5m] ?? 0) + (write - known1h - unknown);
+    out[entry + SUMS.writeUnknown] = (out[entry + SUMS.writeUnknown] ?? 0) + unknown;
+    out[entry + SUMS.write1h] = (out[entry + SUMS.write1h] ?? 0) + known1h;
+    out[entry + SUMS.output] = (out[entry + SUMS.output] ?? 0) + (rows[at + SLOT.outputTokens] ?? 0);
   }
   return Float64Array.from(out);
 }
