@@ -34,8 +34,16 @@ if (argv.length === 1 && argv[0] === '--version') {
   // The command is done: once its output is flushed the process exits at once. Left to end by
   // itself, it would first run the tasks V8 queued meanwhile (a warm report was measured starting
   // a full garbage collection right after its output: ~20 ms of its wall time, for nothing).
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  // Written synchronously (a file, a pipe or a terminal on Linux), nothing is left pending: waiting
+  // for a write callback would cost an event loop turn (~2 ms of a warm report) for nothing.
+  if (!settled(process.stdout) || !settled(process.stderr))
+    await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(code);
+}
+
+/** Whether everything written to `stream` so far has been handed to the system (no write is pending). */
+function settled(stream: NodeJS.WriteStream): boolean {
+  return stream.writableLength === 0 && !stream.writableNeedDrain;
 }
 
 /** Resolves once everything written to `stream` so far is handed to the system (or the stream failed). */

@@ -109,9 +109,15 @@ type Bucket = { readonly rates: ClassRates; readonly own: ClassSums; readonly su
 
 const noSums = (): ClassSums => ({ input: 0, read: 0, write5m: 0, writeUnknown: 0, write1h: 0, output: 0 });
 
-/** rate × tokens in pico-dollars; a class without a rate has no priced tokens (they make a request unpriced). */
+/**
+ * rate × tokens in pico-dollars; a class without a rate has no priced tokens (they make a request
+ * unpriced). Multiplied as numbers when the product is a safe integer (then exact: a product past
+ * 2^53 rounds to 2^53 or more, which is not), else as BigInts: one BigInt made instead of three.
+ */
 function times(rate: number | null, tokens: number): bigint {
-  return rate === null || tokens === 0 ? 0n : BigInt(rate) * BigInt(tokens);
+  if (rate === null || tokens === 0) return 0n;
+  const product = rate * tokens;
+  return Number.isSafeInteger(product) ? BigInt(product) : BigInt(rate) * BigInt(tokens);
 }
 
 /** The costs of a bucket's sums, per column. */
@@ -353,7 +359,26 @@ function settle(group: Group): void {
 }
 
 function money(picoUsd: bigint | null): Money {
-  return picoUsd === null ? null : { picoUsd, usd: picoUsdToUsd(picoUsd) };
+  return picoUsd === null ? null : { picoUsd, usd: usdOfPico(picoUsd) };
+}
+
+/** Below this magnitude a pico-dollar amount, and each step of `usdOfPico`, is exact as a number. */
+const EXACT_PICO = 2 ** 52;
+
+/**
+ * `picoUsdToUsd`, the same number, without two BigInt divisions where the amount is below 2^52
+ * pico-dollars (~$4,500): the whole dollars (truncated toward zero, as BigInt's `/`) and the
+ * remainder (of the amount's sign, as `%`) worked out exactly as numbers, then added as
+ * `picoUsdToUsd` adds them. Exact: below 2^52 the amount converts exactly, and the quotient,
+ * under 4,504 in magnitude, is rounded by less than 10^-12 (half its unit in the last place), so
+ * it never crosses the next whole number: `Math.trunc` gives BigInt's quotient; the product and
+ * the difference are whole numbers far below 2^53. A bill's table makes ten per line.
+ */
+export function usdOfPico(picoUsd: bigint): number {
+  const amount = Number(picoUsd);
+  if (!(amount > -EXACT_PICO && amount < EXACT_PICO)) return picoUsdToUsd(picoUsd);
+  const whole = Math.trunc(amount / 1e12);
+  return whole + (amount - whole * 1e12) / 1e12;
 }
 
 /** Strings in UTF-8 byte order (DuckDB's default binary collation), which is code point order. */
@@ -498,6 +523,35 @@ export type BillColumns = {
   readonly timestamps: Float64Array;
   readonly rows: Int32Array;
   readonly strings: readonly string[];
+  /** The sums of the measured requests by model and side of the sub-agent split (`BillSumsLayout`); absent: none stored. */
+  readonly sums?: Float64Array;
+};
+
+/**
+ * Where each figure lies in `BillColumns.sums`: the session's figures, then one entry of `stride`
+ * per model (a string slot) and side of the sub-agent split, with the entry's request count, its
+ * largest prompt and its token sums as the bill's columns split them.
+ */
+export type BillSumsLayout = {
+  readonly measured: number;
+  /** The earliest and latest timestamp (NaN: none). */
+  readonly first: number;
+  readonly last: number;
+  readonly entries: number;
+  readonly stride: number;
+  readonly model: number;
+  /** 1 for sub-agent requests. */
+  readonly subagent: number;
+  readonly requests: number;
+  readonly maxPrompt: number;
+  readonly prompt: number;
+  readonly uncached: number;
+  readonly read: number;
+  /** 5m-rate writes without their unknown-TTL part. */
+  readonly write5m: number;
+  readonly writeUnknown: number;
+  readonly write1h: number;
+  readonly output: number;
 };
 
 /** Where each field of a request lies in its row of `BillColumns.rows`; `nullSlot` = a null count or string. */
@@ -515,6 +569,7 @@ export type BillRowLayout = {
   readonly cacheWrite5mTokens: number;
   readonly cacheWrite1hTokens: number;
   readonly outputTokens: number;
+  readonly sums: BillSumsLayout;
 };
 
 /** What `addColumns` saw: measured requests, and those without a timestamp (counted whatever the window). */
@@ -636,7 +691,8 @@ export class BillAggregator {
     const fixed = by === 'session' || by === 'project' || by === 'host';
     const sessionKey = by === 'session' ? sessionId : by === 'project' ? place.project : place.host;
     if (fixed && !breakdown) {
-      this.addColumnsToGroup(sessionKey, sessionId, columns, layout, counts);
+      if (bounded || columns.sums === undefined || !this.addSums(sessionKey, sessionId, columns, layout, counts))
+        this.addColumnsToGroup(sessionKey, sessionId, columns, layout, counts);
       return;
     }
     let group: Group | undefined;
@@ -907,6 +963,90 @@ export class BillAggregator {
     group.pricedOwn += pricedOwn;
     group.pricedSubagent += pricedSubagent;
     if (unknownTtlZero) group.unknownTtlZero = true;
+  }
+
+  /**
+   * `addColumnsToGroup` of a session without a window, from its stored sums instead of its
+   * requests, where that gives the same bill: each model's price is the same at every time and
+   * each of its requests is within that price's base tier with every class priced (its largest
+   * prompt tells), so every request of an entry is priced at the same rates, none unpriced, none
+   * long-context. Then the entry's sums are what the fold would add (whole numbers, in any order).
+   * False, changing nothing, where an entry does not qualify (or the sums are not whole entries):
+   * the caller folds the requests. test/usecases/bill-columns.test.ts holds it equal to `add`.
+   */
+  private addSums(
+    key: string | null,
+    sessionId: string,
+    columns: BillColumns,
+    layout: BillRowLayout,
+    counts: ColumnCounts,
+  ): boolean {
+    const { sums, strings } = columns;
+    if (sums === undefined) return false;
+    const at = layout.sums;
+    if (sums.length < at.entries || (sums.length - at.entries) % at.stride !== 0) return false;
+    const modelOf = (entry: number): string => {
+      const slot = sums[entry + at.model] ?? layout.nullSlot;
+      return slot === layout.nullSlot ? '' : (strings[slot] ?? '');
+    };
+    for (let entry = at.entries; entry < sums.length; entry += at.stride) {
+      const model = modelOf(entry);
+      this.priceOf(model, null);
+      const price = this.timeless.get(model);
+      if (price === undefined || price === null) return false;
+      if ((sums[entry + at.maxPrompt] ?? Number.POSITIVE_INFINITY) > baseTierUpTo(price)) return false;
+    }
+    const measured = sums[at.measured] ?? 0;
+    counts.measured += measured;
+    // No request, no group (as the fold: a group is made when a request reaches it).
+    if (measured === 0) return true;
+    const group = this.groupOf(key);
+    if (sessionId !== group.lastSession) {
+      group.sessions.add(sessionId);
+      group.lastSession = sessionId;
+    }
+    const first = sums[at.first] ?? Number.NaN;
+    const last = sums[at.last] ?? Number.NaN;
+    if (!Number.isNaN(first) && (group.first === null || first < group.first)) group.first = first;
+    if (!Number.isNaN(last) && (group.last === null || last > group.last)) group.last = last;
+    for (let entry = at.entries; entry < sums.length; entry += at.stride) {
+      const model = modelOf(entry);
+      if (model !== group.lastModel) {
+        group.models.add(model);
+        group.lastModel = model;
+      }
+      const rates = (this.timeless.get(model) as ModelPrice).ratesPicoUsdPerToken;
+      let bucket = group.buckets.get(rates);
+      if (bucket === undefined) {
+        bucket = { rates, own: noSums(), subagent: noSums() };
+        group.buckets.set(rates, bucket);
+      }
+      const subagent = sums[entry + at.subagent] === 1;
+      const requests = sums[entry + at.requests] ?? 0;
+      const uncached = sums[entry + at.uncached] ?? 0;
+      const read = sums[entry + at.read] ?? 0;
+      const write5m = sums[entry + at.write5m] ?? 0;
+      const writeUnknown = sums[entry + at.writeUnknown] ?? 0;
+      const write1h = sums[entry + at.write1h] ?? 0;
+      const output = sums[entry + at.output] ?? 0;
+      addTokens(subagent ? bucket.subagent : bucket.own, uncached, read, write5m, writeUnknown, write1h, output);
+      group.requests += requests;
+      group.prompt += sums[entry + at.prompt] ?? 0;
+      group.uncached += uncached;
+      group.read += read;
+      group.write5m += write5m;
+      group.write1h += write1h;
+      group.writeUnknown += writeUnknown;
+      group.output += output;
+      if (subagent) {
+        group.subagentRequests += requests;
+        group.pricedSubagent += requests;
+      } else {
+        group.ownRequests += requests;
+        group.pricedOwn += requests;
+      }
+    }
+    return true;
   }
 
   /**

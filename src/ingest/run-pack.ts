@@ -67,7 +67,7 @@ import { type Check, CHECK_ALGORITHM, checker, checkOf, nameHash } from './byte-
 
 const readAsync = promisify(read);
 
-const MAGIC = 'cachecost-run-pack/5';
+const MAGIC = 'cachecost-run-pack/6';
 /** The tag that starts every trailer. */
 const TRAILER_TAG = 'cachecost-run-pack-segment/4';
 /** Bytes of a trailer: its JSON padded with spaces, then a newline. */

@@ -3,7 +3,9 @@
  * hundreds of sessions and tens of thousands of requests, and `JSON.parse` of the plain session is
  * most of its time. So the parts are stored as what is cheapest to read back:
  * - the requests (fixed shape, numbers and a few repeated strings) as one `Float64Array` row each
- *   and a table of their strings: no parsing at all, one object literal per request;
+ *   and a table of their strings: no parsing at all, one object literal per request; before them,
+ *   their sums by model and side of the sub-agent split (`requestSums`), which a re-run's bill
+ *   folds instead of each request where they price alike;
  * - the items as JSON text, parsed only when something reads `items` (the bill never does; the
  *   session summary does), then kept;
  * - the rest (ids, events, issues: small) as JSON in the pack's index.
@@ -13,6 +15,7 @@
  * A decoded session builds its request objects on first read too: the bill reads the columns
  * themselves (`packedRequestsOf`), ~35,000 requests on a large re-run that then make no objects.
  */
+import { unknownTtlTokens } from '../session/cache-class-tokens.js';
 import type { Item, MeasuredUsage, Request, Session } from '../session/model.js';
 
 /** The session without its items and requests, as the pack's index stores it. */
@@ -24,7 +27,10 @@ export type EncodedSession =
       readonly kind: 'columns';
       readonly head: SessionHead;
       readonly strings: readonly string[];
-      /** A float64 timestamp per request, then `REQUEST_SLOTS` int32 per request (native byte order). */
+      /**
+       * The length of the requests' sums (`requestSums`, one float64), the sums, a float64
+       * timestamp per request, then `REQUEST_SLOTS` int32 per request (native byte order).
+       */
       readonly requests: Buffer;
       /** `JSON.stringify(session.items)`. */
       readonly items: Buffer;
@@ -144,12 +150,16 @@ export function encodeSession(session: Session): EncodedSession {
   }
   const { items, requests, ...head } = session;
   void requests;
+  const sums = requestSums(timestamps, rows);
+  const sumsLength = Float64Array.of(sums.length);
   return {
     kind: 'columns',
     head,
     strings,
-    // Timestamps first: the float64 column stays 8-aligned where the blob is.
+    // Float64 columns first: they stay 8-aligned where the blob is.
     requests: Buffer.concat([
+      Buffer.from(sumsLength.buffer, sumsLength.byteOffset, sumsLength.byteLength),
+      Buffer.from(sums.buffer, sums.byteOffset, sums.byteLength),
       Buffer.from(timestamps.buffer, timestamps.byteOffset, timestamps.byteLength),
       Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength),
     ]),
@@ -178,13 +188,100 @@ export const SLOT = {
 
 /**
  * A decoded session's requests as stored: a timestamp per request (NaN = null), `REQUEST_SLOTS`
- * int32 per request (`SLOT`; -1 = null count or string), and the strings the string slots index.
+ * int32 per request (`SLOT`; -1 = null count or string), the strings the string slots index, and
+ * the sums of its measured requests (`requestSums`).
  */
 export type PackedRequests = {
   readonly timestamps: Float64Array;
   readonly rows: Int32Array;
   readonly strings: readonly string[];
+  readonly sums: Float64Array;
 };
+
+/**
+ * Where each figure lies in `requestSums`: the session's own figures first, then one entry of
+ * `SUMS.stride` per model and side of the sub-agent split, in the order of each pair's first request.
+ */
+export const SUMS = {
+  /** Requests with usage (measured). */
+  measured: 0,
+  /** The earliest and the latest timestamp of a measured request (NaN: none has one). */
+  first: 1,
+  last: 2,
+  /** Where the first entry starts. */
+  entries: 3,
+  /** Per entry: */
+  stride: 11,
+  /** The model's string slot (`NULL_ROW_SLOT` for none). */
+  model: 0,
+  /** 1: requests of a sub-agent (an agent id); 0: the main agent's. */
+  subagent: 1,
+  /** How many requests, and the largest prompt among them. */
+  requests: 2,
+  maxPrompt: 3,
+  /** Token sums, as the bill's columns split them (the 5m-rate writes without their unknown-TTL part, that part, known 1h writes). */
+  prompt: 4,
+  uncached: 5,
+  read: 6,
+  write5m: 7,
+  writeUnknown: 8,
+  write1h: 9,
+  output: 10,
+} as const;
+
+/**
+ * The sums of a session's measured requests (`SUMS`), by model and side of the sub-agent split: what
+ * a re-run's bill folds instead of each request where every request of a pair is priced alike
+ * (`BillAggregator.addColumns`). Whole numbers: exact in any order.
+ */
+export function requestSums(timestamps: Float64Array, rows: Int32Array): Float64Array {
+  const out: number[] = [0, Number.NaN, Number.NaN];
+  /** Entry start in `out` by model slot, for the main agent (even keys) and sub-agents (odd). */
+  const entryAt = new Map<number, number>();
+  for (let i = 0, at = 0; i < timestamps.length; i += 1, at += REQUEST_SLOTS) {
+    if (rows[at + SLOT.hasUsage] !== 1) continue;
+    out[SUMS.measured] = (out[SUMS.measured] ?? 0) + 1;
+    const stamp = timestamps[i] ?? Number.NaN;
+    if (!Number.isNaN(stamp)) {
+      const first = out[SUMS.first] ?? Number.NaN;
+      const last = out[SUMS.last] ?? Number.NaN;
+      if (Number.isNaN(first) || stamp < first) out[SUMS.first] = stamp;
+      if (Number.isNaN(last) || stamp > last) out[SUMS.last] = stamp;
+    }
+    const model = rows[at + SLOT.model] ?? NULL_SLOT;
+    const subagent = (rows[at + SLOT.agentId] ?? NULL_SLOT) === NULL_SLOT ? 0 : 1;
+    const key = 2 * model + subagent;
+    let entry = entryAt.get(key);
+    if (entry === undefined) {
+      entry = out.length;
+      entryAt.set(key, entry);
+      for (let k = 0; k < SUMS.stride; k += 1) out.push(0);
+      out[entry + SUMS.model] = model;
+      out[entry + SUMS.subagent] = subagent;
+    }
+    const prompt = rows[at + SLOT.promptTokens] ?? 0;
+    const write = rows[at + SLOT.cacheWriteTokens] ?? 0;
+    const write5mSlot = rows[at + SLOT.cacheWrite5mTokens] ?? NULL_SLOT;
+    const write1hSlot = rows[at + SLOT.cacheWrite1hTokens] ?? NULL_SLOT;
+    const known1h = write1hSlot === NULL_SLOT ? 0 : write1hSlot;
+    const unknown = unknownTtlTokens(
+      write,
+      write5mSlot === NULL_SLOT ? null : write5mSlot,
+      write1hSlot === NULL_SLOT ? null : write1hSlot,
+    );
+    out[entry + SUMS.requests] = (out[entry + SUMS.requests] ?? 0) + 1;
+    if (prompt > (out[entry + SUMS.maxPrompt] ?? 0)) out[entry + SUMS.maxPrompt] = prompt;
+    out[entry + SUMS.prompt] = (out[entry + SUMS.prompt] ?? 0) + prompt;
+    out[entry + SUMS.uncached] = (out[entry + SUMS.uncached] ?? 0) + (rows[at + SLOT.uncachedInputTokens] ?? 0);
+    out[entry + SUMS.read] = (out[entry + SUMS.read] ?? 0) + (rows[at + SLOT.cacheReadTokens] ?? 0);
+    // As the bill's columns: whatever is not a known 1h write bills at the 5m rate, its unknown-TTL part apart.
+    out[entry + SUMS.write5m] = (out[entry + SUMS.write5m] ?? 0) + (write - known1h - unknown);
+    out[entry + SUMS.writeUnknown] = (out[entry + SUMS.writeUnknown] ?? 0) + unknown;
+    out[entry + SUMS.write1h] = (out[entry + SUMS.write1h] ?? 0) + known1h;
+    out[entry + SUMS.output] = (out[entry + SUMS.output] ?? 0) + (rows[at + SLOT.outputTokens] ?? 0);
+  }
+  return Float64Array.from(out);
+}
 
 /** The value of a null count or string in a row. */
 export const NULL_ROW_SLOT = NULL_SLOT;
@@ -247,8 +344,6 @@ export function requestColumnsAt(
   length: number,
   strings: readonly string[],
 ): PackedRequests {
-  const count = length / (8 + 4 * REQUEST_SLOTS);
-  if (!Number.isInteger(count)) throw new Error('session codec: a request row is cut');
   let buffer = bytes.buffer;
   let start = bytes.byteOffset + offset;
   if (start % 8 !== 0) {
@@ -257,10 +352,16 @@ export function requestColumnsAt(
     buffer = copy.buffer;
     start = copy.byteOffset;
   }
+  const sumsLength = length >= 8 ? (new Float64Array(buffer, start, 1)[0] ?? Number.NaN) : Number.NaN;
+  const sumsBytes = 8 * (1 + sumsLength);
+  const count = (length - sumsBytes) / (8 + 4 * REQUEST_SLOTS);
+  if (!Number.isInteger(sumsLength) || sumsLength < 0 || !Number.isInteger(count) || count < 0)
+    throw new Error('session codec: a request row is cut');
   return {
-    timestamps: new Float64Array(buffer, start, count),
-    rows: new Int32Array(buffer, start + 8 * count, count * REQUEST_SLOTS),
+    timestamps: new Float64Array(buffer, start + sumsBytes, count),
+    rows: new Int32Array(buffer, start + sumsBytes + 8 * count, count * REQUEST_SLOTS),
     strings,
+    sums: new Float64Array(buffer, start + 8, sumsLength),
   };
 }
 

@@ -10,7 +10,7 @@ import type { BillSessionRow, BillWindow, SubagentRow, UnknownTtlRow } from '../
 import type { RequestRow } from '../cost/rows.js';
 import type { ParallelParse } from '../ingest/index.js';
 import type { ParseCache } from '../ingest/parse-cache.js';
-import { NULL_ROW_SLOT, packedRequestsOf, REQUEST_SLOTS, SLOT } from '../ingest/session-codec.js';
+import { NULL_ROW_SLOT, packedRequestsOf, REQUEST_SLOTS, SLOT, SUMS } from '../ingest/session-codec.js';
 import type { BillRequest, BillRowLayout } from '../cost/bill-aggregate.js';
 import type { BillReport } from '../report/bill-json.js';
 import type { Session } from '../session/model.js';
@@ -323,4 +323,5 @@ export const PACKED_LAYOUT: BillRowLayout = {
   cacheWrite5mTokens: SLOT.cacheWrite5mTokens,
   cacheWrite1hTokens: SLOT.cacheWrite1hTokens,
   outputTokens: SLOT.outputTokens,
+  sums: SUMS,
 };

@@ -12,6 +12,13 @@
  * session none of whose requests is in the window, and a model left out of the group's models
  * after its first. Prompts fall on a long-context threshold and one past it: the fold's base-rate
  * shortcut taken one token past the threshold failed it.
+ *
+ * A session whose models are each priced alike at every time, every request within its price's
+ * base tier, is folded from its stored sums (`addSums`) when the bill is by session, project or
+ * host, without breakdown or window: the second property draws mostly such sessions (and some
+ * that fall back to the requests). Checked against deliberate bugs: sub-agent sums added to the
+ * main agent's, the largest-prompt check left out, the last timestamp not kept, the priced
+ * sub-agent count not kept.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -146,6 +153,108 @@ describe('a session folded from its columns', () => {
               for (const request of requests) actual.add(request);
               counts.measured += requests.length;
               if (bounded) counts.undated += requests.filter((request) => request.timestampMs === null).length;
+            }
+          }
+          expect(actual.table()).toEqual(expected.table());
+          expect(actual.unpricedModels()).toEqual(expected.unpricedModels());
+          expect(counts).toEqual({ measured: expectedMeasured, undated: expectedUndated });
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
+
+// Models priced alike at every time with every class priced (the sums apply below their
+// long-context threshold, where there is one), and a few that make a session fall back.
+const SUMMED_MODELS = ['claude-sonnet-4-5', 'claude-opus-4-6', 'claude-haiku-4-5'];
+const FALLBACK_MODELS = ['gpt-5.4', 'deepseek-chat', 'mystery-model', ''];
+const baseUsageArb: fc.Arbitrary<MeasuredUsage> = fc
+  .record({
+    uncached: count(5_000),
+    read: count(150_000),
+    w5m: fc.option(count(20_000)),
+    w1h: fc.option(count(20_000)),
+    out: count(4_000),
+  })
+  .map(({ uncached, read, w5m, w1h, out }) => ({
+    promptTokens: uncached + read + (w5m ?? 0) + (w1h ?? 0),
+    uncachedInputTokens: uncached,
+    cacheReadTokens: read,
+    cacheWriteTokens: (w5m ?? 0) + (w1h ?? 0),
+    cacheWrite5mTokens: w5m,
+    cacheWrite1hTokens: w1h,
+    outputTokens: out,
+    reasoningTokens: null,
+  }));
+const summedRequestArb: fc.Arbitrary<Omit<Request, 'index'>> = fc.record({
+  itemIndex: fc.constant(0),
+  model: fc.oneof(
+    { arbitrary: fc.constantFrom(...SUMMED_MODELS), weight: 12 },
+    { arbitrary: fc.constantFrom(...FALLBACK_MODELS), weight: 1 },
+  ),
+  provider: fc.constant(null),
+  timestampMs: fc.option(fc.integer({ min: DAY0_MS - DAY_MS, max: DAY0_MS + 8 * DAY_MS }), { freq: 4 }),
+  usage: fc.option(fc.oneof({ arbitrary: baseUsageArb, weight: 12 }, { arbitrary: edgeUsageArb, weight: 1 }), {
+    freq: 8,
+  }),
+  agentId: fc.option(fc.constantFrom('sub-1', 'sidechain:x'), { freq: 2 }),
+});
+const summedSessionsArb: fc.Arbitrary<Session[]> = fc
+  .array(
+    fc.record({
+      id: fc.constantFrom('s0', 's1', 'é2', 's3'),
+      project: fc.option(fc.constantFrom('/home/a/alpha', 'Ünïcode')),
+      requests: fc.array(summedRequestArb, { maxLength: 7 }),
+    }),
+    { maxLength: 5 },
+  )
+  .map((specs) =>
+    specs.map(({ id, project, requests }) => ({
+      id,
+      source: 'claude-code' as const,
+      title: null,
+      project,
+      files: [],
+      items: [],
+      requests: requests.map((request, index) => ({ index, ...request })),
+      events: [],
+      issues: [],
+      parentSessionId: null,
+      totalsOnly: null,
+    })),
+  );
+
+describe('a session folded from its stored sums', () => {
+  it('leaves the bill as adding its requests one by one, from the sums where they apply', () => {
+    fc.assert(
+      fc.property(
+        summedSessionsArb,
+        fc.constantFrom('session', 'project', 'host'),
+        fc.option(dateArb, { freq: 6 }),
+        fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+        (sessions, by, since, byColumns) => {
+          const window = billWindow(since ?? undefined, undefined, 'UTC');
+          const options = { by, window, timeZone: 'UTC', breakdown: false };
+          const expected = new BillAggregator(prices, options);
+          const actual = new BillAggregator(prices, options);
+          const counts = { measured: 0, undated: 0 };
+          let expectedMeasured = 0;
+          let expectedUndated = 0;
+          for (const [i, s] of sessions.entries()) {
+            const place = { project: s.project, host: i % 2 === 0 ? 'host-a' : null };
+            const requests = measuredBillRequests(s, place);
+            for (const request of requests) expected.add(request);
+            expectedMeasured += requests.length;
+            if (since !== null) expectedUndated += requests.filter((request) => request.timestampMs === null).length;
+            const columns = packedRequestsOf(decodeSession(encodeSession(s)));
+            expect(columns?.sums).toBeDefined();
+            if (columns === undefined) return;
+            if (byColumns[i] !== false) actual.addColumns(s.id, place, columns, PACKED_LAYOUT, counts);
+            else {
+              for (const request of requests) actual.add(request);
+              counts.measured += requests.length;
+              if (since !== null) counts.undated += requests.filter((request) => request.timestampMs === null).length;
             }
           }
           expect(actual.table()).toEqual(expected.table());

@@ -138,16 +138,21 @@ function keepBuiltAlone(
 
 /** The run pack's key of a session (a session read alone, without claims, records none: never served to a run that keeps claims). */
 function packKey(files: ClaudeSessionFiles, content: ContentMode, withClaims: boolean): string {
-  let listed = filesJson.get(files);
-  if (listed === undefined) {
-    listed = JSON.stringify(files);
-    filesJson.set(files, listed);
-  }
-  return `claude-code/session/${content}/${withClaims ? 'run' : 'alone'}/2/${listed}`;
+  const known = packKeys.get(files);
+  if (known !== undefined && known.content === content && known.withClaims === withClaims) return known.key;
+  const key = `claude-code/session/${content}/${withClaims ? 'run' : 'alone'}/2/${JSON.stringify(files)}`;
+  packKeys.set(files, { content, withClaims, key });
+  return key;
 }
 
-/** A session's files as JSON, once per discovered session (a planned run keys each session twice). */
-const filesJson = new WeakMap<ClaudeSessionFiles, string>();
+/**
+ * A session's key, once per discovered session (a planned run keys each session twice): the same
+ * string each time, whose hash the pack's maps then take once.
+ */
+const packKeys = new WeakMap<
+  ClaudeSessionFiles,
+  { readonly content: ContentMode; readonly withClaims: boolean; readonly key: string }
+>();
 
 /**
  * Starts parsing ahead, on worker threads, the transcripts of `sessions` that a run loading them in
