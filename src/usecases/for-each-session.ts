@@ -199,11 +199,20 @@ const MIN_SAMPLE_MS = 50;
  * average lags by a minute and counts the runs just before this one.
  */
 function busyCoresSince(before: CpuSample | null, cores: number): number {
-  if (before === null) return loadavg()[0] ?? 0;
+  if (before === null) return busyFromLoad(loadavg()[0] ?? 0);
   const now = cpuSample();
   const window = now.at - before.at;
-  if (window < MIN_SAMPLE_MS || now.idleMs <= before.idleMs) return loadavg()[0] ?? 0;
+  if (window < MIN_SAMPLE_MS || now.idleMs <= before.idleMs) return busyFromLoad(loadavg()[0] ?? 0);
   return busyCores(cores, (now.idleMs - before.idleMs) / window, (now.ownMs - before.ownMs) / window);
+}
+
+/**
+ * Busy cores from the 1-minute load average, this run's main thread included: it is busy now,
+ * while the average lags by a minute (just after an idle minute it reads ~0, which once let the
+ * replay worker start beside the main thread on 2 cores, where it lost: bench/README.md, sim11b).
+ */
+export function busyFromLoad(load: number): number {
+  return Math.max(1, load);
 }
 
 /**

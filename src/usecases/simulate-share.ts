@@ -69,7 +69,10 @@ export const AUTOMATIC_MIN_REPLAY_BYTES = 16 << 20;
  * hot code and collecting garbage on helper threads: 2.2–3.6 s of its ≈ 8.5 s of CPU on the
  * FreeCode benchmark corpus), so a worker pays only where both cores are free: on this 2-core VM
  * near idle (`nice -n -10`) `simulate` took 6.5 s with a worker against 7.8 s without, and at a
- * load of 3–6 it lost 1.6–5 s (bench/README.md).
+ * load of 3–6 it lost 1.6–5 s (bench/README.md). Since the summary no longer runs on DuckDB's
+ * threads, a worker lost on that machine idle too (3.11 s against 3.02 s, 5 alternated runs,
+ * sim11b): with the run's main thread counted busy (`busyFromLoad` where the gauge has too short a
+ * window), it never starts on 2 cores; machines with more were not measured.
  */
 export const AUTOMATIC_MIN_IDLE_REPLAY_CORES = 1.5;
 

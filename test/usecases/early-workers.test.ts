@@ -32,7 +32,8 @@ import {
   parallelParse,
 } from '../../src/ingest/index.js';
 import type { ContentMode } from '../../src/ingest/content-mode.js';
-import { busyCores, forEachSession } from '../../src/usecases/for-each-session.js';
+import { busyCores, busyFromLoad, forEachSession } from '../../src/usecases/for-each-session.js';
+import { AUTOMATIC_MIN_IDLE_REPLAY_CORES } from '../../src/usecases/simulate-share.js';
 import { SOURCE_PARSE_WORKER } from '../ingest/support/parse-worker-script.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'claude-code');
@@ -168,6 +169,15 @@ describe('workers started before discovery', () => {
         },
       ),
     );
+  });
+
+  it("the load average stands for the busy cores with the run's own main thread counted busy", () => {
+    // Just after an idle minute the average reads ~0 while this run's main thread is busy: on 2
+    // cores that must not leave 1.5 idle (the replay worker's bound) to the gauge.
+    expect(busyFromLoad(0)).toBe(1);
+    expect(busyFromLoad(0.4)).toBe(1);
+    expect(busyFromLoad(1.7)).toBe(1.7);
+    expect(2 - busyFromLoad(0.02)).toBeLessThan(AUTOMATIC_MIN_IDLE_REPLAY_CORES);
   });
 
   it('the idle gauge counts this process for one core at most', () => {
