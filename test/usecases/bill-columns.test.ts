@@ -90,31 +90,35 @@ const requestArb: fc.Arbitrary<Omit<Request, 'index'>> = fc.record({
   usage: fc.option(usageArb, { freq: 6 }),
   agentId: fc.option(fc.constantFrom('sub-1', 'sidechain:x')),
 });
-const sessionsArb: fc.Arbitrary<Session[]> = fc
-  .array(
-    fc.record({
-      id: fc.constantFrom('s0', 's1', 'é2', 's3'),
-      project: fc.option(fc.constantFrom('/home/a/alpha', 'Ünïcode')),
-      requests: fc.array(requestArb, { maxLength: 9 }),
-    }),
-    { maxLength: 5 },
-  )
-  .map((specs) =>
-    specs.map(({ id, project, requests }) => ({
-      id,
-      source: 'claude-code' as const,
-      title: null,
-      project,
-      files: [],
-      items: [],
-      // In the model's key order, which the codec keeps (a session of another shape is stored as JSON).
-      requests: requests.map((request, index) => ({ index, ...request })),
-      events: [],
-      issues: [],
-      parentSessionId: null,
-      totalsOnly: null,
-    })),
-  );
+/** Up to five Claude Code sessions of up to `maxRequests` requests drawn from `request`, as the codec stores them. */
+function sessionsOf(request: fc.Arbitrary<Omit<Request, 'index'>>, maxRequests: number): fc.Arbitrary<Session[]> {
+  return fc
+    .array(
+      fc.record({
+        id: fc.constantFrom('s0', 's1', 'é2', 's3'),
+        project: fc.option(fc.constantFrom('/home/a/alpha', 'Ünïcode')),
+        requests: fc.array(request, { maxLength: maxRequests }),
+      }),
+      { maxLength: 5 },
+    )
+    .map((specs) =>
+      specs.map(({ id, project, requests }) => ({
+        id,
+        source: 'claude-code' as const,
+        title: null,
+        project,
+        files: [],
+        items: [],
+        // In the model's key order, which the codec keeps (a session of another shape is stored as JSON).
+        requests: requests.map((request, index) => ({ index, ...request })),
+        events: [],
+        issues: [],
+        parentSessionId: null,
+        totalsOnly: null,
+      })),
+    );
+}
+const sessionsArb = sessionsOf(requestArb, 9);
 const dateArb = fc.integer({ min: -1, max: 8 }).map((d) => new Date(DAY0_MS + d * DAY_MS).toISOString().slice(0, 10));
 
 describe('a session folded from its columns', () => {
@@ -200,30 +204,7 @@ const summedRequestArb: fc.Arbitrary<Omit<Request, 'index'>> = fc.record({
   }),
   agentId: fc.option(fc.constantFrom('sub-1', 'sidechain:x'), { freq: 2 }),
 });
-const summedSessionsArb: fc.Arbitrary<Session[]> = fc
-  .array(
-    fc.record({
-      id: fc.constantFrom('s0', 's1', 'é2', 's3'),
-      project: fc.option(fc.constantFrom('/home/a/alpha', 'Ünïcode')),
-      requests: fc.array(summedRequestArb, { maxLength: 7 }),
-    }),
-    { maxLength: 5 },
-  )
-  .map((specs) =>
-    specs.map(({ id, project, requests }) => ({
-      id,
-      source: 'claude-code' as const,
-      title: null,
-      project,
-      files: [],
-      items: [],
-      requests: requests.map((request, index) => ({ index, ...request })),
-      events: [],
-      issues: [],
-      parentSessionId: null,
-      totalsOnly: null,
-    })),
-  );
+const summedSessionsArb = sessionsOf(summedRequestArb, 7);
 
 describe('a session folded from its stored sums', () => {
   it('leaves the bill as adding its requests one by one, from the sums where they apply', () => {
