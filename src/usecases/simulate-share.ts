@@ -76,8 +76,18 @@ export const AUTOMATIC_MIN_REPLAY_BYTES = 16 << 20;
  */
 export const AUTOMATIC_MIN_IDLE_REPLAY_CORES = 1.5;
 
+/**
+ * Log bytes above which a session is replayed on the main thread whatever the thread count. A
+ * replay holds its session's whole content (a 1 GB log: ~0.5 GB of strings) and V8 lets a heap
+ * grow to 2–4× what it holds between full collections; the bound on that growth
+ * (`heap-growth.ts`) watches the main thread's heap and sets a flag every isolate reads, so a
+ * worker holding a large session beside a small main heap would grow unbounded (or reach its
+ * isolate's heap limit and fail the run).
+ */
+export const WORKER_MAX_SESSION_BYTES = 64 << 20;
+
 /** The bytes of a session's log files (the automatic worker's threshold); unreadable files count 0. */
-function sourceBytes(source: SessionSource): number {
+export function sourceBytes(source: SessionSource): number {
   let files: (string | null)[];
   switch (source.format) {
     case 'freecode':
@@ -115,6 +125,8 @@ export type ReplayShareOptions = {
   readonly explicit: boolean;
   /** The worker to start; default `defaultReplayWorkerScript()` (tests start the TypeScript source). */
   readonly workerScript?: WorkerScript | null;
+  /** Sessions of more log bytes stay on the main thread; default `WORKER_MAX_SESSION_BYTES` (tests). */
+  readonly workerMaxSessionBytes?: number;
 };
 
 /** The `SessionShare` of `simulate`: replay workers beside the main thread. Stop it when the run ends. */
@@ -140,20 +152,31 @@ export class ReplayShare implements SessionShare {
     const { parallel } = plan;
     const script = this.options.workerScript === undefined ? defaultReplayWorkerScript() : this.options.workerScript;
     if (script === null) return;
-    const shareable = sources.filter((source) => source.format !== 'claude-code');
+    const workers = Math.max(0, Math.floor(parallel.workers));
+    if (workers < 1) return;
+    if (!this.options.explicit && availableParallelism() - plan.busyCores < AUTOMATIC_MIN_IDLE_REPLAY_CORES) return;
+    // Claude Code sessions and large ones stay here (`WORKER_MAX_SESSION_BYTES`).
+    const maxBytes = this.options.workerMaxSessionBytes ?? WORKER_MAX_SESSION_BYTES;
+    const mainOnly = sources.map((source) => source.format === 'claude-code');
+    let shareableBytes = 0;
+    let shareable = 0;
+    sources.forEach((source, index) => {
+      if (mainOnly[index]) return;
+      const bytes = sourceBytes(source);
+      if (bytes > maxBytes) mainOnly[index] = true;
+      else {
+        shareable += 1;
+        shareableBytes += bytes;
+      }
+    });
     // A worker needs a session besides the one the main thread takes first.
-    const count = Math.min(Math.max(0, Math.floor(parallel.workers)), shareable.length - 1);
+    const count = Math.min(workers, shareable - 1);
     if (count < 1) return;
-    if (!this.options.explicit) {
-      if (availableParallelism() - plan.busyCores < AUTOMATIC_MIN_IDLE_REPLAY_CORES) return;
-      let bytes = 0;
-      for (const source of shareable) bytes += sourceBytes(source);
-      if (bytes < AUTOMATIC_MIN_REPLAY_BYTES) return;
-    }
+    if (!this.options.explicit && shareableBytes < AUTOMATIC_MIN_REPLAY_BYTES) return;
     const buffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * sources.length);
     const owners = new Int32Array(buffer);
-    sources.forEach((source, index) => {
-      if (source.format === 'claude-code') owners[index] = MAIN;
+    sources.forEach((_, index) => {
+      if (mainOnly[index]) owners[index] = MAIN;
     });
     this.owners = owners;
     this.mainUntil = Math.ceil((parallel.mainShare ?? 1) * sources.length);

@@ -2,7 +2,8 @@
  * `simulate` with replay workers beside the main thread (`usecases/simulate-share.ts`) gives the
  * same report, notices, HTML drill-down data and CSV tables, byte for byte, as with one thread:
  * outcomes are used in discovery order whichever thread replayed them, and Claude Code sessions
- * (deduplicated against the sessions before them, formats.md §1.5) stay on the main thread.
+ * (deduplicated against the sessions before them, formats.md §1.5) and sessions above the worker
+ * bound (`WORKER_MAX_SESSION_BYTES`) stay on the main thread.
  *
  * Checked against deliberate bugs (each failed here): outcomes used in the order they arrived
  * (`OrderedOutcomes.put` using `outcome` at once), and a worker's sessions' ingest issues left
@@ -16,6 +17,9 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ParallelParse, WorkerScript } from '../../src/ingest/index.js';
 import { buildScenarios } from '../../src/simulate/scenario.js';
 import { simulateSessions } from '../../src/usecases/simulate.js';
+import { discoverSessions } from '../../src/ingest/index.js';
+import { resolvePrices } from '../../src/usecases/prices.js';
+import { ReplayShare, sourceBytes } from '../../src/usecases/simulate-share.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const REAL_LOGS = join(REPO, '..', 'shared', 'real-logs');
@@ -101,6 +105,44 @@ describe('simulate with a replay worker', () => {
     const two = await run([REAL_LOGS], WORKER_TAKES_ALL, 'real-2');
     expect(started).toHaveLength(1);
     for (const [name, text] of Object.entries(one)) expect(two[name], name).toBe(text);
+  });
+
+  it('leaves a session above the worker bound to the main thread, whatever the thread count', async () => {
+    const { sources } = await discoverSessions([DATASET]);
+    const sizes = sources.map((source) => sourceBytes(source));
+    const bound = [...sizes].sort((a, b) => a - b)[Math.floor(sizes.length / 2)] ?? 0;
+    expect(sizes.some((size) => size > bound) && sizes.filter((size) => size <= bound).length > 1).toBe(true);
+    const share = new ReplayShare({
+      config: { scenarios: buildScenarios(['freecode'], {}), prices: await resolvePrices(null), details: false },
+      onOutcome: () => undefined,
+      explicit: true,
+      workerScript: SOURCE_REPLAY_WORKER,
+      workerMaxSessionBytes: bound,
+    });
+    try {
+      share.start(sources, { parallel: WORKER_TAKES_ALL, busyCores: 0 });
+      expect(share.threads).toBe(1);
+      // Left to the worker (this thread takes none): every session but the large ones.
+      const here = sources.map((_, index) => !share.took(index));
+      expect(here).toEqual(sizes.map((size) => size > bound));
+      const taken = await share.finish();
+      expect([...taken.keys()].sort((a, b) => a - b)).toEqual(
+        sizes.flatMap((size, index) => (size > bound ? [] : [index])),
+      );
+    } finally {
+      await share.stop();
+    }
+    // A bound no session fits under starts no worker.
+    const none = new ReplayShare({
+      config: { scenarios: buildScenarios(['freecode'], {}), prices: await resolvePrices(null), details: false },
+      onOutcome: () => undefined,
+      explicit: true,
+      workerScript: SOURCE_REPLAY_WORKER,
+      workerMaxSessionBytes: 0,
+    });
+    none.start(sources, { parallel: WORKER_TAKES_ALL, busyCores: 0 });
+    expect(none.threads).toBe(0);
+    expect(sources.every((_, index) => !none.took(index))).toBe(true);
   });
 
   it('starts no worker for Claude Code sessions alone (they stay on the main thread)', async () => {
