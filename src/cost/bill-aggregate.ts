@@ -14,7 +14,7 @@
  */
 import type { BillGrouping } from './bill-groupings.js';
 import type { BillLine, BillTable, BillUnpricedModel, BillWindow } from './bill.js';
-import { picoUsdToUsd } from './money.js';
+import { picoProduct, picoUsdToUsd } from './money.js';
 import { resolveModelName } from './model-resolution.js';
 import type { ClassRates } from './price-table.js';
 import { priceAt } from './price-table.js';
@@ -109,15 +109,9 @@ type Bucket = { readonly rates: ClassRates; readonly own: ClassSums; readonly su
 
 const noSums = (): ClassSums => ({ input: 0, read: 0, write5m: 0, writeUnknown: 0, write1h: 0, output: 0 });
 
-/**
- * rate × tokens in pico-dollars; a class without a rate has no priced tokens (they make a request
- * unpriced). Multiplied as numbers when the product is a safe integer (then exact: a product past
- * 2^53 rounds to 2^53 or more, which is not), else as BigInts: one BigInt made instead of three.
- */
+/** rate × tokens in pico-dollars (exact); a class without a rate has no priced tokens (they make a request unpriced). */
 function times(rate: number | null, tokens: number): bigint {
-  if (rate === null || tokens === 0) return 0n;
-  const product = rate * tokens;
-  return Number.isSafeInteger(product) ? BigInt(product) : BigInt(rate) * BigInt(tokens);
+  return rate === null || tokens === 0 ? 0n : picoProduct(rate, tokens);
 }
 
 /** The costs of a bucket's sums, per column. */

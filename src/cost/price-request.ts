@@ -5,6 +5,7 @@
  */
 import type { CacheClassTokens } from '../session/cache-class-tokens.js';
 import type { ClassRates, ModelPrice, PriceTable } from './price-table.js';
+import { picoProduct } from './money.js';
 import { priceForModel } from './model-resolution.js';
 import type { RequestRow } from './rows.js';
 
@@ -41,10 +42,10 @@ const NOT_BILLED: RequestCost = {
   totalPicoUsd: 0n,
 };
 
-/** tokens × rate; null when tokens were used in a class the price has no rate for. */
+/** tokens × rate (exact); null when tokens were used in a class the price has no rate for. */
 function classCost(tokens: number, rate: number | null): bigint | null {
   if (tokens === 0) return 0n;
-  return rate === null ? null : BigInt(tokens) * BigInt(rate);
+  return rate === null ? null : picoProduct(rate, tokens);
 }
 
 /**

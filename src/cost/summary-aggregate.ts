@@ -5,12 +5,11 @@
  * `fidelity.sql`, `unpriced_models.sql`), in their `ORDER BY`, so a run that asks for no table
  * (no `--csv`, `--html`, `--db`, database file) neither loads DuckDB nor keeps its rows.
  *
- * Costs are priced as `request_costs.sql` (and `price-request.ts`) price them: the model name
- * resolved once, the window in effect at the request's time (none: the open-ended one), the
- * long-context tier when the whole prompt exceeds its threshold, a class with tokens and no rate
- * unpriced (NULL, never 0), a rejected overflow counted at 0 and left out of the token totals.
- * Each row's cost is exact: a number while it stays a safe integer (nearly always), a bigint past
- * that, and sums spill into a bigint before they would lose a unit (`PicoSum`).
+ * Each request is priced by the TypeScript reference (`priceRequest`, held equal to
+ * `request_costs.sql`): the model name resolved once, the window in effect at the request's time
+ * (none: the open-ended one), the long-context tier when the whole prompt exceeds its threshold, a
+ * class with tokens and no rate unpriced (NULL, never 0), a rejected overflow counted at 0 and
+ * left out of the token totals.
  *
  * SQL semantics kept on purpose: a sum over no priced row is NULL (`sum` skips NULLs); `count`
  * with a FILTER is 0; the percentages are `100.0 * (a - b)::DOUBLE / c::DOUBLE` over HUGEINT
@@ -22,7 +21,8 @@
 import { compareCodePoints } from './bill-aggregate.js';
 import { picoUsdToUsd } from './money.js';
 import { resolveModelName } from './model-resolution.js';
-import type { ClassRates, ModelPrice, PriceTable } from './price-table.js';
+import type { ModelPrice, PriceTable } from './price-table.js';
+import { priceRequest, type RequestCost } from './price-request.js';
 import { priceAt } from './price-table.js';
 import type { Fidelity, Money, ScenarioCost, ScenarioSaving, SessionCost, UnpricedModel } from './reports.js';
 import type { CompactionRow, RequestRow, ScenarioRow, SessionRow } from './rows.js';
@@ -94,87 +94,17 @@ function money(picoUsd: bigint | null): Money {
   return picoUsd === null ? null : { picoUsd, usd: picoUsdToUsd(picoUsd) };
 }
 
-/**
- * An exact sum of pico-dollars that is NULL until a value is added (SQL `sum`): safe-integer
- * numbers added as numbers, spilled into the bigint before the number would round.
- */
+/** An exact sum of pico-dollars that is NULL until a value is added (SQL `sum`). */
 class PicoSum {
-  private small = 0;
-  private big = 0n;
-  private any = false;
+  private sum: bigint | null = null;
 
-  add(value: number): void {
-    this.any = true;
-    const sum = this.small + value;
-    if (sum <= MAX_SAFE) this.small = sum;
-    else {
-      this.big += BigInt(this.small);
-      this.small = value;
-    }
-  }
-
-  addBig(value: bigint): void {
-    this.any = true;
-    this.big += value;
+  add(value: bigint): void {
+    this.sum = this.sum === null ? value : this.sum + value;
   }
 
   value(): bigint | null {
-    return this.any ? this.big + BigInt(this.small) : null;
+    return this.sum;
   }
-}
-
-/** One request's cost per class: numbers when every product is a safe integer, else bigints; null = unpriced. */
-type RowCost =
-  | {
-      readonly exact: 'number';
-      input: number;
-      read: number;
-      write5m: number;
-      write1h: number;
-      output: number;
-      total: number;
-    }
-  | {
-      readonly exact: 'bigint';
-      input: bigint;
-      read: bigint;
-      write5m: bigint;
-      write1h: bigint;
-      output: bigint;
-      total: bigint;
-    };
-
-const NO_RATE = -1;
-
-/** tokens × rate as a number (exact when safe), NO_RATE when tokens have no rate; 0 tokens cost 0. */
-function product(tokens: number, rate: number | null): number {
-  if (tokens === 0) return 0;
-  return rate === null ? NO_RATE : tokens * rate;
-}
-
-function bigProduct(tokens: number, rate: number | null): bigint {
-  return tokens === 0 || rate === null ? 0n : BigInt(tokens) * BigInt(rate);
-}
-
-/** `request_costs.sql` for one billed row under its price window: null = unpriced. */
-function costOf(row: RequestRow, rates: ClassRates): RowCost | null {
-  const input = product(row.uncached_input_tokens, rates.input);
-  const read = product(row.cache_read_tokens, rates.cacheRead);
-  const write5m = product(row.cache_write_5m_tokens, rates.cacheWrite5m);
-  const write1h = product(row.cache_write_1h_tokens, rates.cacheWrite1h);
-  const output = product(row.output_tokens, rates.output);
-  if (input === NO_RATE || read === NO_RATE || write5m === NO_RATE || write1h === NO_RATE || output === NO_RATE)
-    return null;
-  const total = input + read + write5m + write1h + output;
-  if (total <= MAX_SAFE) return { exact: 'number', input, read, write5m, write1h, output, total };
-  const big = {
-    input: bigProduct(row.uncached_input_tokens, rates.input),
-    read: bigProduct(row.cache_read_tokens, rates.cacheRead),
-    write5m: bigProduct(row.cache_write_5m_tokens, rates.cacheWrite5m),
-    write1h: bigProduct(row.cache_write_1h_tokens, rates.cacheWrite1h),
-    output: bigProduct(row.output_tokens, rates.output),
-  };
-  return { exact: 'bigint', ...big, total: big.input + big.read + big.write5m + big.write1h + big.output };
 }
 
 /** The `req` part of `session_costs.sql`: one session under one scenario. */
@@ -209,22 +139,13 @@ class RequestGroup {
     readonly source: string,
   ) {}
 
-  addCost(cost: RowCost): void {
-    if (cost.exact === 'number') {
-      this.input.add(cost.input);
-      this.read.add(cost.read);
-      this.write5m.add(cost.write5m);
-      this.write1h.add(cost.write1h);
-      this.output.add(cost.output);
-      this.cost.add(cost.total);
-    } else {
-      this.input.addBig(cost.input);
-      this.read.addBig(cost.read);
-      this.write5m.addBig(cost.write5m);
-      this.write1h.addBig(cost.write1h);
-      this.output.addBig(cost.output);
-      this.cost.addBig(cost.total);
-    }
+  addCost(cost: RequestCost): void {
+    this.input.add(cost.inputPicoUsd);
+    this.read.add(cost.cacheReadPicoUsd);
+    this.write5m.add(cost.cacheWrite5mPicoUsd);
+    this.write1h.add(cost.cacheWrite1hPicoUsd);
+    this.output.add(cost.outputPicoUsd);
+    this.cost.add(cost.totalPicoUsd);
   }
 }
 
@@ -233,7 +154,7 @@ type FidelitySide = {
   readonly index: number;
   readonly prompt: number;
   readonly read: number;
-  readonly cost: number | bigint | null;
+  readonly cost: bigint | null;
 };
 
 /** The modelled `request` rows of one session under `measured` and under `recorded`. */
@@ -250,8 +171,6 @@ type UnpricedGroup = {
 
 /** How a model name resolved: its price id, null = unknown (`model_names.price_id`). */
 type Resolved = { readonly id: string | null };
-
-const NOT_BILLED: RowCost = { exact: 'number', input: 0, read: 0, write5m: 0, write1h: 0, output: 0, total: 0 };
 
 function byKey<T>(map: Map<string, Map<string, T>>, first: string, second: string, make: () => T): T {
   let inner = map.get(first);
@@ -443,15 +362,6 @@ function scenarioCostsOf(sessions: readonly SessionCost[], families: ReadonlyMap
     }));
 }
 
-function sideCost(cost: RowCost | null): number | bigint | null {
-  return cost === null ? null : cost.total;
-}
-
-function addSide(sum: PicoSum, cost: number | bigint): void {
-  if (typeof cost === 'number') sum.add(cost);
-  else sum.addBig(cost);
-}
-
 /** `fidelity.sql` for one session, or null when no request pairs. */
 function fidelityOf(sessionId: string, rows: FidelityRows): Fidelity | null {
   const recordedByIndex = new Map<number, FidelitySide[]>();
@@ -479,8 +389,8 @@ function fidelityOf(sessionId: string, rows: FidelityRows): Fidelity | null {
       measuredRead += m.read;
       recordedRead += r.read;
       if (m.cost !== null && r.cost !== null) {
-        addSide(measuredCost, m.cost);
-        addSide(recordedCost, r.cost);
+        measuredCost.add(m.cost);
+        recordedCost.add(r.cost);
       }
       if (m.prompt > 0) {
         requestErrors.push((100 * Math.abs(r.prompt - m.prompt)) / m.prompt);
@@ -582,7 +492,9 @@ export class SummaryAggregator {
     group.overflowRetries += row.overflow_retries;
     if (row.kind === 'rejected_overflow') {
       group.rejectedOverflows += 1;
-      group.addCost(NOT_BILLED);
+      // Counted, not billed: a cost of 0, so the session's cost is not NULL for it.
+      const notBilled = priceRequest(row, null);
+      if (notBilled !== null) group.addCost(notBilled);
       return;
     }
     if (
@@ -605,13 +517,7 @@ export class SummaryAggregator {
     group.outputTokens += row.output_tokens;
     const { id } = this.resolve(row.model);
     const price: ModelPrice | null = id === null ? null : priceAt(this.prices, id, row.timestamp_ms);
-    let cost: RowCost | null = null;
-    let longContext = false;
-    if (price !== null) {
-      const tier = price.longContext;
-      longContext = tier !== null && row.prompt_tokens > tier.thresholdTokens;
-      cost = costOf(row, tier !== null && longContext ? tier.ratesPicoUsdPerToken : price.ratesPicoUsdPerToken);
-    }
+    const cost = priceRequest(row, price);
     if (cost === null) {
       group.unpricedRequests += 1;
       group.unpricedPromptTokens += row.prompt_tokens;
@@ -630,7 +536,7 @@ export class SummaryAggregator {
       unpriced.output += row.output_tokens;
     } else {
       group.addCost(cost);
-      if (longContext) group.longContextRequests += 1;
+      if (cost.longContext) group.longContextRequests += 1;
     }
     if (row.kind === 'request' && row.modelled) {
       const scenario = row.scenario;
@@ -644,7 +550,7 @@ export class SummaryAggregator {
           index: row.request_index,
           prompt: row.prompt_tokens,
           read: row.cache_read_tokens,
-          cost: sideCost(cost),
+          cost: cost === null ? null : cost.totalPicoUsd,
         });
       }
     }

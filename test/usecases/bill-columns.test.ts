@@ -39,24 +39,28 @@ const DAY0_MS = Date.parse('2025-09-27T00:00:00Z');
 const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-6', 'deepseek-chat', 'gpt-5.4', 'mystery-model', ''];
 
 const count = (max: number) => fc.integer({ min: 0, max });
-const spreadUsageArb: fc.Arbitrary<MeasuredUsage> = fc
-  .record({
-    uncached: count(5_000),
-    read: fc.oneof(count(100_000), fc.integer({ min: 190_000, max: 520_000 })),
-    w5m: fc.option(count(20_000)),
-    w1h: fc.option(count(20_000)),
-    out: count(4_000),
-  })
-  .map(({ uncached, read, w5m, w1h, out }) => ({
-    promptTokens: uncached + read + (w5m ?? 0) + (w1h ?? 0),
-    uncachedInputTokens: uncached,
-    cacheReadTokens: read,
-    cacheWriteTokens: (w5m ?? 0) + (w1h ?? 0),
-    cacheWrite5mTokens: w5m,
-    cacheWrite1hTokens: w1h,
-    outputTokens: out,
-    reasoningTokens: null,
-  }));
+/** Usage whose cache reads are drawn from `read` (the other classes alike), split or not into 5m and 1h writes. */
+function usageOf(read: fc.Arbitrary<number>): fc.Arbitrary<MeasuredUsage> {
+  return fc
+    .record({
+      uncached: count(5_000),
+      read,
+      w5m: fc.option(count(20_000)),
+      w1h: fc.option(count(20_000)),
+      out: count(4_000),
+    })
+    .map(({ uncached, read, w5m, w1h, out }) => ({
+      promptTokens: uncached + read + (w5m ?? 0) + (w1h ?? 0),
+      uncachedInputTokens: uncached,
+      cacheReadTokens: read,
+      cacheWriteTokens: (w5m ?? 0) + (w1h ?? 0),
+      cacheWrite5mTokens: w5m,
+      cacheWrite1hTokens: w1h,
+      outputTokens: out,
+      reasoningTokens: null,
+    }));
+}
+const spreadUsageArb = usageOf(fc.oneof(count(100_000), fc.integer({ min: 190_000, max: 520_000 })));
 // The long-context thresholds of the models' prices: a prompt of exactly that many tokens is
 // priced at the base rates, one more at the tier's (the fold takes base rates without `ratesFor`).
 const THRESHOLDS = [
@@ -173,24 +177,7 @@ describe('a session folded from its columns', () => {
 // long-context threshold, where there is one), and a few that make a session fall back.
 const SUMMED_MODELS = ['claude-sonnet-4-5', 'claude-opus-4-6', 'claude-haiku-4-5'];
 const FALLBACK_MODELS = ['gpt-5.4', 'deepseek-chat', 'mystery-model', ''];
-const baseUsageArb: fc.Arbitrary<MeasuredUsage> = fc
-  .record({
-    uncached: count(5_000),
-    read: count(150_000),
-    w5m: fc.option(count(20_000)),
-    w1h: fc.option(count(20_000)),
-    out: count(4_000),
-  })
-  .map(({ uncached, read, w5m, w1h, out }) => ({
-    promptTokens: uncached + read + (w5m ?? 0) + (w1h ?? 0),
-    uncachedInputTokens: uncached,
-    cacheReadTokens: read,
-    cacheWriteTokens: (w5m ?? 0) + (w1h ?? 0),
-    cacheWrite5mTokens: w5m,
-    cacheWrite1hTokens: w1h,
-    outputTokens: out,
-    reasoningTokens: null,
-  }));
+const baseUsageArb = usageOf(count(150_000));
 const summedRequestArb: fc.Arbitrary<Omit<Request, 'index'>> = fc.record({
   itemIndex: fc.constant(0),
   model: fc.oneof(
