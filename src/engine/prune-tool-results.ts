@@ -48,9 +48,10 @@ function replacedCopy<M extends HistoryMessage>(
   message: M,
   replacements: ReadonlyMap<string, string>,
   memo: PrefixStableMemo | undefined,
-  shown: Map<HistoryMessage, ReplacedCopy>,
+  shown: Map<HistoryMessage, ReplacedCopy> | undefined,
 ): M {
-  if (memo === undefined) return withReplacedResults(message, (part) => replacements.get(part.id));
+  if (memo === undefined || shown === undefined)
+    return withReplacedResults(message, (part) => replacements.get(part.id));
   const wanted = message.parts.map((part) => (isToolResultPart(part) ? replacements.get(part.id) : undefined));
   let copy = memo.last.get(message);
   if (
@@ -132,8 +133,10 @@ export function pruneHistoryToolResults<M extends HistoryMessage>(
 
   // Candidates of the messages after the kept ones (all of them without a kept prefix). The kept
   // ones hold none that is fresh and share no id with these, so they matter only by their totals.
+  // A send mostly adds a message or two: this call's lists, sets and maps are made only when
+  // something needs them (each one per send was most of the replay's garbage here).
   const candidates: Candidate[] = [];
-  const protectedIds = new Set<string>();
+  let protectedIds: Set<string> | undefined;
   for (let messageIndex = common; messageIndex < messages.length; messageIndex++) {
     const message = messages[messageIndex];
     if (message === undefined || message.role !== 'assistant') continue;
@@ -141,7 +144,7 @@ export function pruneHistoryToolResults<M extends HistoryMessage>(
       // Empty results are not candidates (FreeCode tests `!part.result`).
       if (!isToolResultPart(part) || part.result === '') continue;
       candidates.push({ id: part.id, sizeChars: part.result.length, part });
-      if (messageIndex === lastAssistantIndex) protectedIds.add(part.id);
+      if (messageIndex === lastAssistantIndex) (protectedIds ??= new Set()).add(part.id);
     }
   }
   const keptCandidates = kept?.candidates[common] ?? 0;
@@ -150,20 +153,27 @@ export function pruneHistoryToolResults<M extends HistoryMessage>(
   const keptReplaced = kept?.replaced[common] ?? 0;
 
   const { mustReapply, frozen, fresh } = state.partition(candidates);
-  const frozenSizeChars =
-    keptCharsAfter +
-    frozen.reduce((sum, c) => sum + c.sizeChars, 0) +
-    mustReapply.reduce((sum, c) => sum + c.replacement.length, 0);
-  const selectable = fresh.filter((c) => !protectedIds.has(c.id));
-  const protectedSizeChars = fresh.filter((c) => protectedIds.has(c.id)).reduce((sum, c) => sum + c.sizeChars, 0);
+  let frozenSizeChars = keptCharsAfter;
+  for (const c of frozen) frozenSizeChars += c.sizeChars;
+  for (const c of mustReapply) frozenSizeChars += c.replacement.length;
+  let selectable = fresh;
+  let protectedSizeChars = 0;
+  if (protectedIds !== undefined) {
+    selectable = [];
+    for (const c of fresh) {
+      if (protectedIds.has(c.id)) protectedSizeChars += c.sizeChars;
+      else selectable.push(c);
+    }
+  }
   const selected = selectFreshToReplace(selectable, frozenSizeChars + protectedSizeChars, budgetChars);
 
-  const replacements = new Map<string, string>();
-  for (const c of mustReapply) replacements.set(c.id, c.replacement);
+  const replacing = mustReapply.length + selected.length === 0 ? undefined : new Map<string, string>();
+  const replacements: ReadonlyMap<string, string> = replacing ?? NO_REPLACEMENTS;
+  for (const c of mustReapply) replacing?.set(c.id, c.replacement);
   const newlyReplaced: ReplacedToolResult[] = [];
   for (const c of selected) {
     const replacement = prunedToolResultText(c.id, c.sizeChars);
-    replacements.set(c.id, replacement);
+    replacing?.set(c.id, replacement);
     state.recordReplaced(c.id, replacement);
     newlyReplaced.push({ id: c.id, name: c.part.name, args: c.part.args, sizeChars: c.sizeChars });
   }
@@ -181,42 +191,55 @@ export function pruneHistoryToolResults<M extends HistoryMessage>(
     charsBefore += c.sizeChars;
     if (replacement !== undefined) replacedCount += 1;
   }
+  const stats = {
+    candidateCount: keptCandidates + candidates.length,
+    replacedCount,
+    newlyReplacedCount: newlyReplaced.length,
+    charsBefore,
+    charsAfter,
+  };
+  if (memo === undefined) {
+    const out: M[] = [];
+    for (const message of messages) {
+      if (message === undefined) throw new Error('invariant: a history has no holes');
+      out.push(shownMessage(message, replacements, undefined, undefined));
+    }
+    return { messages: out, stats, newlyReplaced };
+  }
   // The kept messages' copies stay in `memo.last`; the last call's later messages' leave it.
-  let shown = new Map<HistoryMessage, ReplacedCopy>();
-  if (memo !== undefined && kept !== undefined) {
+  let shown: Map<HistoryMessage, ReplacedCopy>;
+  if (kept !== undefined) {
     shown = memo.last;
     for (let i = common; i < kept.input.length; i++) {
       const left = kept.input[i];
       if (left !== undefined) shown.delete(left);
     }
+  } else {
+    shown = new Map();
   }
-  const out: M[] = kept === undefined ? [] : (kept.output.slice(0, common) as M[]);
-  for (let i = common; i < messages.length; i++) {
-    const message = messages[i];
-    if (message === undefined) throw new Error('invariant: a history has no holes');
-    out.push(
-      replacements.size > 0 &&
-        message.role === 'assistant' &&
-        message.parts.some((part) => isToolResultPart(part) && replacements.has(part.id))
-        ? replacedCopy(message, replacements, memo, shown)
-        : message,
-    );
-  }
-  if (memo !== undefined) {
-    memo.last = shown;
-    memo.tracked = track(kept ?? newTrackedCall(state), common, messages, out, replacements);
-  }
-  return {
-    messages: out,
-    stats: {
-      candidateCount: keptCandidates + candidates.length,
-      replacedCount,
-      newlyReplacedCount: newlyReplaced.length,
-      charsBefore,
-      charsAfter,
-    },
-    newlyReplaced,
-  };
+  const tracked = kept ?? newTrackedCall(state);
+  // The tracked output is this call's output: the caller gets one copy of it, made at its length.
+  track(tracked, common, messages, replacements, memo, shown);
+  memo.last = shown;
+  memo.tracked = tracked;
+  return { messages: tracked.output.slice() as M[], stats, newlyReplaced };
+}
+
+/** No result replaced: one empty map for every call that needs none. */
+const NO_REPLACEMENTS: ReadonlyMap<string, string> = new Map();
+
+/** How `message` goes out under `replacements`: itself, or its replaced copy. */
+function shownMessage<M extends HistoryMessage>(
+  message: M,
+  replacements: ReadonlyMap<string, string>,
+  memo: PrefixStableMemo | undefined,
+  shown: Map<HistoryMessage, ReplacedCopy> | undefined,
+): M {
+  return replacements.size > 0 &&
+    message.role === 'assistant' &&
+    message.parts.some((part) => isToolResultPart(part) && replacements.has(part.id))
+    ? replacedCopy(message, replacements, memo, shown)
+    : message;
 }
 
 function newTrackedCall(state: PruneState): TrackedCall {
@@ -233,14 +256,18 @@ function newTrackedCall(state: PruneState): TrackedCall {
   };
 }
 
-/** The tracked record after a call that kept `common` messages and decided `replacements` for the rest. */
+/**
+ * The tracked record after a call that kept `common` messages and decided `replacements` for the
+ * rest: its output is the call's (the rest shown through `shownMessage`).
+ */
 function track(
   tracked: TrackedCall,
   common: number,
   messages: readonly HistoryMessage[],
-  out: readonly HistoryMessage[],
   replacements: ReadonlyMap<string, string>,
-): TrackedCall {
+  memo: PrefixStableMemo,
+  shownCopies: Map<HistoryMessage, ReplacedCopy>,
+): void {
   tracked.revision = tracked.state.revision;
   tracked.input.length = common;
   tracked.output.length = common;
@@ -255,8 +282,8 @@ function track(
   let replaced = tracked.replaced[common] ?? 0;
   for (let i = common; i < messages.length; i++) {
     const message = messages[i];
-    const shown = out[i];
-    if (message === undefined || shown === undefined) throw new Error('invariant: a history has no holes');
+    if (message === undefined) throw new Error('invariant: a history has no holes');
+    const shown = shownMessage(message, replacements, memo, shownCopies);
     for (const part of message.parts) {
       if (!isToolResultPart(part)) continue;
       if (!tracked.firstIndexOfId.has(part.id)) tracked.firstIndexOfId.set(part.id, i);
@@ -274,5 +301,4 @@ function track(
     tracked.charsAfter.push(charsAfter);
     tracked.replaced.push(replaced);
   }
-  return tracked;
 }

@@ -90,6 +90,8 @@ describe('prefix-stable pruning, worked out from where the history changed', () 
         const fromScratch = new PruneState();
         let history: HistoryMessage[] = [];
         let serial = 0;
+        /** Each send's list as returned, and a copy made then: the caller's own, never changed by a later send. */
+        const sent: { readonly list: readonly HistoryMessage[]; readonly copy: readonly HistoryMessage[] }[] = [];
         for (const step of steps) {
           serial += 1;
           switch (step.kind) {
@@ -118,18 +120,20 @@ describe('prefix-stable pruning, worked out from where the history changed', () 
               withMemo.reset();
               fromScratch.reset();
               break;
-            case 'send':
-              expect(pruneHistoryToolResults(history, withMemo, step.budget, memo)).toEqual(
-                pruneHistoryToolResults(history, fromScratch, step.budget),
-              );
+            case 'send': {
+              const outcome = pruneHistoryToolResults(history, withMemo, step.budget, memo);
+              expect(outcome).toEqual(pruneHistoryToolResults(history, fromScratch, step.budget));
               expect(decisions(withMemo)).toEqual(decisions(fromScratch));
+              sent.push({ list: outcome.messages, copy: [...outcome.messages] });
               break;
+            }
             default: {
               const unreachable: never = step;
               return unreachable;
             }
           }
         }
+        for (const { list, copy } of sent) expect(list).toEqual(copy);
       }),
       { numRuns: 1_000 },
     );
