@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyWorkStatus } from '../../src/engine/index.js';
-import { classifyLowerCased } from '../../src/engine/work-status.js';
+import { LOWER_CASES_TO_ASCII, classifyLowerCased } from '../../src/engine/work-status.js';
 
 describe('heuristic status buckets (engine.md §3.2)', () => {
   it('blocked on whole words only', () => {
@@ -95,6 +95,12 @@ describe('status buckets without a lower-cased copy', () => {
         '\u017f',
         '\u039f',
         '\u0421',
+        '\u2026',
+        '\u03a3',
+        '\u0100',
+        '\u2028',
+        '\u3000',
+        '\ud801\udc00',
       ),
       fc.string({ maxLength: 6 }),
     );
@@ -108,5 +114,18 @@ describe('status buckets without a lower-cased copy', () => {
     // The Kelvin sign lower-cases to "k": blocked only through the lower-cased copy.
     expect(classifyWorkStatus('bloc\u212aed')).toBe('blocked');
     expect(classifyWorkStatus('error\u0130')).toBeNull();
+  });
+
+  it('only U+0130 and U+212A lower-case to an ASCII character, or change white space, of every code point beyond Latin-1', () => {
+    const found: number[] = [];
+    for (let code = 0x100; code <= 0x10ffff; code++) {
+      const char = String.fromCodePoint(code);
+      const lower = char.toLowerCase();
+      if (lower === char) continue;
+      // eslint-disable-next-line no-control-regex -- every ASCII character
+      if (/[\u0000-\u007f]/.test(lower) || /\s/.test(lower) !== /\s/.test(char)) found.push(code);
+    }
+    expect(found).toEqual([0x130, 0x212a]);
+    for (const code of found) expect(LOWER_CASES_TO_ASCII.test(String.fromCodePoint(code))).toBe(true);
   });
 });
