@@ -169,6 +169,12 @@ class LogWalk {
   private lastItemId: string | null = null;
   private readonly messageOfCall = new Map<string, string>();
   private readonly messageOfResult = new Map<string, string>();
+  /**
+   * Whether a result item has a parent, the only ones `messageOfResult` records: without one (no
+   * FreeCode rollout item has), `messageOfCall` is never read and is not kept (a map entry per call
+   * of every walk).
+   */
+  private readonly resultsHaveParents: boolean;
 
   constructor(
     private readonly input: ReplayInput,
@@ -193,7 +199,12 @@ class LogWalk {
     );
     this.overflowRecovery = this.freshOverflowRecovery();
     this.currentModel = this.session.requests[0]?.model ?? 'unknown';
-    for (const item of this.session.items) if (item.kind === 'summary') this.summaries.set(item.id, item);
+    let resultsHaveParents = false;
+    for (const item of this.session.items) {
+      if (item.kind === 'summary') this.summaries.set(item.id, item);
+      else if (item.kind === 'tool_result' && item.parentId !== undefined) resultsHaveParents = true;
+    }
+    this.resultsHaveParents = resultsHaveParents;
     for (const event of this.session.events) {
       const list = this.eventsAtItem.get(event.itemIndex);
       if (list === undefined) this.eventsAtItem.set(event.itemIndex, [event]);
@@ -278,7 +289,7 @@ class LogWalk {
           this.response = { id: responseId, text: '', activity: [], callIds: [], timestampMs: this.time() };
         this.response.text += message.text;
         for (const call of item.toolCalls) {
-          this.messageOfCall.set(call.callId, message.id);
+          if (this.resultsHaveParents) this.messageOfCall.set(call.callId, message.id);
           this.response.activity.push(this.memo.activity(call));
           this.response.callIds.push(call.callId);
         }

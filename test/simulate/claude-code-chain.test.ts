@@ -198,6 +198,22 @@ describe('Claude Code rewinds (formats.md §1.6)', () => {
     expect(recordedPrompts(session, UNIT)).toEqual([2_400, 2_400 + 2 * 100 + 2_000]);
   });
 
+  it('a rewind to a tool result carries the chain through the response that made its call', async () => {
+    // u1 → c1 (call_1) → r1 → a2 → u2 → a3, then the user rewinds to r1 and asks u3 instead of u2.
+    const t = new Transcript()
+      .user('u1', null, 400)
+      .toolUse('c1', 'u1', 'call_1', 2_400, 99)
+      .toolResult('r1', 'c1', 'call_1', 1_000)
+      .assistant('a2', 'r1', 100, 3_500)
+      .user('u2', 'a2', 3_000)
+      .assistant('a3', 'u2', 100, 6_600)
+      .user('u3', 'r1', 300)
+      .assistant('a4', 'u3', 100, 3_800);
+    const session = await load('rewind-to-result', t);
+    // static 2,000 + u1 400 + c1's call (name 4 + args 96) and its result 1,000 (+ a2 100 + u2 3,000 abandoned) + u3 300.
+    expect(recordedPrompts(session, UNIT)).toEqual([2_400, 3_500, 6_600, 3_800]);
+  });
+
   it('a log without the tree (no parentId) is replayed in file order, as before', async () => {
     const session = await load('rewind-linear', rewound());
     const linear = { ...session, items: session.items.map(({ parentId: _parent, ...item }) => item) };
