@@ -205,7 +205,19 @@ export type MessageRender = {
   readonly fixedTokens: number;
 };
 
-function renderMessage(message: ReplayMessage, calibration: TokenCalibration, reloadIds: boolean): MessageRender {
+/**
+ * The segment id of each tool result shown whole (`<call id>=`), by call id: made once per call
+ * and shared by the renderers of every calibration (a session is sized under ~4), instead of a new
+ * string per render; equal ids are then one string, which the cache trie compares by reference.
+ */
+export type WholeResultIds = Map<string, string>;
+
+function renderMessage(
+  message: ReplayMessage,
+  calibration: TokenCalibration,
+  reloadIds: boolean,
+  wholeIds: WholeResultIds,
+): MessageRender {
   const imageTokens = message.imageParts * IMAGE_PART_TOKENS;
   const ownTokens = tokensForChars(message.ownChars, calibration) + imageTokens;
   const segments: Segment[] = [
@@ -219,12 +231,16 @@ function renderMessage(message: ReplayMessage, calibration: TokenCalibration, re
     const partChars = part.result.length;
     const partTokens = tokensForChars(partChars, calibration);
     const { fullChars, editedAs } = part as ReplayToolPart;
-    const id =
-      editedAs !== undefined
-        ? `${part.id}!${editedAs}`
-        : partChars === fullChars
-          ? `${part.id}=`
-          : `${part.id}~${partChars}`;
+    let id: string;
+    if (editedAs !== undefined) id = `${part.id}!${editedAs}`;
+    else if (partChars !== fullChars) id = `${part.id}~${partChars}`;
+    else {
+      const known = wholeIds.get(part.id);
+      if (known === undefined) {
+        id = `${part.id}=`;
+        wholeIds.set(part.id, id);
+      } else id = known;
+    }
     segments.push({ id, tokens: partTokens });
     tokens += partTokens;
     chars += partChars;
@@ -319,6 +335,8 @@ export class PromptRenderer {
   constructor(
     private readonly calibration: TokenCalibration,
     private readonly reloadIds = true,
+    /** Shared with the renderers of the same session's other calibrations (`ReplayMemo`'s). */
+    private readonly wholeIds: WholeResultIds = new Map(),
   ) {}
 
   /**
@@ -398,7 +416,7 @@ export class PromptRenderer {
   message(message: ReplayMessage, keep = true): MessageRender {
     let part = this.rendered.get(message);
     if (part === undefined) {
-      part = renderMessage(message, this.calibration, this.reloadIds);
+      part = renderMessage(message, this.calibration, this.reloadIds, this.wholeIds);
       if (keep) this.rendered.set(message, part);
     }
     return part;

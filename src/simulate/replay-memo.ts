@@ -13,7 +13,7 @@ import { newPruneMemo } from '../engine/index.js';
 import type { Item, Session, ToolCall } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
 import { stringifiesToItself } from './canonical-json.js';
-import type { ReplayMessage } from './provider-view.js';
+import type { ReplayMessage, WholeResultIds } from './provider-view.js';
 import { PromptRenderer, messageForItem, toolResultText, withToolResult } from './provider-view.js';
 
 /**
@@ -48,6 +48,8 @@ export class ReplayMemo {
   private readonly calls = new WeakMap<ToolCall, ToolActivity>();
   private readonly renderers = new WeakMap<TokenCalibration, PromptRenderer>();
   private readonly plainRenderers = new WeakMap<TokenCalibration, PromptRenderer>();
+  /** The segment ids of whole tool results, shared by every renderer of the session. */
+  private readonly wholeIds: WholeResultIds = new Map();
 
   /** `keepToolLines`: keep the tool-transcript lines between replays (default; see `TOOL_LINE_MEMO_MAX_CHARS`). */
   constructor(options: { readonly keepToolLines?: boolean } = {}) {
@@ -125,7 +127,7 @@ export class ReplayMemo {
     const renderers = reloadIds ? this.renderers : this.plainRenderers;
     let renderer = renderers.get(calibration);
     if (renderer === undefined) {
-      renderer = new PromptRenderer(calibration, reloadIds);
+      renderer = new PromptRenderer(calibration, reloadIds, this.wholeIds);
       renderers.set(calibration, renderer);
     }
     return renderer;

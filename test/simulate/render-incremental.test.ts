@@ -130,3 +130,48 @@ describe('prompt rendering from the last render', () => {
     );
   });
 });
+
+describe('renderers of one session sharing the ids of whole results', () => {
+  const OTHER: TokenCalibration = { ...CALIBRATION, tokensPerChar: 0.31 };
+  /** Tool parts drawing their call ids from a small pool: one call shown whole, cut or edited. */
+  const partArb = fc.record({
+    call: fc.nat({ max: 3 }),
+    chars: fc.nat({ max: 50 }),
+    shown: fc.constantFrom('whole', 'cut', 'edited'),
+  });
+
+  function withParts(serial: number, parts: readonly { call: number; chars: number; shown: string }[]): ReplayMessage {
+    const base = message(serial, 10, [], 0);
+    const tools: ReplayToolPart[] = parts.map(({ call, chars, shown }) => ({
+      type: 'tool',
+      id: `call${call}`,
+      name: 'read',
+      args: {},
+      result: 'r'.repeat(chars),
+      fullChars: shown === 'cut' ? chars + 1 : chars,
+      failed: false,
+      ...(shown === 'edited' ? { editedAs: 'masked' } : {}),
+    }));
+    return { ...base, role: 'assistant', parts: [{ type: 'text' }, ...tools] };
+  }
+
+  it('render what renderers of their own render, whatever a call is shown as', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(partArb, { maxLength: 3 }), { minLength: 1, maxLength: 12 }), (messages) => {
+        const shared = new Map<string, string>();
+        const renderers = [CALIBRATION, OTHER].map((calibration) => new PromptRenderer(calibration, true, shared));
+        const history = messages.map((parts, serial) => withParts(serial, parts));
+        for (const [k, renderer] of renderers.entries()) {
+          const calibration = k === 0 ? CALIBRATION : OTHER;
+          for (let end = 1; end <= history.length; end++) {
+            const visible = history.slice(0, end);
+            expect(renderer.render('static:a', null, visible)).toEqual(
+              renderPrompt('static:a', null, visible, calibration),
+            );
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
