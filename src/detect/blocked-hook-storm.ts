@@ -100,7 +100,7 @@ function detect(input: DetectorInput): Flag | null {
       targetTokens: ceiling,
     },
     summary: `the PreCompact hook refused ${plural(blocks.length, 'compaction')} with none completing in between${growth}${earlyClause}`,
-    stake: stakeAgainstScenario(prices, trace, hookAllowedBaseline ?? baseline, range),
+    stake: stakeAgainstScenario(prices, trace, hookAllowedBaseline() ?? baseline, range),
   };
 }
 

@@ -3,7 +3,8 @@
  * every detector. Pure: the session's simulation, prices and thresholds in, flags out. The only
  * extra work is one replay of the default-target scenario with the PreCompact hook allowing, for
  * sessions whose hook blocks (the dollars a blocked-hook storm puts at stake); it replays the
- * session already in memory with the simulation's own calibration.
+ * session already in memory with the simulation's own calibration, and only once a detector asks
+ * for it (a blocked-hook storm was found): about half the sessions whose hook blocks have no storm.
  */
 import type { PriceTable } from '../cost/index.js';
 import type { CacheRules } from '../provider/cache-rules.js';
@@ -37,6 +38,15 @@ export type DetectOptions = {
   readonly examined: readonly string[];
 };
 
+/** `make()` on the first call, its value on every later one. */
+function once<T>(make: () => T): () => T {
+  let made: { readonly value: T } | null = null;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
+
 /** Every flag of the session: recorded first, then the examined scenarios in order, detectors in registry order. */
 export function detectSessionFlags(simulation: SessionSimulation, options: DetectOptions): Flag[] {
   const { session } = simulation;
@@ -47,21 +57,22 @@ export function detectSessionFlags(simulation: SessionSimulation, options: Detec
   if (recorded === undefined || baselineEntry === undefined)
     throw new Error('invariant: the simulation holds the recorded and baseline scenarios');
   const baseline = scenarioTrace(session, baselineEntry.scenario, baselineEntry.result, facts);
-  let hookAllowedBaseline: Trace | null = null;
-  if (preCompactHookBlocks(session)) {
-    const allowed = replaySession({
-      session,
-      scenario: baselineEntry.scenario,
-      calibration: simulation.calibration,
-      recordedPolicy: simulation.recordedPolicy,
-      modelFacts: options.modelFacts,
-      preCompactHookBlocks: false,
-      // The simulation's replays turned the same items into the same messages (same rows either way).
-      ...(simulation.memo === undefined ? {} : { memo: simulation.memo }),
-    });
-    const name = `${baselineEntry.scenario.name} with the PreCompact hook allowing`;
-    hookAllowedBaseline = scenarioTrace(session, { ...baselineEntry.scenario, name }, allowed, facts);
-  }
+  const hookAllowedBaseline = preCompactHookBlocks(session)
+    ? once(() => {
+        const allowed = replaySession({
+          session,
+          scenario: baselineEntry.scenario,
+          calibration: simulation.calibration,
+          recordedPolicy: simulation.recordedPolicy,
+          modelFacts: options.modelFacts,
+          preCompactHookBlocks: false,
+          // The simulation's replays turned the same items into the same messages (same rows either way).
+          ...(simulation.memo === undefined ? {} : { memo: simulation.memo }),
+        });
+        const name = `${baselineEntry.scenario.name} with the PreCompact hook allowing`;
+        return scenarioTrace(session, { ...baselineEntry.scenario, name }, allowed, facts);
+      })
+    : () => null;
   const traces: Trace[] = [recordedTrace(session, recorded.result, facts)];
   for (const name of options.examined) {
     const entry = result(name);
