@@ -49,6 +49,26 @@ function once<T>(make: () => T): () => T {
 
 /** Every flag of the session: recorded first, then the examined scenarios in order, detectors in registry order. */
 export function detectSessionFlags(simulation: SessionSimulation, options: DetectOptions): Flag[] {
+  return detectFlags(simulation, options, true);
+}
+
+/** What a list of flags shows without their evidence or dollars: `simulate`'s session rows name each scenario's flag kinds. */
+export type FlagKindOf = Pick<Flag, 'kind' | 'scenario'>;
+
+/**
+ * The kind and scenario of each flag `detectSessionFlags` raises, in its order, without the
+ * hook-allowing replay: that walk prices only a blocked-hook storm's stake, and that stake does not
+ * decide whether the flag is raised (every other stake a detector weighs is still worked out).
+ */
+export function detectSessionFlagKinds(simulation: SessionSimulation, options: DetectOptions): FlagKindOf[] {
+  return detectFlags(simulation, options, false).map((flag) => ({ kind: flag.kind, scenario: flag.scenario }));
+}
+
+/**
+ * The flags; `hookAllowing` false leaves the hook-allowing replay out, so a blocked-hook storm's
+ * stake is priced against the baseline instead: such flags must not leave this module.
+ */
+function detectFlags(simulation: SessionSimulation, options: DetectOptions, hookAllowing: boolean): Flag[] {
   const { session } = simulation;
   const facts = options.modelFacts(simulation.model);
   const result = (name: string) => simulation.results.find((entry) => entry.scenario.name === name);
@@ -57,22 +77,23 @@ export function detectSessionFlags(simulation: SessionSimulation, options: Detec
   if (recorded === undefined || baselineEntry === undefined)
     throw new Error('invariant: the simulation holds the recorded and baseline scenarios');
   const baseline = scenarioTrace(session, baselineEntry.scenario, baselineEntry.result, facts);
-  const hookAllowedBaseline = preCompactHookBlocks(session)
-    ? once(() => {
-        const allowed = replaySession({
-          session,
-          scenario: baselineEntry.scenario,
-          calibration: simulation.calibration,
-          recordedPolicy: simulation.recordedPolicy,
-          modelFacts: options.modelFacts,
-          preCompactHookBlocks: false,
-          // The simulation's replays turned the same items into the same messages (same rows either way).
-          ...(simulation.memo === undefined ? {} : { memo: simulation.memo }),
-        });
-        const name = `${baselineEntry.scenario.name} with the PreCompact hook allowing`;
-        return scenarioTrace(session, { ...baselineEntry.scenario, name }, allowed, facts);
-      })
-    : () => null;
+  const hookAllowedBaseline =
+    hookAllowing && preCompactHookBlocks(session)
+      ? once(() => {
+          const allowed = replaySession({
+            session,
+            scenario: baselineEntry.scenario,
+            calibration: simulation.calibration,
+            recordedPolicy: simulation.recordedPolicy,
+            modelFacts: options.modelFacts,
+            preCompactHookBlocks: false,
+            // The simulation's replays turned the same items into the same messages (same rows either way).
+            ...(simulation.memo === undefined ? {} : { memo: simulation.memo }),
+          });
+          const name = `${baselineEntry.scenario.name} with the PreCompact hook allowing`;
+          return scenarioTrace(session, { ...baselineEntry.scenario, name }, allowed, facts);
+        })
+      : () => null;
   const traces: Trace[] = [recordedTrace(session, recorded.result, facts)];
   for (const name of options.examined) {
     const entry = result(name);

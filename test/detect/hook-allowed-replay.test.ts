@@ -1,7 +1,8 @@
 /**
  * The flags' one extra engine walk, the default-target scenario replayed with the PreCompact hook
  * allowing, is made only for a session where some trace has a blocked-hook storm (its only reader),
- * and at most once per session. `replaySession` is wrapped to count the walks.
+ * at most once per session, and never for the flags' kinds alone (`detectSessionFlagKinds`).
+ * `replaySession` is wrapped to count the walks.
  */
 import { describe, expect, it, vi } from 'vitest';
 
@@ -10,7 +11,7 @@ vi.mock('../../src/simulate/replay.js', async (importOriginal) => {
   return { ...actual, replaySession: vi.fn(actual.replaySession) };
 });
 
-import { BASELINE_SCENARIO, detectSessionFlags } from '../../src/detect/detect-session.js';
+import { BASELINE_SCENARIO, detectSessionFlagKinds, detectSessionFlags } from '../../src/detect/detect-session.js';
 import { DEFAULT_THRESHOLDS } from '../../src/detect/thresholds.js';
 import type { Session } from '../../src/session/model.js';
 import { replaySession } from '../../src/simulate/replay.js';
@@ -45,19 +46,20 @@ function hookedSession(blocks: number): Session {
   return session.build();
 }
 
-/** The session's flags, and how many hook-allowing walks the detection made. */
-function detect(session: Session, examined: readonly Scenario[] = []) {
+/** The session's flags (or only their kinds), and how many engine walks (hook-allowing ones) the detection made. */
+function detect(session: Session, examined: readonly Scenario[] = [], kindsOnly = false) {
   const modelFacts = (model: string) => factsOf(model);
   const simulation = simulateSession(session, [RECORDED, BASELINE_SCENARIO, ...examined], { modelFacts });
-  const walks = vi.mocked(replaySession);
-  walks.mockClear();
-  const flags = detectSessionFlags(simulation, {
+  const options = {
     prices: PRICES,
     modelFacts,
     thresholds: DEFAULT_THRESHOLDS,
     baseline: BASELINE_SCENARIO,
     examined: examined.map((s) => s.name),
-  });
+  };
+  const walks = vi.mocked(replaySession);
+  walks.mockClear();
+  const flags = kindsOnly ? detectSessionFlagKinds(simulation, options) : detectSessionFlags(simulation, options);
   const hookAllowing = walks.mock.calls.filter(([input]) => input.preCompactHookBlocks === false).length;
   return { flags, hookAllowing, walks: walks.mock.calls.length };
 }
@@ -82,5 +84,18 @@ describe('the hook-allowing replay of the flags', () => {
     const quiet = detect(hookedSession(DEFAULT_THRESHOLDS.hookStormMinBlocks - 1));
     expect(quiet.flags.map((flag) => flag.kind)).not.toContain('blocked-hook-storm');
     expect(quiet.walks).toBe(0);
+  });
+
+  it("is not walked for the kinds alone, which are the full flags' kinds in their order", () => {
+    // Checked against deliberate bugs: the kinds asked with the hook-allowing replay (one walk), and
+    // the blocked-hook storm left out of the kinds.
+    for (const blocks of [2, 3, 4]) {
+      for (const examined of [[], [LOW]]) {
+        const kinds = detect(hookedSession(blocks), examined, true);
+        const full = detect(hookedSession(blocks), examined);
+        expect(kinds.walks).toBe(0);
+        expect(kinds.flags).toEqual(full.flags.map((flag) => ({ kind: flag.kind, scenario: flag.scenario })));
+      }
+    }
   });
 });
