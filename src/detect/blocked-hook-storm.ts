@@ -5,7 +5,9 @@
  * `MemoryService` and resets at every user message (engine.md §13.8), so the hook can block
  * again before the guard would allow: those early re-blocks are counted in the evidence.
  *
- * Dollars at stake: against the default-target scenario replayed with the hook allowing.
+ * Dollars at stake: against the default-target scenario replayed with the hook allowing. The stake
+ * decides nothing (the flag is raised whatever it is): `detectSessionFlagKinds` relies on that to
+ * leave that replay out.
  */
 import type { Detector, DetectorInput } from './detector.js';
 import type { Flag } from './flag.js';
@@ -100,7 +102,7 @@ function detect(input: DetectorInput): Flag | null {
       targetTokens: ceiling,
     },
     summary: `the PreCompact hook refused ${plural(blocks.length, 'compaction')} with none completing in between${growth}${earlyClause}`,
-    stake: stakeAgainstScenario(prices, trace, hookAllowedBaseline ?? baseline, range),
+    stake: stakeAgainstScenario(prices, trace, hookAllowedBaseline() ?? baseline, range),
   };
 }
 

@@ -20,42 +20,70 @@ export function expectedReadTokens(prefixTokens: number, promptTokens: number, r
   return Math.floor(tokens / rules.granularityTokens) * rules.granularityTokens;
 }
 
+/** Token counts by cache class, written out (a spread of a trace request copies its other fields too, and takes V8's slow clone path). */
+function counts(
+  promptTokens: number,
+  cacheReadTokens: number,
+  cacheWrite5mTokens: number,
+  cacheWrite1hTokens: number,
+  uncachedInputTokens: number,
+  outputTokens: number,
+): TraceUsage {
+  return { promptTokens, cacheReadTokens, cacheWrite5mTokens, cacheWrite1hTokens, uncachedInputTokens, outputTokens };
+}
+
 /**
- * The same request with `readTokens` read from cache: tokens read more come out of the 5m
+ * The same request's counts with `readTokens` read from cache: tokens read more come out of the 5m
  * writes, then the 1h writes, then uncached input; tokens read less become writes at `ttl`
  * (uncached input where the provider does not bill writes). The prompt is unchanged.
  */
 export function withReadTokens(usage: TraceUsage, readTokens: number, rules: CacheRules, ttl: '5m' | '1h'): TraceUsage {
-  const delta = readTokens - usage.cacheReadTokens;
+  const { promptTokens, cacheReadTokens, cacheWrite5mTokens, cacheWrite1hTokens, uncachedInputTokens, outputTokens } =
+    usage;
+  const delta = readTokens - cacheReadTokens;
   if (delta >= 0) {
     let rest = delta;
-    const from5m = Math.min(rest, usage.cacheWrite5mTokens);
+    const from5m = Math.min(rest, cacheWrite5mTokens);
     rest -= from5m;
-    const from1h = Math.min(rest, usage.cacheWrite1hTokens);
+    const from1h = Math.min(rest, cacheWrite1hTokens);
     rest -= from1h;
-    const fromUncached = Math.min(rest, usage.uncachedInputTokens);
-    return {
-      ...usage,
-      cacheReadTokens: usage.cacheReadTokens + from5m + from1h + fromUncached,
-      cacheWrite5mTokens: usage.cacheWrite5mTokens - from5m,
-      cacheWrite1hTokens: usage.cacheWrite1hTokens - from1h,
-      uncachedInputTokens: usage.uncachedInputTokens - fromUncached,
-    };
+    const fromUncached = Math.min(rest, uncachedInputTokens);
+    return counts(
+      promptTokens,
+      cacheReadTokens + from5m + from1h + fromUncached,
+      cacheWrite5mTokens - from5m,
+      cacheWrite1hTokens - from1h,
+      uncachedInputTokens - fromUncached,
+      outputTokens,
+    );
   }
-  const moved = Math.min(-delta, usage.cacheReadTokens);
+  const moved = Math.min(-delta, cacheReadTokens);
   if (!rules.writesBilled)
-    return {
-      ...usage,
-      cacheReadTokens: usage.cacheReadTokens - moved,
-      uncachedInputTokens: usage.uncachedInputTokens + moved,
-    };
+    return counts(
+      promptTokens,
+      cacheReadTokens - moved,
+      cacheWrite5mTokens,
+      cacheWrite1hTokens,
+      uncachedInputTokens + moved,
+      outputTokens,
+    );
   return ttl === '1h'
-    ? { ...usage, cacheReadTokens: usage.cacheReadTokens - moved, cacheWrite1hTokens: usage.cacheWrite1hTokens + moved }
-    : {
-        ...usage,
-        cacheReadTokens: usage.cacheReadTokens - moved,
-        cacheWrite5mTokens: usage.cacheWrite5mTokens + moved,
-      };
+    ? counts(
+        promptTokens,
+        cacheReadTokens - moved,
+        cacheWrite5mTokens,
+        cacheWrite1hTokens + moved,
+        uncachedInputTokens,
+        outputTokens,
+      )
+    : counts(
+        promptTokens,
+        cacheReadTokens - moved,
+        cacheWrite5mTokens + moved,
+        cacheWrite1hTokens,
+        uncachedInputTokens,
+        outputTokens,
+      );
 }
 
 /** Why a read may fall short of the previous prefix without anything being wrong. */

@@ -15,8 +15,12 @@ export type DetectorInput = {
   readonly trace: Trace;
   /** The default-target scenario (`freecode@120000`), the comparison for dollars at stake. */
   readonly baseline: Trace;
-  /** The default-target scenario replayed with the session's PreCompact hook allowing (null when no hook blocks). */
-  readonly hookAllowedBaseline: Trace | null;
+  /**
+   * The default-target scenario replayed with the session's PreCompact hook allowing (null when no
+   * hook blocks). A call, not a value: the replay is an engine walk of the whole session, made on
+   * the first call and only for a detector that needs it.
+   */
+  readonly hookAllowedBaseline: () => Trace | null;
   readonly prices: PriceTable;
   /** The provider cache rules of a model (data from the price table). */
   readonly cacheRules: (model: string) => CacheRules;

@@ -166,10 +166,18 @@ export function recordedTrace(session: Session, recordedReplay: ReplayResult, fa
   const compactedBefore = new Set(
     session.events.filter((event) => event.kind === 'compaction').map((event) => event.requestIndex),
   );
-  const replayed = new Map<number, ReplayRow>();
-  for (const row of recordedReplay.rows) {
-    if (row.kind === 'request' && row.sourceRequestIndex !== null) replayed.set(row.sourceRequestIndex, row);
-  }
+  // The recorded replay's request rows by the log's request, looked up only for a request the log
+  // did not measure (most logs measure every one): built on the first such request.
+  let replayed: Map<number, ReplayRow> | null = null;
+  const replayedRow = (requestIndex: number): ReplayRow | undefined => {
+    if (replayed === null) {
+      replayed = new Map();
+      for (const row of recordedReplay.rows) {
+        if (row.kind === 'request' && row.sourceRequestIndex !== null) replayed.set(row.sourceRequestIndex, row);
+      }
+    }
+    return replayed.get(requestIndex);
+  };
   const requests: TraceRequest[] = [];
   for (const request of session.requests) {
     const usage = request.usage;
@@ -195,16 +203,22 @@ export function recordedTrace(session: Session, recordedReplay: ReplayResult, fa
       );
       continue;
     }
-    const row = replayed.get(request.index);
+    const row = replayedRow(request.index);
     if (row !== undefined) requests.push(traceRequest(common, 'simulated', row));
   }
 
-  const mainPrompts = new Map(
-    requests.filter((request) => request.main).map((request) => [request.requestIndex, request.promptTokens]),
-  );
+  // The main agent's prompt by request index, read only around compaction events and hook blocks:
+  // built on the first read.
+  let mainPrompts: Map<number, number> | null = null;
+  const mainPrompt = (requestIndex: number): number | undefined => {
+    mainPrompts ??= new Map(
+      requests.filter((request) => request.main).map((request) => [request.requestIndex, request.promptTokens]),
+    );
+    return mainPrompts.get(requestIndex);
+  };
   const promptBefore = (requestIndex: number): number | undefined => {
     for (let index = requestIndex - 1; index >= 0; index--) {
-      const prompt = mainPrompts.get(index);
+      const prompt = mainPrompt(index);
       if (prompt !== undefined) return prompt;
     }
     return undefined;
@@ -229,7 +243,7 @@ export function recordedTrace(session: Session, recordedReplay: ReplayResult, fa
         promptTokensBefore:
           (firstOfPoint ? promptBefore(event.requestIndex) : undefined) ?? (provider ? event.tokensBefore : null),
         promptTokensAfter:
-          (lastOfPoint ? mainPrompts.get(event.requestIndex) : undefined) ?? (provider ? event.tokensAfter : null),
+          (lastOfPoint ? mainPrompt(event.requestIndex) : undefined) ?? (provider ? event.tokensAfter : null),
         estimateTokensBefore: provider ? null : event.tokensBefore,
         estimateTokensAfter: provider ? null : event.tokensAfter,
       });
@@ -305,19 +319,24 @@ function replayTrigger(compaction: ReplayCompaction): TraceCompactionTrigger {
 export function scenarioTrace(session: Session, scenario: Scenario, result: ReplayResult, facts: ModelFacts): Trace {
   const turns = turnLookup(session);
   const requests: TraceRequest[] = [];
-  const sent = new Set<number>();
   for (const row of result.rows) {
     if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
-    sent.add(row.sourceRequestIndex);
-    const head: TraceRequestHead = {
+    // Written out in `traceRequest`'s order (one object a row instead of a head and the request).
+    requests.push({
       requestIndex: row.sourceRequestIndex,
       model: row.model,
       timestampMs: row.timestampMs,
       main: session.requests[row.sourceRequestIndex]?.agentId === null,
       compactionBefore: row.compactionBefore,
       userTurn: turns.ofRequest(row.sourceRequestIndex),
-    };
-    requests.push(traceRequest(head, 'simulated', row));
+      basis: 'simulated',
+      promptTokens: row.promptTokens,
+      cacheReadTokens: row.cacheReadTokens,
+      cacheWrite5mTokens: row.cacheWrite5mTokens,
+      cacheWrite1hTokens: row.cacheWrite1hTokens,
+      uncachedInputTokens: row.uncachedInputTokens,
+      outputTokens: row.outputTokens,
+    });
   }
   const compactions: TraceCompaction[] = result.compactions.map((compaction) => {
     const outcome: TraceCompactionOutcome = compaction.hookBlocked
@@ -344,6 +363,12 @@ export function scenarioTrace(session: Session, scenario: Scenario, result: Repl
       userTurn: turns.ofRequest(row.requestIndex),
       promptTokens: row.promptTokens,
     }));
+  // The log's requests the replay sent, needed only where it refused a send (most replays refuse none).
+  const sent = new Set<number>();
+  if (rejections.length > 0) {
+    for (const row of result.rows)
+      if (row.kind === 'request' && row.sourceRequestIndex !== null) sent.add(row.sourceRequestIndex);
+  }
   const failures: TraceFailure[] = [...new Set(rejections.map((rejection) => rejection.requestIndex))]
     .filter((requestIndex) => requestIndex < session.requests.length && !sent.has(requestIndex))
     .map((requestIndex) => ({ requestIndex, userTurn: turns.ofRequest(requestIndex) }));

@@ -34,11 +34,17 @@ function isMidGap(step: CacheStep): boolean {
   );
 }
 
+/** The counts with every write at the other lifetime (written out: a spread of a trace request copies its other fields too). */
 function switchTtl(usage: TraceUsage, to: '5m' | '1h'): TraceUsage {
   const writes = usage.cacheWrite5mTokens + usage.cacheWrite1hTokens;
-  return to === '1h'
-    ? { ...usage, cacheWrite5mTokens: 0, cacheWrite1hTokens: writes }
-    : { ...usage, cacheWrite5mTokens: writes, cacheWrite1hTokens: 0 };
+  return {
+    promptTokens: usage.promptTokens,
+    cacheReadTokens: usage.cacheReadTokens,
+    cacheWrite5mTokens: to === '1h' ? 0 : writes,
+    cacheWrite1hTokens: to === '1h' ? writes : 0,
+    uncachedInputTokens: usage.uncachedInputTokens,
+    outputTokens: usage.outputTokens,
+  };
 }
 
 function seconds(ms: number): string {

@@ -4,7 +4,13 @@
  * worker thread (`simulate-share.ts`) comes back as the same value the main thread would have made.
  */
 import type { PriceTable } from '../cost/price-table.js';
-import { BASELINE_SCENARIO, detectSessionFlags } from '../detect/detect-session.js';
+import {
+  BASELINE_SCENARIO,
+  detectSessionFlagKinds,
+  detectSessionFlags,
+  type FlagKindOf,
+} from '../detect/detect-session.js';
+import type { DetectOptions } from '../detect/detect-session.js';
 import type { Flag } from '../detect/flag.js';
 import { DEFAULT_THRESHOLDS } from '../detect/thresholds.js';
 import { type FlagJson, flagJson, sortFlags } from '../report/flags-report.js';
@@ -25,6 +31,13 @@ export type OutcomeConfig = {
   readonly prices: PriceTable;
   /** Also keep each session's meta and sorted flags (`--html`). */
   readonly details: boolean;
+  /**
+   * Nothing reads the flags `replaySession` returns (no `--db` recorder takes them). It then returns
+   * none, and without `details` works out only each scenario's flag kinds (the session rows'
+   * `flags`), leaving out the engine walk that only a blocked-hook storm's dollars need. Absent:
+   * the flags are read.
+   */
+  readonly flagsUnread?: boolean;
 };
 
 /** One session's part of the report; `replay` null = it has no per-request data (not replayed). */
@@ -40,7 +53,7 @@ export type SessionOutcome = {
 };
 
 /** The kinds of flag each scenario raises, in detection order (the sessions rows' `flags`). */
-export function flagsByScenario(flags: readonly Flag[]): Map<string, string[]> {
+export function flagsByScenario(flags: readonly FlagKindOf[]): Map<string, string[]> {
   const byScenario = new Map<string, string[]>();
   for (const flag of flags) {
     const list = byScenario.get(flag.scenario) ?? [];
@@ -68,6 +81,19 @@ export function baselineScenario(scenarios: readonly Scenario[]): Scenario | und
   );
 }
 
+/** What the flags of a simulation are detected with (default thresholds); null without the baseline scenario. */
+function detectOptions(
+  simulation: SessionSimulation,
+  scenarios: readonly Scenario[],
+  prices: PriceTable,
+  modelFacts: (model: string) => ModelFacts,
+): DetectOptions | null {
+  const baseline = baselineScenario(scenarios);
+  if (baseline === undefined) return null;
+  const examined = simulation.results.filter((r) => r.scenario.family !== 'recorded').map((r) => r.scenario.name);
+  return { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined };
+}
+
 /** The flags of every scenario (default thresholds); none without the baseline scenario. */
 export function sessionFlags(
   simulation: SessionSimulation,
@@ -75,33 +101,43 @@ export function sessionFlags(
   prices: PriceTable,
   modelFacts: (model: string) => ModelFacts,
 ): Flag[] {
-  const baseline = baselineScenario(scenarios);
-  if (baseline === undefined) return [];
-  const examined = simulation.results.filter((r) => r.scenario.family !== 'recorded').map((r) => r.scenario.name);
-  return detectSessionFlags(simulation, { prices, modelFacts, thresholds: DEFAULT_THRESHOLDS, baseline, examined });
+  const options = detectOptions(simulation, scenarios, prices, modelFacts);
+  return options === null ? [] : detectSessionFlags(simulation, options);
+}
+
+/** `sessionFlags`' kinds and scenarios, in its order (`detectSessionFlagKinds`). */
+export function sessionFlagKinds(
+  simulation: SessionSimulation,
+  scenarios: readonly Scenario[],
+  prices: PriceTable,
+  modelFacts: (model: string) => ModelFacts,
+): FlagKindOf[] {
+  const options = detectOptions(simulation, scenarios, prices, modelFacts);
+  return options === null ? [] : detectSessionFlagKinds(simulation, options);
 }
 
 /** A replayed session's rows (with each scenario's flag kinds when the run flags) and report facts. */
 function replayOutcome(
   session: Session,
   replayed: ReplayedSession,
-  flags: readonly Flag[],
+  flags: readonly FlagKindOf[],
+  details: readonly Flag[] | null,
   config: OutcomeConfig,
 ): SessionOutcome {
   const { simulation } = replayed;
   const flagged = baselineScenario(config.scenarios) !== undefined;
   const rows = simulationRows(simulation, flagged ? flagsByScenario(flags) : undefined);
-  let details = null;
-  if (config.details) {
+  let drillDown = null;
+  if (details !== null) {
     const times = session.requests.map((r) => r.timestampMs).filter((t): t is number => t !== null);
-    details = {
+    drillDown = {
       meta: {
         sessionId: session.id,
         project: session.project,
         startedAtMs: times.length === 0 ? null : Math.min(...times),
       },
       flags: sortFlags(
-        flags.map(flagJson),
+        details.map(flagJson),
         config.scenarios.map((sc) => sc.name),
       ),
     };
@@ -109,13 +145,14 @@ function replayOutcome(
   return {
     sessionId: session.id,
     issues: session.issues,
-    replay: { rows, facts: { sessionId: session.id, ...replayFacts(simulation) }, details },
+    replay: { rows, facts: { sessionId: session.id, ...replayFacts(simulation) }, details: drillDown },
   };
 }
 
 /**
  * Replays `session` (the whole step of a thread that replays sessions): its outcome, and the
- * simulation and flags that `--db`'s recorder takes (null and none when it was not replayed).
+ * simulation and flags that `--db`'s recorder takes (null and none when it was not replayed; no
+ * flags with `flagsUnread`).
  */
 export function replaySession(
   session: Session,
@@ -128,6 +165,12 @@ export function replaySession(
   const replayed = replayWithPrices(session, config.scenarios, config.prices);
   if (replayed === null)
     return { outcome: { sessionId: session.id, issues: session.issues, replay: null }, simulation: null, flags: [] };
-  const flags = sessionFlags(replayed.simulation, config.scenarios, config.prices, replayed.modelFacts);
-  return { outcome: replayOutcome(session, replayed, flags, config), simulation: replayed.simulation, flags };
+  const { simulation, modelFacts } = replayed;
+  if (config.flagsUnread === true && !config.details) {
+    const kinds = sessionFlagKinds(simulation, config.scenarios, config.prices, modelFacts);
+    return { outcome: replayOutcome(session, replayed, kinds, null, config), simulation, flags: [] };
+  }
+  const flags = sessionFlags(simulation, config.scenarios, config.prices, modelFacts);
+  const outcome = replayOutcome(session, replayed, flags, config.details ? flags : null, config);
+  return { outcome, simulation, flags: config.flagsUnread === true ? [] : flags };
 }

@@ -186,7 +186,7 @@ export function input(
     session: EMPTY_SESSION,
     trace: examined,
     baseline: options.baseline ?? { ...examined, scenario: 'freecode@120000' },
-    hookAllowedBaseline: options.hookAllowedBaseline ?? null,
+    hookAllowedBaseline: () => options.hookAllowedBaseline ?? null,
     prices: PRICES,
     cacheRules: () => options.rules ?? CACHE_RULES.anthropic,
     thresholds: { ...DEFAULT_THRESHOLDS, ...options.thresholds },

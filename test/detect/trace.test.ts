@@ -123,6 +123,8 @@ describe('the recorded trace', () => {
   });
 });
 
+const BASELINE = { name: 'freecode@120000', family: 'freecode' as const, params: familyDefaults('freecode') };
+
 describe('a scenario trace', () => {
   it('takes billed rows as requests, rejected rows as refusals, and a request with no billed row as a failed turn', () => {
     const session = new SessionFixture().user().send(usage(1_000)).send(usage(2_000)).build();
@@ -175,5 +177,27 @@ describe('a scenario trace', () => {
       estimateTokensBefore: 9_000,
     });
     expect(trace.targetTokens).toBe(80_000);
+  });
+
+  it('a refused send that went through afterwards is no failed turn', () => {
+    // Checked against a deliberate bug: the sent requests left unworked where the replay refused a send.
+    const session = new SessionFixture().user().send(usage(1_000)).send(usage(2_000)).build();
+    const [first, second] = rowsOf(requests([{ prompt: 1_000 }, { prompt: 2_000 }]));
+    if (first === undefined || second === undefined) throw new Error('fixture');
+    const rejected = {
+      ...second,
+      rowIndex: 1,
+      kind: 'rejected_overflow' as const,
+      sourceRequestIndex: null,
+      promptTokens: 250_000,
+    };
+    const result: ReplayResult = { ...EMPTY, rows: [first, rejected, { ...second, rowIndex: 2 }] };
+    const trace = scenarioTrace(session, BASELINE, result, FACTS);
+    expect(trace.rejections).toEqual([{ requestIndex: 1, userTurn: 1, promptTokens: 250_000 }]);
+    expect(trace.failures).toEqual([]);
+    expect(trace.requests.map((r) => [r.requestIndex, r.basis, r.main, r.userTurn])).toEqual([
+      [0, 'simulated', true, 1],
+      [1, 'simulated', true, 1],
+    ]);
   });
 });
