@@ -139,7 +139,14 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     const meta: SessionMeta[] = [];
     const allFlags = new Map<string, readonly FlagJson[]>();
     const skipped: string[] = [];
-    const config: OutcomeConfig = { scenarios: request.scenarios, prices, details: request.details === true };
+    // Without a `--db` recorder nothing reads whole flags: only each scenario's flag kinds are
+    // worked out (no hook-allowing walk for a blocked-hook storm's stake, which decides nothing).
+    const config: OutcomeConfig = {
+      scenarios: request.scenarios,
+      prices,
+      details: request.details === true,
+      flagsUnread: sink === null,
+    };
     // Each session's outcome goes into the report's lists in discovery order, whichever thread
     // replayed it. Earlier sessions' rows go in before the next outcome is kept: the last rows are
     // appended once the loop has let go of every session (a 1 GB log's single session holds
