@@ -44,6 +44,13 @@ export const ToolCallSchema = z.object({
   name: z.string(),
   /** `JSON.stringify(args)`; counted in the assistant item's `chars`. */
   argsJson: z.string(),
+  /**
+   * Set by an ingest that wrote `argsJson` itself with `JSON.stringify` (of a value it read from
+   * the log), never by one that kept the log's own text. Such a text serializes back to itself
+   * (`JSON.stringify(JSON.parse(argsJson)) === argsJson`), which the replay then need not check
+   * (`activityOf`, src/simulate/replay-memo.ts). Absent: not known, checked.
+   */
+  argsStringified: z.literal(true).optional(),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 

@@ -15,7 +15,14 @@
 import type { Request } from '../session/model.js';
 import type { Segment } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
-import type { PromptRenderer, RenderedPrompt, ReplayMessage, ReplayPrompt, SummaryBlock } from './provider-view.js';
+import type {
+  MessageRender,
+  PromptRenderer,
+  RenderedPrompt,
+  ReplayMessage,
+  ReplayPrompt,
+  SummaryBlock,
+} from './provider-view.js';
 import { RenderedPrefix, staticBlockIdOf } from './provider-view.js';
 import type { WalkCounts } from './replay.js';
 import { isUnsizedWalk, walkUnsized } from './replay.js';
@@ -149,13 +156,8 @@ class IncrementalSizer {
    * a caller that keeps it copies it (`RowEmitter.priced` with `keepPrompts`).
    */
   size(prompt: TracedPrompt, withSegments: boolean): ReplayPrompt {
-    const renderer = this.renderer(prompt.model);
-    const head = renderer.head(staticBlockIdOf(prompt.model), prompt.summary);
-    this.setHead(head.segments);
+    const head = this.decode(prompt);
     const prefix = this.prefix;
-    prefix.keep(prompt.kept, this.headLength);
-    for (const message of prompt.added)
-      prefix.add(message, renderer.message(message, this.keepRenders), this.headLength);
     const rendered: RenderedPrompt = {
       segments: withSegments ? prefix.segments : [],
       promptTokens: head.tokens + prefix.tokens,
@@ -165,6 +167,39 @@ class IncrementalSizer {
     };
     // The visible list is this sizer's own, changed by the next decode: the prompt is sized now.
     return { model: prompt.model, summary: prompt.summary, visible: prefix.visible, rendered };
+  }
+
+  /**
+   * The calibration inputs of a traced send (`tracedSends`): `size`'s sums without the prompt
+   * objects, which the calibration never reads.
+   */
+  send(prompt: TracedPrompt, sourceRequestIndex: number): TracedSend {
+    const head = this.decode(prompt);
+    const prefix = this.prefix;
+    return {
+      sourceRequestIndex,
+      promptTokens: head.tokens + prefix.tokens,
+      visibleChars: head.chars + prefix.chars,
+      visibleUnits: head.units + prefix.units,
+      fixedTokens: head.fixedTokens + prefix.fixed,
+    };
+  }
+
+  /** Decodes a traced prompt whose sizes are not read, so that the next one decodes against it. */
+  skip(prompt: TracedPrompt): void {
+    this.decode(prompt);
+  }
+
+  /** The traced prompt decoded against the previous one: the prefix holds its messages, sized; returns its head. */
+  private decode(prompt: TracedPrompt): MessageRender {
+    const renderer = this.renderer(prompt.model);
+    const head = renderer.head(staticBlockIdOf(prompt.model), prompt.summary);
+    this.setHead(head.segments);
+    const prefix = this.prefix;
+    prefix.keep(prompt.kept, this.headLength);
+    for (const message of prompt.added)
+      prefix.add(message, renderer.message(message, this.keepRenders), this.headLength);
+    return head;
   }
 
   /** The head's segments in front of the messages' (the same ones kept: a head is 1–3 segments). */
@@ -246,24 +281,15 @@ export function tracedSends(
   const sends: TracedSend[] = [];
   for (const event of trace.events) {
     switch (event.kind) {
-      case 'priced': {
-        const rendered = sizer.size(event.prompt, false).rendered;
-        if (rendered === null) throw new Error('invariant: the sizer sizes every prompt');
-        sends.push({
-          sourceRequestIndex: event.request.index,
-          promptTokens: rendered.promptTokens,
-          visibleChars: rendered.visibleChars,
-          visibleUnits: rendered.visibleUnits,
-          fixedTokens: rendered.fixedTokens,
-        });
+      case 'priced':
+        sends.push(sizer.send(event.prompt, event.request.index));
         break;
-      }
       case 'rejected':
-        sizer.size(event.prompt, false);
+        sizer.skip(event.prompt);
         break;
       case 'compaction':
-        sizer.size(event.before, false);
-        sizer.size(event.after, false);
+        sizer.skip(event.before);
+        sizer.skip(event.after);
         break;
       case 'mark':
       case 'side':

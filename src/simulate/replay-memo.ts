@@ -146,11 +146,12 @@ function parseArgs(argsJson: string): unknown {
 /**
  * The entry `{ tool, args: parseArgs(argsJson) }` renders as, with the arguments serialized as the
  * transcript serializes them. Most logs store `JSON.stringify` output, which serializes back to
- * itself: the session's own string is kept then, not a copy.
+ * itself: the session's own string is kept then, not a copy. Where the ingest wrote the text with
+ * `JSON.stringify` itself (`ToolCall.argsStringified`) that is known without scanning it.
  */
 export function activityOf(call: ToolCall): ToolActivity {
   // Known to serialize back to itself without parsing it (and not JSON `null`): kept as it is.
-  if (call.argsJson !== 'null' && stringifiesToItself(call.argsJson))
+  if (call.argsJson !== 'null' && (call.argsStringified === true || stringifiesToItself(call.argsJson)))
     return { tool: call.name, argsJson: call.argsJson };
   const args = parseArgs(call.argsJson);
   // As `renderArgs`: no arguments shown for null (JSON `null`); parsed JSON always serializes.

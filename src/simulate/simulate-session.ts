@@ -254,6 +254,9 @@ function fitRecorded(
     readonly result: ReplayResult | undefined;
   };
   let best: Candidate | null = null;
+  // Where the automatic cache's facts are measured, the fit's pricings keep their prompts: the
+  // facts reprice the chosen one (`withAutomaticCacheFacts`) instead of pricing its sends again.
+  const keepPrompts = measuresAutomaticCache(session, options);
   const policies = recordedPolicyCandidates(session);
   for (const [index, policy] of policies.entries()) {
     const replays = recordedReplays(session, scenario, policy, options, hookBlocks, memo);
@@ -262,8 +265,8 @@ function fitRecorded(
     // A lone candidate is chosen whatever its prompts: priced at once.
     const prompts =
       best === null && index === policies.length - 1
-        ? pricedPrompts(replays.price({ calibration, warmStaticTokens: warmStatic }))
-        : replays.prompts({ calibration, warmStaticTokens: warmStatic });
+        ? pricedPrompts(replays.price({ calibration, warmStaticTokens: warmStatic, keepPrompts }))
+        : replays.prompts({ calibration, warmStaticTokens: warmStatic, keepPrompts });
     const promptFidelity = measureFidelity(session, prompts.rows);
     const candidate: Candidate = {
       policy,
@@ -284,32 +287,35 @@ function fitRecorded(
   }
   if (best === null) throw new Error('invariant: at least one recorded policy candidate');
   const replays = best.replays;
-  const result =
-    best.result ?? replays.price({ calibration: best.calibration, warmStaticTokens: best.warmStaticTokens });
+  const priced =
+    best.result ??
+    replays.price({ calibration: best.calibration, warmStaticTokens: best.warmStaticTokens, keepPrompts });
   const chosen: RecordedFit = {
     policy: best.policy,
     calibration: best.calibration,
-    result,
-    fidelity: measureFidelity(session, result.rows),
+    result: withoutKeptPrompts(priced),
+    fidelity: measureFidelity(session, priced.rows),
     warmStaticTokens: best.warmStaticTokens,
     transientMissRate: undefined,
     automaticTtlMs: undefined,
     reloadBreaks: false,
   };
-  const fit = withReloadBreaks(session, chosen, () =>
-    replays.price({ calibration: best.calibration, warmStaticTokens: best.warmStaticTokens, reloadBreaks: true }),
-  );
-  // The automatic cache's facts change only how the rows are priced, never the walk: one walk,
-  // kept, is repriced under each (exactly a fresh replay's rows, `repriceAutomaticCache`).
-  let kept: ReplayResult | null = null;
-  return withAutomaticCacheFacts(session, fit, options, (rate, ttlMs) => {
-    kept ??= replays.price({
-      calibration: fit.calibration,
-      warmStaticTokens: fit.warmStaticTokens,
-      transientMissRate: 0,
-      keepPrompts: true,
-      reloadBreaks: fit.reloadBreaks,
+  let pricedWithBreaks: ReplayResult | undefined;
+  const fit = withReloadBreaks(session, chosen, () => {
+    pricedWithBreaks = replays.price({
+      calibration: best.calibration,
+      warmStaticTokens: best.warmStaticTokens,
+      reloadBreaks: true,
+      keepPrompts,
     });
+    return withoutKeptPrompts(pricedWithBreaks);
+  });
+  // The automatic cache's facts change only how the rows are priced, never the walk: the fit's
+  // own pricing (with the reload break where it was kept) is repriced under each, exactly a fresh
+  // replay's rows (`repriceAutomaticCache` replaces the miss share it was priced with).
+  const kept = fit.reloadBreaks ? pricedWithBreaks : priced;
+  return withAutomaticCacheFacts(session, fit, options, (rate, ttlMs) => {
+    if (kept?.pricedPrompts === undefined) throw new Error('invariant: the fit kept the prompts it reprices');
     return repriceAutomaticCache(
       kept,
       { transientMissRate: rate, automaticTtlMs: ttlMs },
@@ -317,6 +323,13 @@ function fitRecorded(
       fit.warmStaticTokens,
     );
   });
+}
+
+/** A result as the fit returns it: without the prompts kept for repricing it (as a replay without `keepPrompts` gives it). */
+function withoutKeptPrompts(result: ReplayResult): ReplayResult {
+  if (result.pricedPrompts === undefined) return result;
+  const { pricedPrompts: _kept, ...rest } = result;
+  return rest;
 }
 
 /**
@@ -385,8 +398,8 @@ function withAutomaticCacheFacts(
   options: SimulateOptions,
   replay: (rate: number, ttlMs: number | undefined) => ReplayResult,
 ): RecordedFit {
+  if (!measuresAutomaticCache(session, options)) return fit;
   const rules = session.requests.map((request) => options.modelFacts(request.model).rules);
-  if (!rules.some((r) => r.kind === 'automatic-prefix' && r.transientMissRate > 0)) return fit;
   // The lifetime first, without misses: the provider's documented one when it fits the measured reads better.
   const documented = rules.find((r) => r.documentedTtlMs !== null)?.documentedTtlMs ?? null;
   const observed = replay(0, undefined);
@@ -412,6 +425,14 @@ function withAutomaticCacheFacts(
     transientMissRate: rate ?? undefined,
     automaticTtlMs: ttlMs,
   };
+}
+
+/** Whether `withAutomaticCacheFacts` measures the session's cache: a request's model has an automatic cache with transient misses. */
+function measuresAutomaticCache(session: Session, options: SimulateOptions): boolean {
+  return session.requests.some((request) => {
+    const rules = options.modelFacts(request.model).rules;
+    return rules.kind === 'automatic-prefix' && rules.transientMissRate > 0;
+  });
 }
 
 /** Σ |replayed − measured| cache reads over the modelled requests. */

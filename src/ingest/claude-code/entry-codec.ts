@@ -138,6 +138,7 @@ export class EntryWriter {
         this.str(call.callId);
         this.str(call.name);
         this.str(call.argsJson);
+        this.bool(call.argsStringified === true);
       }
       return;
     }
@@ -238,7 +239,12 @@ export function readEntriesOf(batch: EncodedEntries, use: (entry: LineEntry) => 
         const textChars = num();
         const thinkingChars = num();
         const toolCalls: ToolCall[] = new Array<ToolCall>(num());
-        for (let i = 0; i < toolCalls.length; i += 1) toolCalls[i] = { callId: text(), name: text(), argsJson: text() };
+        for (let i = 0; i < toolCalls.length; i += 1) {
+          const callId = text();
+          const name = text();
+          const argsJson = text();
+          toolCalls[i] = bool() ? { callId, name, argsJson, argsStringified: true } : { callId, name, argsJson };
+        }
         record = {
           uuid,
           parentUuid,

@@ -349,6 +349,7 @@ function assistantRecord(
           callId: asString(object['id']) ?? '',
           name: asString(object['name']) ?? '',
           argsJson: jsonText(object['input'] ?? {}),
+          argsStringified: true,
         });
         break;
       default:

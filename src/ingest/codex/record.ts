@@ -172,6 +172,7 @@ function responseItem(payload: JsonObject, timestampMs: number | null, content: 
           callId: asString(payload['call_id']) ?? asString(payload['id']) ?? '',
           name: 'local_shell',
           argsJson: jsonText(payload['action'] ?? {}),
+          argsStringified: true,
         },
       };
     case 'web_search_call':
@@ -182,6 +183,7 @@ function responseItem(payload: JsonObject, timestampMs: number | null, content: 
           callId: asString(payload['id']) ?? '',
           name: 'web_search',
           argsJson: jsonText(payload['action'] ?? {}),
+          argsStringified: true,
         },
       };
     case 'function_call_output':

@@ -99,6 +99,8 @@ export function itemsFromStoreLine(
     callId: infos[i]?.callId ?? '',
     name: part.name,
     argsJson: part.argsJson,
+    // The store's reader wrote it with `JSON.stringify` (`StorePart`).
+    argsStringified: true,
   }));
   const assistant: AssistantItem = {
     kind: 'assistant',
@@ -166,7 +168,8 @@ export function itemsFromRolloutCall(
 ): Item[] {
   // No provider id (Aug logs): derive one from the event, in the spirit of FreeCode's tool-<messageId>-<i> (§7.3).
   const callId = call.callId ?? `tool-${call.eventId}`;
-  const toolCall: ToolCall = { callId, name: call.tool, argsJson: call.argsJson };
+  // The rollout's reader wrote the arguments with `JSON.stringify` (`RolloutCall`).
+  const toolCall: ToolCall = { callId, name: call.tool, argsJson: call.argsJson, argsStringified: true };
   const assistant: AssistantItem = {
     kind: 'assistant',
     id: call.eventId,

@@ -49,6 +49,7 @@ export type RolloutRecord = RecordBase &
     | {
         readonly kind: 'function_call';
         readonly tool: string;
+        /** `JSON.stringify` of the line's `args` (`{}` without them): `ToolCall.argsStringified`. */
         readonly argsJson: string;
         readonly callId: string | null;
         /** A codemode inner call (`parentCallId`): made by code, not by the model, so not a model tool call. */
@@ -66,6 +67,7 @@ export type RolloutRecord = RecordBase &
     | {
         readonly kind: 'function_denied';
         readonly tool: string;
+        /** As `function_call`'s. */
         readonly argsJson: string;
         readonly reason: string;
         readonly callId: string | null;

@@ -20,6 +20,7 @@ export type StorePart =
       readonly kind: 'tool';
       readonly partIndex: number;
       readonly name: string;
+      /** The part's `args` written with `JSON.stringify`, or `{}` (never the log's text: `ToolCall.argsStringified`). */
       readonly argsJson: string;
       readonly result: string | null;
       readonly resultChars: number;

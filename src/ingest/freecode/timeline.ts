@@ -12,6 +12,7 @@ export type RolloutCall = {
   readonly line: number;
   readonly timestampMs: number;
   readonly tool: string;
+  /** The rollout line's `args` written with `JSON.stringify` (never the log's text: `ToolCall.argsStringified`). */
   readonly argsJson: string;
   readonly callId: string | null;
   output: {

@@ -164,7 +164,7 @@ export function buildOpencodeSession(input: OpencodeSessionInput, options: { rea
             imageParts: 0,
             imageChars: 0,
             responseId: message.id,
-            toolCalls: [{ callId, name, argsJson }],
+            toolCalls: [{ callId, name, argsJson, argsStringified: true }],
             thinkingChars,
           });
           thinkingChars = 0;

@@ -6,7 +6,7 @@
  * response's own `usage` (`prompt_tokens` includes cache reads and writes). Per-call usages no
  * event names are requests placed after the last item.
  */
-import type { IngestIssue, Item, MeasuredUsage, Request } from '../../session/model.js';
+import type { IngestIssue, Item, MeasuredUsage, Request, ToolCall } from '../../session/model.js';
 import { type ContentMode, kept } from '../content-mode.js';
 import { asArray, asNumber, asObject, asString, type JsonObject, timestampMsOf } from '../json-value.js';
 import { jsonText, tooDeepReason } from '../json-text.js';
@@ -55,17 +55,24 @@ function textItem(
   return kind === 'user' ? { ...base, kind: 'user', synthetic } : { ...base, kind: 'system' };
 }
 
-/** The arguments the model sent for `toolCallId`, from the response's choices; the event's args otherwise. */
-function argsJsonOf(response: JsonObject | undefined, toolCallId: string, event: JsonObject): string {
+/**
+ * The arguments the model sent for `toolCallId`, from the response's choices (the log's text); the
+ * event's args otherwise, written with `JSON.stringify` (`ToolCall.argsStringified`).
+ */
+function argsJsonOf(
+  response: JsonObject | undefined,
+  toolCallId: string,
+  event: JsonObject,
+): { readonly argsJson: string; readonly stringified: boolean } {
   const message = asObject(asObject(asArray(response?.['choices'])?.[0])?.['message']);
   for (const call of asArray(message?.['tool_calls']) ?? []) {
     const object = asObject(call);
     if (asString(object?.['id']) === toolCallId) {
       const args = asObject(object?.['function'])?.['arguments'];
-      if (typeof args === 'string') return args;
+      if (typeof args === 'string') return { argsJson: args, stringified: false };
     }
   }
-  return jsonText(event['args'] ?? {});
+  return { argsJson: jsonText(event['args'] ?? {}), stringified: true };
 }
 
 /** Builds the items and requests of one instance or trajectory; never throws. */
@@ -151,17 +158,24 @@ export function openhandsParts(instance: OpenhandsInstance, content: ContentMode
             ? (asString(asObject(event['args'])?.['content']) ?? message)
             : '';
         const callId = asString(metadata?.['tool_call_id']);
-        let argsJson = '';
+        let args: { readonly argsJson: string; readonly stringified: boolean } = { argsJson: '', stringified: false };
         try {
-          if (callId !== undefined) argsJson = argsJsonOf(response, callId, event);
+          if (callId !== undefined) args = argsJsonOf(response, callId, event);
         } catch (error) {
           const reason = tooDeepReason(error);
           if (reason === null) throw error;
           issues.push({ file: instance.file, line: instance.line, reason: `event ${position}: ${reason}; ignored` });
           continue;
         }
-        const toolCalls =
-          callId === undefined ? [] : [{ callId, name: asString(metadata?.['function_name']) ?? action, argsJson }];
+        const name = asString(metadata?.['function_name']) ?? action;
+        const toolCalls: ToolCall[] =
+          callId === undefined
+            ? []
+            : [
+                args.stringified
+                  ? { callId, name, argsJson: args.argsJson, argsStringified: true }
+                  : { callId, name, argsJson: args.argsJson },
+              ];
         let chars = text.length;
         for (const call of toolCalls) chars += call.name.length + call.argsJson.length;
         items.push({

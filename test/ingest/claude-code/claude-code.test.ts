@@ -93,7 +93,7 @@ describe('Claude Code session S1 (2.1.x)', () => {
     ]);
     const call = session.items[3];
     expect(call?.kind === 'assistant' ? call.toolCalls : null).toEqual([
-      { callId: 'toolu_1', name: 'Read', argsJson: '{"file_path":"/a.ts"}' },
+      { callId: 'toolu_1', name: 'Read', argsJson: '{"file_path":"/a.ts"}', argsStringified: true },
     ]);
     expect(call?.chars).toBe('Read'.length + '{"file_path":"/a.ts"}'.length);
     expect(session.items[4]).toMatchObject({
