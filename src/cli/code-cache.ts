@@ -128,16 +128,27 @@ function readCache(file: string, key: string): Buffer | null {
   if (bytes === null) return null;
   const newline = bytes.indexOf(10);
   if (newline < 0) return null;
+  const line = bytes.toString('utf8', 0, newline);
   let header: Partial<Header>;
   try {
-    header = JSON.parse(bytes.toString('utf8', 0, newline)) as Partial<Header>;
+    header = JSON.parse(line) as Partial<Header>;
   } catch {
     return null;
   }
   if (header.magic !== MAGIC || header.key !== key) return null;
+  if (typeof header.bytes !== 'number' || typeof header.check !== 'string') return null;
+  // The header line exactly as `writeCache` writes it: a line that parses alike but differs (its
+  // padding changed) was not written so, and is not trusted either.
+  if (line !== headerLine({ magic: MAGIC, key, bytes: header.bytes, check: header.check })) return null;
   const data = bytes.subarray(newline + 1);
   if (data.length !== header.bytes || codeCheck(data) !== header.check) return null;
   return data;
+}
+
+/** The header line of a cache file, without its newline: padded so that the data starts 8-aligned (checked in place, not copied). */
+function headerLine(header: Header): string {
+  const line = JSON.stringify({ magic: header.magic, key: header.key, bytes: header.bytes, check: header.check });
+  return line + ' '.repeat((8 - ((Buffer.byteLength(line) + 1) % 8)) % 8);
 }
 
 /** Writes `data` as the cache for `key` (temp + rename); a cache that cannot be written is left out. */
@@ -147,10 +158,7 @@ function writeCache(file: string, key: string, data: Buffer): void {
   try {
     mkdirSync(dir, { recursive: true });
     const header: Header = { magic: MAGIC, key, bytes: data.length, check: codeCheck(data) };
-    // Padded so that the data starts 8-aligned: checked in place, not copied.
-    const line = JSON.stringify(header);
-    const padded = line + ' '.repeat((8 - ((Buffer.byteLength(line) + 1) % 8)) % 8);
-    writeFileSync(temp, Buffer.concat([Buffer.from(`${padded}\n`), data]), { mode: 0o600 });
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${headerLine(header)}\n`), data]), { mode: 0o600 });
     renameSync(temp, file);
     sweepTemps(dir);
   } catch {

@@ -78,6 +78,28 @@ describe('runCachedScript', () => {
     );
   });
 
+  it('never trusts a header line that differs from the one written, even where it parses alike (its padding)', () => {
+    const file = scriptFile(2468);
+    const cache = join(scratch, 'header', 'core.v8');
+    runCachedScript(file, 'build-a', cache).save();
+    const intact = readFileSync(cache);
+    const newline = intact.indexOf(10);
+    // Every single-byte deletion or space in the header line, the padding's included.
+    for (let at = 0; at <= newline; at += 1) {
+      for (const damaged of [
+        Buffer.concat([intact.subarray(0, at), intact.subarray(at + 1)]),
+        Buffer.concat([intact.subarray(0, at), Buffer.from(' '), intact.subarray(at)]),
+      ]) {
+        writeFileSync(cache, damaged);
+        const run = runCachedScript(file, 'build-a', cache);
+        expect(run.fromCache).toBe(false);
+        expect(answerOf(run)).toBe(2468);
+      }
+    }
+    writeFileSync(cache, intact);
+    expect(runCachedScript(file, 'build-a', cache).fromCache).toBe(true);
+  });
+
   it('never runs a cache file that others could have written', () => {
     const file = scriptFile(8765);
     const cache = join(scratch, 'shared', 'core.v8');
