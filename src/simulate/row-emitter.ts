@@ -420,13 +420,20 @@ export function repriceAutomaticCache(
 ): ReplayResult {
   if (result.pricedPrompts === undefined)
     throw new Error('invariant: repriceAutomaticCache needs a replay made with keepPrompts');
+  // One rules object per provider rules, as `RowEmitter.sessionRules` makes them, not one per prompt.
+  let from: CacheRules | null = null;
+  let to: CacheRules | null = null;
+  const rulesOf = (rules: CacheRules): CacheRules => {
+    if (rules !== from) {
+      from = rules;
+      to = withAutomaticCacheFacts(rules, facts.transientMissRate, facts.automaticTtlMs);
+    }
+    return to ?? rules;
+  };
   const repriced = repriceReplay(
     {
       ...result,
-      pricedPrompts: result.pricedPrompts.map((priced) => ({
-        ...priced,
-        rules: withAutomaticCacheFacts(priced.rules, facts.transientMissRate, facts.automaticTtlMs),
-      })),
+      pricedPrompts: result.pricedPrompts.map((priced) => ({ ...priced, rules: rulesOf(priced.rules) })),
     },
     ttl,
     warmStaticTokens,
