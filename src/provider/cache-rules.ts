@@ -79,9 +79,56 @@ const OPENAI_TRANSIENT_MISS_RATE = 0.023;
 /** A minimum larger than any prompt: the family never caches. */
 const NEVER_CACHED_TOKENS = Number.MAX_SAFE_INTEGER;
 
+/**
+ * A rules object: every `CacheRules` the program makes comes from here (the family rows below, a
+ * model's own minimum, a session's measured automatic cache in the replay), so all of them have one
+ * hidden class, their fields in one order, and the cache model's reads of them stay monomorphic.
+ * The fields that hold fractions or huge numbers (`transientMissRate`, `minCacheableTokens`), or
+ * numbers and null, are given those representations before the first rules object is made (see
+ * `primeCacheRules`): a row made later can then never change a field's representation, which would
+ * leave the objects made before it with a deprecated hidden class (a deopt where code meets them).
+ */
+export function cacheRules(fields: CacheRules): CacheRules {
+  return {
+    family: fields.family,
+    kind: fields.kind,
+    minCacheableTokens: fields.minCacheableTokens,
+    granularityTokens: fields.granularityTokens,
+    ttlMs: fields.ttlMs,
+    ttl1hMs: fields.ttl1hMs,
+    writesBilled: fields.writesBilled,
+    maxBreakpoints: fields.maxBreakpoints,
+    transientMissRate: fields.transientMissRate,
+    documentedTtlMs: fields.documentedTtlMs,
+    sharedAcrossSessions: fields.sharedAcrossSessions,
+    source: fields.source,
+  };
+}
+
+/** Two throwaway rules objects that give `cacheRules`' fields their widest representations first. */
+function primeCacheRules(): void {
+  const prime: CacheRules = {
+    family: 'no-cache',
+    kind: 'automatic-prefix',
+    minCacheableTokens: 0.5,
+    granularityTokens: 1,
+    ttlMs: 0,
+    ttl1hMs: null,
+    writesBilled: false,
+    maxBreakpoints: 0,
+    transientMissRate: 0.5,
+    documentedTtlMs: null,
+    sharedAcrossSessions: false,
+    source: '',
+  };
+  cacheRules(prime);
+  cacheRules({ ...prime, ttl1hMs: 0.5, documentedTtlMs: 0.5 });
+}
+primeCacheRules();
+
 /** Family defaults; `cacheRulesFor` applies the per-model minimum on top. */
 export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
-  anthropic: {
+  anthropic: cacheRules({
     family: 'anthropic',
     kind: 'anthropic-breakpoints',
     minCacheableTokens: 1024,
@@ -94,8 +141,8 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     documentedTtlMs: null,
     sharedAcrossSessions: false,
     source: 'pricing.md §1.1 (Anthropic prompt caching: 5m/1h, refresh on hit, 4 breakpoints)',
-  },
-  'minimax-anthropic': {
+  }),
+  'minimax-anthropic': cacheRules({
     family: 'minimax-anthropic',
     kind: 'anthropic-breakpoints',
     minCacheableTokens: 512,
@@ -109,8 +156,8 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     documentedTtlMs: null,
     sharedAcrossSessions: false,
     source: 'pricing.md §1.5 (MiniMax Anthropic endpoint, 512-token minimum) and the project cache rules',
-  },
-  openai: {
+  }),
+  openai: cacheRules({
     family: 'openai',
     kind: 'automatic-prefix',
     minCacheableTokens: 1024,
@@ -125,8 +172,8 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     source:
       'pricing.md §1.2 (OpenAI before GPT-5.6: automatic, ≥1,024 tokens, 128-token steps, free writes); lifetime, ' +
       'transient misses and the shared system prompt as measured on Codex rollouts',
-  },
-  'openai-5.6+': {
+  }),
+  'openai-5.6+': cacheRules({
     family: 'openai-5.6+',
     kind: 'anthropic-breakpoints',
     minCacheableTokens: 1024,
@@ -140,8 +187,8 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     documentedTtlMs: null,
     sharedAcrossSessions: false,
     source: 'pricing.md §1.2 (GPT-5.6+: explicit breakpoints, writes 1.25x); granularity 1 and 5m TTL assumed',
-  },
-  deepseek: {
+  }),
+  deepseek: cacheRules({
     family: 'deepseek',
     kind: 'automatic-prefix',
     minCacheableTokens: 64,
@@ -154,8 +201,8 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     documentedTtlMs: null,
     sharedAcrossSessions: false,
     source: 'pricing.md §1.4 and the project cache rules (disk cache, 64-token units, 1 h, misses at input price)',
-  },
-  'gemini-implicit': {
+  }),
+  'gemini-implicit': cacheRules({
     family: 'gemini-implicit',
     kind: 'automatic-prefix',
     minCacheableTokens: 1024,
@@ -170,8 +217,8 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     documentedTtlMs: null,
     sharedAcrossSessions: false,
     source: 'pricing.md §1.3 (Gemini implicit caching, no storage fee); step 1 token and 5m TTL assumed',
-  },
-  'no-cache': {
+  }),
+  'no-cache': cacheRules({
     family: 'no-cache',
     kind: 'automatic-prefix',
     minCacheableTokens: NEVER_CACHED_TOKENS,
@@ -184,7 +231,7 @@ export const CACHE_RULES: Readonly<Record<CacheFamily, CacheRules>> = {
     documentedTtlMs: null,
     sharedAcrossSessions: false,
     source: 'models without prompt caching (e.g. GPT-4, GPT-4 Turbo): every token is uncached input',
-  },
+  }),
 };
 
 /** Per-model minimum cacheable prefix, keyed by canonical model id (pricing.md §1.1, §1.3). */
@@ -221,7 +268,7 @@ export function cacheRulesFor(family: CacheFamily, canonicalModelId: string | nu
   const base = CACHE_RULES[family];
   if (canonicalModelId === null || family === 'no-cache') return base;
   const minCacheableTokens = MIN_CACHEABLE_TOKENS_BY_MODEL[canonicalModelId];
-  return minCacheableTokens === undefined ? base : { ...base, minCacheableTokens };
+  return minCacheableTokens === undefined ? base : cacheRules({ ...base, minCacheableTokens });
 }
 
 const OPENAI_VERSION = /^(?:[a-z0-9_-]+\/)?gpt-(\d+)(?:\.(\d+))?/i;

@@ -342,8 +342,11 @@ function applyBreakpointRequest(
   walk: SharedWalk,
 ): CacheOutcome {
   const { prompt, rules } = request;
-  const oneHour = request.ttl === '1h' && rules.ttl1hMs !== null;
-  const expiresAtMs = atMs + (oneHour && rules.ttl1hMs !== null ? rules.ttl1hMs : rules.ttlMs);
+  // Both lifetimes read on every request, so the optimized code has seen them whatever TTL came first.
+  const ttl1hMs = rules.ttl1hMs;
+  const ttlMs = rules.ttlMs;
+  const oneHour = request.ttl === '1h' && ttl1hMs !== null;
+  const expiresAtMs = atMs + (oneHour && ttl1hMs !== null ? ttl1hMs : ttlMs);
   const lastIndex = prompt.length - 1;
   const minTokens = rules.minCacheableTokens;
   const { path, shared, prefixOnly } = walk;

@@ -5,7 +5,7 @@
  */
 import type { Request, Session } from '../session/model.js';
 import { billedWrite5mTokens } from '../session/cache-class-tokens.js';
-import type { CacheRules, CacheTtl } from '../provider/cache-rules.js';
+import { cacheRules, type CacheRules, type CacheTtl } from '../provider/cache-rules.js';
 import type { CacheOutcome, CacheState, Segment } from './cache-model.js';
 import { applyCacheRequest, createCacheState } from './cache-model.js';
 import type { TokenCalibration } from './calibrate.js';
@@ -78,6 +78,9 @@ export class RowEmitter implements ReplaySink {
   private readonly keepPrompts: boolean;
   private readonly transientMissRate: number | undefined;
   private readonly automaticTtlMs: number | undefined;
+  /** `sessionRules`' last argument and result. */
+  private lastRules: CacheRules | null = null;
+  private lastSessionRules: CacheRules | null = null;
   private readonly cache: CacheState = createCacheState();
   private readonly rows: ReplayRow[] = [];
   private readonly compactions: ReplayCompaction[] = [];
@@ -283,7 +286,12 @@ export class RowEmitter implements ReplaySink {
 
   /** The provider's rules with what this session's log measured of its automatic cache. */
   private sessionRules(rules: CacheRules): CacheRules {
-    return withAutomaticCacheFacts(rules, this.transientMissRate, this.automaticTtlMs);
+    // One object per provider rules (a session's requests mostly share one model), not one per request.
+    if (rules !== this.lastRules) {
+      this.lastRules = rules;
+      this.lastSessionRules = withAutomaticCacheFacts(rules, this.transientMissRate, this.automaticTtlMs);
+    }
+    return this.lastSessionRules ?? rules;
   }
 
   private takeCompactionBefore(): boolean {
@@ -378,11 +386,12 @@ function withAutomaticCacheFacts(
 ): CacheRules {
   if (rules.kind !== 'automatic-prefix') return rules;
   if (transientMissRate === undefined && automaticTtlMs === undefined) return rules;
-  return {
+  // Made by `cacheRules`, as every rules object: one hidden class wherever the cache model meets them.
+  return cacheRules({
     ...rules,
-    ...(transientMissRate === undefined ? {} : { transientMissRate }),
-    ...(automaticTtlMs === undefined ? {} : { ttlMs: automaticTtlMs }),
-  };
+    transientMissRate: transientMissRate ?? rules.transientMissRate,
+    ttlMs: automaticTtlMs ?? rules.ttlMs,
+  });
 }
 
 /** The TTL a request's measured writes show: 1h when any was written at 1h; null when the log has no split or no write. */
@@ -411,13 +420,20 @@ export function repriceAutomaticCache(
 ): ReplayResult {
   if (result.pricedPrompts === undefined)
     throw new Error('invariant: repriceAutomaticCache needs a replay made with keepPrompts');
+  // One rules object per provider rules, as `RowEmitter.sessionRules` makes them, not one per prompt.
+  let from: CacheRules | null = null;
+  let to: CacheRules | null = null;
+  const rulesOf = (rules: CacheRules): CacheRules => {
+    if (rules !== from) {
+      from = rules;
+      to = withAutomaticCacheFacts(rules, facts.transientMissRate, facts.automaticTtlMs);
+    }
+    return to ?? rules;
+  };
   const repriced = repriceReplay(
     {
       ...result,
-      pricedPrompts: result.pricedPrompts.map((priced) => ({
-        ...priced,
-        rules: withAutomaticCacheFacts(priced.rules, facts.transientMissRate, facts.automaticTtlMs),
-      })),
+      pricedPrompts: result.pricedPrompts.map((priced) => ({ ...priced, rules: rulesOf(priced.rules) })),
     },
     ttl,
     warmStaticTokens,
