@@ -10,6 +10,7 @@ import { withReadTokens } from '../../src/detect/cache-prefix.js';
 import type { TraceUsage } from '../../src/detect/trace.js';
 import { CACHE_RULES } from '../../src/provider/cache-rules.js';
 import type { CacheRules } from '../../src/provider/cache-rules.js';
+import { classCounts } from './count-arbitraries.js';
 
 /** The rule as it was written before (a spread of the usage), for the differential property. */
 function reference(usage: TraceUsage, readTokens: number, rules: CacheRules, ttl: '5m' | '1h'): TraceUsage {
@@ -54,17 +55,8 @@ const COUNTS = [
   'outputTokens',
 ] as const;
 
-const tokens = fc.integer({ min: 0, max: 300_000 });
 /** A trace request's usage (with a field beyond the counts, as a request has) whose classes add up to its prompt. */
-const usage = fc.tuple(tokens, tokens, tokens, tokens, tokens).map(([read, write5m, write1h, uncached, output]) => ({
-  promptTokens: read + write5m + write1h + uncached,
-  cacheReadTokens: read,
-  cacheWrite5mTokens: write5m,
-  cacheWrite1hTokens: write1h,
-  uncachedInputTokens: uncached,
-  outputTokens: output,
-  requestIndex: 7,
-}));
+const usage = classCounts(300_000).map((counts) => ({ ...counts, requestIndex: 7 }));
 
 describe('withReadTokens', () => {
   it('property: the counts of the spread it replaced, only the counts, and the classes still add up to the prompt', () => {

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPriceTable, priceCounts } from '../../src/cost/index.js';
 import type { PriceTable } from '../../src/cost/index.js';
 import { usageCostPicoUsd } from '../../src/detect/usage-cost.js';
+import { classCounts } from './count-arbitraries.js';
 import { PRICES } from './trace-fixture.js';
 
 /** The bundled table with one model of several price windows under another id, its old id an alias: the name resolves to another id there. */
@@ -43,15 +44,7 @@ const time = fc.oneof(
   fc.constantFrom(...bounds).chain((t) => fc.integer({ min: t - 2, max: t + 1 })),
   fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 }),
 );
-const tokens = fc.integer({ min: 0, max: 2_000_000 });
-const counts = fc.tuple(tokens, tokens, tokens, tokens, tokens).map(([read, write5m, write1h, uncached, output]) => ({
-  promptTokens: read + write5m + write1h + uncached,
-  cacheReadTokens: read,
-  cacheWrite5mTokens: write5m,
-  cacheWrite1hTokens: write1h,
-  uncachedInputTokens: uncached,
-  outputTokens: output,
-}));
+const counts = classCounts(2_000_000);
 
 describe('usageCostPicoUsd', () => {
   it("property: the pricing reference's cost, whatever was priced before and in which table", () => {
