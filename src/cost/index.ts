@@ -7,7 +7,7 @@ export { BUNDLED_PRICES_DATE, loadBundledPriceTable } from './bundled-prices.js'
 export { CostDb, CSV_EXPORTS, readSqlFile } from './db.js';
 export type { CostDbOptions, CsvExport, CsvExportName } from './db.js';
 export type { CsvValue } from './duck-values.js';
-export { modelFacts, priceForModel, resolveCacheRules, resolveModelName } from './model-resolution.js';
+export { modelFacts, modelIdOf, priceForModel, resolveCacheRules, resolveModelName } from './model-resolution.js';
 export type { CacheRulesBasis, ModelResolution, ResolutionBasis } from './model-resolution.js';
 export { bigintToSafeNumber, formatPicoUsd, picoUsdToUsd } from './money.js';
 export { priceCounts, priceRequest, priceRow, priceUsage } from './price-request.js';

@@ -50,6 +50,28 @@ export function resolveModelName(table: PriceTable, name: string): ModelResoluti
   return { id: inner.id, basis: 'provider-prefix' };
 }
 
+/**
+ * The resolved id of each model name, by table (null: unknown). A table is never changed once built,
+ * and a run prices ~10^4–10^6 rows of a handful of names: resolving one (lower-cased, looked up, its
+ * prefix and date suffix tried) is worked out once per table.
+ */
+const resolvedIds = new WeakMap<PriceTable, Map<string, string | null>>();
+
+/** `resolveModelName(table, name)?.id ?? null`, remembered per table. */
+export function modelIdOf(table: PriceTable, name: string): string | null {
+  let ids = resolvedIds.get(table);
+  if (ids === undefined) {
+    ids = new Map();
+    resolvedIds.set(table, ids);
+  }
+  let id = ids.get(name);
+  if (id === undefined) {
+    id = resolveModelName(table, name)?.id ?? null;
+    ids.set(name, id);
+  }
+  return id;
+}
+
 /** The price of `name` at `timestampMs`, or null when the name is unknown or no window covers the time. */
 export function priceForModel(table: PriceTable, name: string, timestampMs: number | null): ModelPrice | null {
   const resolved = resolveModelName(table, name);

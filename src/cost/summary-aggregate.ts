@@ -20,7 +20,7 @@
  */
 import { compareCodePoints } from './bill-aggregate.js';
 import { picoUsdToUsd } from './money.js';
-import { resolveModelName } from './model-resolution.js';
+import { modelIdOf } from './model-resolution.js';
 import type { ModelPrice, PriceTable } from './price-table.js';
 import { priceRequest, type RequestCost } from './price-request.js';
 import { priceAt } from './price-table.js';
@@ -169,9 +169,6 @@ type UnpricedGroup = {
   output: number;
 };
 
-/** How a model name resolved: its price id, null = unknown (`model_names.price_id`). */
-type Resolved = { readonly id: string | null };
-
 function byKey<T>(map: Map<string, Map<string, T>>, first: string, second: string, make: () => T): T {
   let inner = map.get(first);
   if (inner === undefined) {
@@ -184,6 +181,18 @@ function byKey<T>(map: Map<string, Map<string, T>>, first: string, second: strin
     inner.set(second, value);
   }
   return value;
+}
+
+/** The values of a two-level map with their keys, ordered by the first key, then the second (code points). */
+function* sortedByKeys<T>(map: ReadonlyMap<string, ReadonlyMap<string, T>>): Generator<[string, string, T]> {
+  for (const first of [...map.keys()].sort(compareCodePoints)) {
+    const inner = map.get(first);
+    if (inner === undefined) continue;
+    for (const second of [...inner.keys()].sort(compareCodePoints)) {
+      const value = inner.get(second);
+      if (value !== undefined) yield [first, second, value];
+    }
+  }
 }
 
 /** A saving's base row (`savings.sql`'s `base`). */
@@ -432,7 +441,6 @@ export class SummaryAggregator {
   private readonly sessions = new Map<string, Map<string, SessionRow[]>>();
   private readonly fidelityRows = new Map<string, FidelityRows>();
   private readonly unpriced = new Map<string, Map<string, UnpricedGroup>>();
-  private readonly resolved = new Map<string, Resolved>();
   private readonly families = new Map<string, string[]>();
   private last: RequestGroup | null = null;
 
@@ -477,15 +485,6 @@ export class SummaryAggregator {
     return group;
   }
 
-  private resolve(model: string): Resolved {
-    let resolved = this.resolved.get(model);
-    if (resolved === undefined) {
-      resolved = { id: resolveModelName(this.prices, model)?.id ?? null };
-      this.resolved.set(model, resolved);
-    }
-    return resolved;
-  }
-
   private addRequest(row: RequestRow): void {
     const group = this.groupOf(row);
     group.models.add(row.model);
@@ -515,7 +514,8 @@ export class SummaryAggregator {
     group.cacheWrite1hTokens += row.cache_write_1h_tokens;
     group.uncachedInputTokens += row.uncached_input_tokens;
     group.outputTokens += row.output_tokens;
-    const { id } = this.resolve(row.model);
+    // The model's price id (`model_names.price_id`), null = unknown.
+    const id = modelIdOf(this.prices, row.model);
     const price: ModelPrice | null = id === null ? null : priceAt(this.prices, id, row.timestamp_ms);
     const cost = priceRequest(row, price);
     if (cost === null) {
@@ -575,20 +575,14 @@ export class SummaryAggregator {
       if (f !== null) fidelity.push(f);
     }
     const unpricedModels: UnpricedModel[] = [];
-    for (const model of [...this.unpriced.keys()].sort(compareCodePoints)) {
-      const reasons = this.unpriced.get(model) ?? new Map<string, UnpricedGroup>();
-      for (const reason of [...reasons.keys()].sort(compareCodePoints)) {
-        const u = reasons.get(reason);
-        if (u === undefined) continue;
-        unpricedModels.push({
-          model: u.model,
-          reason: u.reason,
-          requests: u.requests,
-          promptTokens: safe(u.prompt),
-          outputTokens: safe(u.output),
-        });
-      }
-    }
+    for (const [, , u] of sortedByKeys(this.unpriced))
+      unpricedModels.push({
+        model: u.model,
+        reason: u.reason,
+        requests: u.requests,
+        promptTokens: safe(u.prompt),
+        outputTokens: safe(u.output),
+      });
     return {
       sessionCosts,
       sessionSavings: savingsOf(base(sessionCosts, true)),
@@ -602,47 +596,42 @@ export class SummaryAggregator {
   /** `session_costs.sql`, ordered by session and scenario. */
   private sessionCosts(): SessionCost[] {
     const out: SessionCost[] = [];
-    for (const sessionId of [...this.groups.keys()].sort(compareCodePoints)) {
-      const scenarios = this.groups.get(sessionId) ?? new Map<string, RequestGroup>();
-      for (const scenario of [...scenarios.keys()].sort(compareCodePoints)) {
-        const g = scenarios.get(scenario);
-        if (g === undefined) continue;
-        const comp = this.compactions.get(sessionId)?.get(scenario);
-        const joined: readonly (SessionRow | null)[] = this.sessions.get(sessionId)?.get(scenario) ?? [null];
-        for (const s of joined) {
-          out.push({
-            sessionId,
-            scenario,
-            source: g.source,
-            models: [...g.models].sort(compareCodePoints),
-            flags: s === null ? [] : [...s.flags],
-            fidelityNote: s?.fidelity_note ?? null,
-            requests: g.requests,
-            summarizeRequests: g.summarizeRequests,
-            rejectedOverflows: g.rejectedOverflows,
-            promptTokens: safe(g.promptTokens),
-            cacheReadTokens: safe(g.cacheReadTokens),
-            cacheWrite5mTokens: safe(g.cacheWrite5mTokens),
-            cacheWrite1hTokens: safe(g.cacheWrite1hTokens),
-            uncachedInputTokens: safe(g.uncachedInputTokens),
-            outputTokens: safe(g.outputTokens),
-            peakContextTokens: g.peakContextTokens,
-            overflowRetries: safe(g.overflowRetries),
-            longContextRequests: g.longContextRequests,
-            unpricedRequests: g.unpricedRequests,
-            unpricedPromptTokens: safe(g.unpricedPromptTokens),
-            unpricedOutputTokens: safe(g.unpricedOutputTokens),
-            inputCost: money(g.input.value()),
-            cacheReadCost: money(g.read.value()),
-            cacheWrite5mCost: money(g.write5m.value()),
-            cacheWrite1hCost: money(g.write1h.value()),
-            outputCost: money(g.output.value()),
-            cost: money(g.cost.value()),
-            compactions: comp?.compactions ?? 0,
-            blockedCompactions: comp?.blocked ?? 0,
-            failedTurns: s?.failed_turns ?? 0,
-          });
-        }
+    for (const [sessionId, scenario, g] of sortedByKeys(this.groups)) {
+      const comp = this.compactions.get(sessionId)?.get(scenario);
+      const joined: readonly (SessionRow | null)[] = this.sessions.get(sessionId)?.get(scenario) ?? [null];
+      for (const s of joined) {
+        out.push({
+          sessionId,
+          scenario,
+          source: g.source,
+          models: [...g.models].sort(compareCodePoints),
+          flags: s === null ? [] : [...s.flags],
+          fidelityNote: s?.fidelity_note ?? null,
+          requests: g.requests,
+          summarizeRequests: g.summarizeRequests,
+          rejectedOverflows: g.rejectedOverflows,
+          promptTokens: safe(g.promptTokens),
+          cacheReadTokens: safe(g.cacheReadTokens),
+          cacheWrite5mTokens: safe(g.cacheWrite5mTokens),
+          cacheWrite1hTokens: safe(g.cacheWrite1hTokens),
+          uncachedInputTokens: safe(g.uncachedInputTokens),
+          outputTokens: safe(g.outputTokens),
+          peakContextTokens: g.peakContextTokens,
+          overflowRetries: safe(g.overflowRetries),
+          longContextRequests: g.longContextRequests,
+          unpricedRequests: g.unpricedRequests,
+          unpricedPromptTokens: safe(g.unpricedPromptTokens),
+          unpricedOutputTokens: safe(g.unpricedOutputTokens),
+          inputCost: money(g.input.value()),
+          cacheReadCost: money(g.read.value()),
+          cacheWrite5mCost: money(g.write5m.value()),
+          cacheWrite1hCost: money(g.write1h.value()),
+          outputCost: money(g.output.value()),
+          cost: money(g.cost.value()),
+          compactions: comp?.compactions ?? 0,
+          blockedCompactions: comp?.blocked ?? 0,
+          failedTurns: s?.failed_turns ?? 0,
+        });
       }
     }
     return out;

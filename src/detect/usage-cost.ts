@@ -4,7 +4,7 @@
  * price is counted as unpriced, never as $0.
  */
 import type { PriceTable } from '../cost/index.js';
-import { priceAt, priceRequest, resolveModelName } from '../cost/index.js';
+import { modelIdOf, priceAt, priceRequest } from '../cost/index.js';
 import type { RequestKind } from '../cost/rows.js';
 import type { ReplayRow } from '../simulate/replay.js';
 import type { RequestRange } from './flag.js';
@@ -16,29 +16,8 @@ export type CostSum = { readonly picoUsd: bigint; readonly unpriced: number };
 export const ZERO_COST: CostSum = { picoUsd: 0n, unpriced: 0 };
 
 /**
- * The price-table id of each model name a detector priced, by table (null: unpriced). A session's
- * detectors price ~10^4 rows of one or two models, and resolving the name (lower-cased, looked up,
- * its basis worked out) was a third of each pricing.
- */
-const modelIds = new WeakMap<PriceTable, Map<string, string | null>>();
-
-function modelId(prices: PriceTable, model: string): string | null {
-  let ids = modelIds.get(prices);
-  if (ids === undefined) {
-    ids = new Map();
-    modelIds.set(prices, ids);
-  }
-  let id = ids.get(model);
-  if (id === undefined) {
-    id = resolveModelName(prices, model)?.id ?? null;
-    ids.set(model, id);
-  }
-  return id;
-}
-
-/**
  * One request's cost in pico-dollars, or null when it is unpriced: `priceCounts` (`priceForModel`
- * then `priceRequest`), with the model's name resolved once per table.
+ * then `priceRequest`), with the model's name resolved once per table (`modelIdOf`).
  */
 export function usageCostPicoUsd(
   prices: PriceTable,
@@ -47,7 +26,7 @@ export function usageCostPicoUsd(
   usage: TraceUsage,
   kind: RequestKind = 'request',
 ): bigint | null {
-  const id = modelId(prices, model);
+  const id = modelIdOf(prices, model);
   // The counts priced where they are: spreading a replay row into a new object for every row of
   // every detector was most of what the flags allocated.
   const cost = priceRequest(
