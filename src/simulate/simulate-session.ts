@@ -313,6 +313,7 @@ function fitRecorded(
   // The automatic cache's facts change only how the rows are priced, never the walk: the fit's
   // own pricing (with the reload break where it was kept) is repriced under each, exactly a fresh
   // replay's rows (`repriceAutomaticCache` replaces the miss share it was priced with).
+  if (!keepPrompts) return fit;
   const kept = fit.reloadBreaks ? pricedWithBreaks : priced;
   return withAutomaticCacheFacts(session, fit, options, (rate, ttlMs) => {
     if (kept?.pricedPrompts === undefined) throw new Error('invariant: the fit kept the prompts it reprices');
@@ -390,7 +391,8 @@ export const MIN_MISS_EVIDENCE_REQUESTS = 20;
  * An automatic cache's transient misses (`CacheRules.transientMissRate`) are an environment fact
  * like a warm start: when the log has enough requests that read beyond the static block, the
  * share it measured (replayed without misses, then compared with the measured reads) replaces the
- * provider's rate; with too few, the provider's rate stands. Breakpoint caches: no change.
+ * provider's rate; with too few, the provider's rate stands. Only for a session that has such a
+ * cache (`measuresAutomaticCache`); breakpoint caches: no change.
  */
 function withAutomaticCacheFacts(
   session: Session,
@@ -398,7 +400,6 @@ function withAutomaticCacheFacts(
   options: SimulateOptions,
   replay: (rate: number, ttlMs: number | undefined) => ReplayResult,
 ): RecordedFit {
-  if (!measuresAutomaticCache(session, options)) return fit;
   const rules = session.requests.map((request) => options.modelFacts(request.model).rules);
   // The lifetime first, without misses: the provider's documented one when it fits the measured reads better.
   const documented = rules.find((r) => r.documentedTtlMs !== null)?.documentedTtlMs ?? null;
