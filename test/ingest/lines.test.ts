@@ -160,6 +160,58 @@ describe('scanFileLines', () => {
   });
 });
 
+describe('readLinesSync', () => {
+  /** Bytes biased to line ends, carriage returns, a byte order mark and multi-byte characters. */
+  const textArb = fc
+    .array(fc.oneof(fc.constantFrom('\n', '\r\n', '\uFEFF', 'é€😀', '\r'), fc.string({ maxLength: 12 })), {
+      maxLength: 40,
+    })
+    .map((parts) => parts.join(''));
+
+  it('gives the lines of splitting the whole text, whatever the chunk size, and reuses nothing a line keeps', async () => {
+    const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { readLinesSync } = await import('../../src/ingest/lines.js');
+    const dir = await mkdtemp(join(tmpdir(), 'cachecost-sync-lines-'));
+    try {
+      await fc.assert(
+        fc.asyncProperty(textArb, fc.integer({ min: 1, max: 16 }), async (text, chunkBytes) => {
+          const file = join(dir, 'log.jsonl');
+          await writeFile(file, text);
+          // Collected whole first: a line kept past the next chunk's read must not change.
+          const lines = [...readLinesSync(file, { chunkBytes })];
+          expect(lines).toEqual(splitWhole(text));
+          expect(lines).toEqual(await collect(chunksOf(Buffer.from(text), [])));
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('throws a read error from the iteration, and reads again after a caller stopped early', async () => {
+    const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { readLinesSync } = await import('../../src/ingest/lines.js');
+    const dir = await mkdtemp(join(tmpdir(), 'cachecost-sync-lines-'));
+    try {
+      const missing = readLinesSync(join(dir, 'missing.jsonl'));
+      expect(() => missing.next()).toThrow(/ENOENT/);
+      const file = join(dir, 'log.jsonl');
+      await writeFile(file, 'a\nb\nc\n');
+      for (const line of readLinesSync(file, { chunkBytes: 2 })) if (line.number === 1) break;
+      expect([...readLinesSync(file, { chunkBytes: 2 })].map((line) => line.text)).toEqual(['a', 'b', 'c']);
+      // A directory cannot be read: the error comes from the first line asked for.
+      expect(() => [...readLinesSync(dir)]).toThrow(/EISDIR/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 async function fromAsync<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);

@@ -1,11 +1,11 @@
 /**
- * The Codex adapter: one rollout per session → read line by line (streamed) → build. Bad content
- * never throws: it becomes ingest issues on the session.
+ * The Codex adapter: one rollout per session → read line by line (`readLinesSync`, chunk by chunk)
+ * → build. Bad content never throws: it becomes ingest issues on the session.
  */
 import { errorMessage } from '../../session/errors.js';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
-import { readLines } from '../lines.js';
+import { readLinesSync } from '../lines.js';
 import { buildCodexSession } from './build.js';
 import type { CodexSessionFiles } from './discover.js';
 import { type CodexRecord, parseCodexLine } from './record.js';
@@ -14,14 +14,14 @@ export { buildCodexSession, type CodexSessionInput, forkReplay, REPLAY_GAP_MS } 
 export { groupCodexFiles, type CodexSessionFiles, type CodexSubagentFile } from './discover.js';
 export { parseCodexLine, type CodexRecord } from './record.js';
 
-async function readRollout(
+function readRollout(
   file: string,
   content: ContentMode,
   issues: IngestIssue[],
-): Promise<{ line: number; record: CodexRecord }[]> {
+): { line: number; record: CodexRecord }[] {
   const records: { line: number; record: CodexRecord }[] = [];
   try {
-    for await (const line of readLines(file)) {
+    for (const line of readLinesSync(file)) {
       const result = parseCodexLine(line, content);
       if (result.kind === 'record') {
         if (result.record.kind !== 'ignored') records.push({ line: line.number, record: result.record });
@@ -41,10 +41,10 @@ export async function loadCodexSession(
   options: { readonly content: ContentMode },
 ): Promise<Session> {
   const issues: IngestIssue[] = [];
-  const records = await readRollout(files.file, options.content, issues);
+  const records = readRollout(files.file, options.content, issues);
   const subagents = [];
   for (const child of files.subagents ?? []) {
-    const childRecords = await readRollout(child.file, options.content, issues);
+    const childRecords = readRollout(child.file, options.content, issues);
     subagents.push({ file: child.file, agentId: child.agentId, records: childRecords });
   }
   return buildCodexSession({ sessionId: files.sessionId, file: files.file, records, issues, subagents });

@@ -1,11 +1,12 @@
 /**
- * The FreeCode adapter: discover → read (streamed line by line; only the small JSON files are
- * read whole) → build. Bad content never throws: it becomes ingest issues on the session.
+ * The FreeCode adapter: discover → read (line by line, chunk by chunk; only the small JSON files
+ * are read whole) → build. Bad content never throws: it becomes ingest issues on the session.
+ * Reads are synchronous (`readLinesSync`, `readFileSync`), as Claude Code's are.
  */
+import { readFileSync } from 'node:fs';
 import { errorMessage } from '../../session/errors.js';
-import { readFile } from 'node:fs/promises';
 import type { IngestIssue, Session } from '../../session/model.js';
-import { readLines } from '../lines.js';
+import { readLinesSync } from '../lines.js';
 import { buildFreecodeSession, type MemorySource, type RolloutSource, type StoreSource } from './build.js';
 import type { FreecodeSessionFiles } from './discover.js';
 import type { ContentMode } from '../content-mode.js';
@@ -21,10 +22,10 @@ function unreadable(file: string, error: unknown): IngestIssue {
   return { file, line: 0, reason: `cannot read: ${errorMessage(error)}` };
 }
 
-async function readRollout(file: string, content: ContentMode, issues: IngestIssue[]): Promise<RolloutSource> {
+function readRollout(file: string, content: ContentMode, issues: IngestIssue[]): RolloutSource {
   const records: RolloutRecord[] = [];
   try {
-    for await (const line of readLines(file)) {
+    for (const line of readLinesSync(file)) {
       const result = parseRolloutLine(line, content);
       if (result.kind === 'record') {
         records.push(result.record);
@@ -40,10 +41,10 @@ async function readRollout(file: string, content: ContentMode, issues: IngestIss
   return { file, records };
 }
 
-async function readMessages(file: string, content: ContentMode, issues: IngestIssue[]): Promise<StoreMessage[]> {
+function readMessages(file: string, content: ContentMode, issues: IngestIssue[]): StoreMessage[] {
   const messages: StoreMessage[] = [];
   try {
-    for await (const line of readLines(file)) {
+    for (const line of readLinesSync(file)) {
       const result = parseStoreLine(line, content);
       if (result.kind === 'message') {
         messages.push(result.message);
@@ -59,9 +60,9 @@ async function readMessages(file: string, content: ContentMode, issues: IngestIs
   return messages;
 }
 
-async function readMeta(file: string, issues: IngestIssue[]): Promise<StoreMeta> {
+function readMeta(file: string, issues: IngestIssue[]): StoreMeta {
   try {
-    const result = parseMeta(await readFile(file, 'utf8'));
+    const result = parseMeta(readFileSync(file, 'utf8'));
     if (result.kind === 'meta') return result.meta;
     issues.push({ file, line: 0, reason: result.reason });
   } catch (error) {
@@ -70,9 +71,9 @@ async function readMeta(file: string, issues: IngestIssue[]): Promise<StoreMeta>
   return EMPTY_META;
 }
 
-async function readMemory(file: string, issues: IngestIssue[]): Promise<MemorySource | null> {
+function readMemory(file: string, issues: IngestIssue[]): MemorySource | null {
   try {
-    const result = parseMemory(await readFile(file, 'utf8'));
+    const result = parseMemory(readFileSync(file, 'utf8'));
     if (result.kind === 'invalid') {
       issues.push({ file, line: 0, reason: result.reason });
       return null;
@@ -92,12 +93,12 @@ export async function loadFreecodeSession(
 ): Promise<Session> {
   const issues: IngestIssue[] = [];
   const read: string[] = [];
-  const rollout = files.rolloutFile === null ? null : await readRollout(files.rolloutFile, options.content, issues);
+  const rollout = files.rolloutFile === null ? null : readRollout(files.rolloutFile, options.content, issues);
   if (files.rolloutFile !== null) read.push(files.rolloutFile);
   let store: StoreSource | null = null;
   if (files.metaFile !== null || files.messagesFile !== null) {
-    const meta = files.metaFile === null ? EMPTY_META : await readMeta(files.metaFile, issues);
-    const messages = files.messagesFile === null ? [] : await readMessages(files.messagesFile, options.content, issues);
+    const meta = files.metaFile === null ? EMPTY_META : readMeta(files.metaFile, issues);
+    const messages = files.messagesFile === null ? [] : readMessages(files.messagesFile, options.content, issues);
     if (files.metaFile !== null) read.push(files.metaFile);
     if (files.messagesFile !== null) read.push(files.messagesFile);
     store = {
@@ -108,7 +109,7 @@ export async function loadFreecodeSession(
       meta,
     };
   }
-  const memory = files.memoryFile === null ? null : await readMemory(files.memoryFile, issues);
+  const memory = files.memoryFile === null ? null : readMemory(files.memoryFile, issues);
   if (files.memoryFile !== null) read.push(files.memoryFile);
   return buildFreecodeSession({ sessionId: files.sessionId, files: read, issues, rollout, store, memory }, options);
 }

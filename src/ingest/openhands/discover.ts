@@ -9,7 +9,7 @@ import { basename, extname } from 'node:path';
 import type { IngestIssue } from '../../session/model.js';
 import { parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString } from '../json-value.js';
-import { readLines } from '../lines.js';
+import { readLinesSync } from '../lines.js';
 import type { FoundLog } from '../walk-logs.js';
 
 export type OpenhandsSessionFiles =
@@ -28,7 +28,7 @@ export async function groupOpenhandsFiles(
       continue;
     }
     try {
-      for await (const line of readLines(log.path)) {
+      for (const line of readLinesSync(log.path)) {
         // Each line is parsed here: a line that is no instance is one ingest issue, not an empty session.
         const json = parseJsonLine(line);
         if (json.kind === 'blank') continue;

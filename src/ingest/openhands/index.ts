@@ -3,20 +3,20 @@
  * Bad content never throws: it becomes ingest issues on the session.
  */
 import { errorMessage } from '../../session/errors.js';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import type { IngestIssue, Session } from '../../session/model.js';
 import type { ContentMode } from '../content-mode.js';
 import { parseJsonDocument, parseJsonLine } from '../json-line.js';
 import { asArray, asObject, asString } from '../json-value.js';
-import { readLines } from '../lines.js';
+import { readLinesSync } from '../lines.js';
 import type { OpenhandsSessionFiles } from './discover.js';
 import { type OpenhandsInstance, openhandsParts } from './events.js';
 
 export { groupOpenhandsFiles, type OpenhandsSessionFiles } from './discover.js';
 export { openhandsParts, type OpenhandsInstance, type OpenhandsParts } from './events.js';
 
-async function lineValue(file: string, number: number): Promise<{ value: unknown } | { reason: string }> {
-  for await (const line of readLines(file)) {
+function lineValue(file: string, number: number): { value: unknown } | { reason: string } {
+  for (const line of readLinesSync(file)) {
     if (line.number !== number) continue;
     const json = parseJsonLine(line);
     return json.kind === 'json'
@@ -56,12 +56,12 @@ export async function loadOpenhandsSession(
   let value: unknown = null;
   try {
     if (files.kind === 'output-line') {
-      const read = await lineValue(files.file, files.line);
+      const read = lineValue(files.file, files.line);
       if ('reason' in read) issues.push({ file: files.file, line, reason: read.reason });
       else value = read.value;
     } else {
       try {
-        value = parseJsonDocument(await readFile(files.file, 'utf8'));
+        value = parseJsonDocument(readFileSync(files.file, 'utf8'));
       } catch (error) {
         issues.push({ file: files.file, line: 0, reason: `malformed JSON (${errorMessage(error)})` });
       }
