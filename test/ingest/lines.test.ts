@@ -1,6 +1,9 @@
 import fc from 'fast-check';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Line, linesFromChunks } from '../../src/ingest/lines.js';
+import { type Line, linesFromChunks, readLinesSync } from '../../src/ingest/lines.js';
 
 async function* chunksOf(bytes: Buffer, cuts: readonly number[]): AsyncGenerator<Buffer> {
   let start = 0;
@@ -168,17 +171,22 @@ describe('readLinesSync', () => {
     })
     .map((parts) => parts.join(''));
 
-  it('gives the lines of splitting the whole text, whatever the chunk size, and reuses nothing a line keeps', async () => {
-    const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { readLinesSync } = await import('../../src/ingest/lines.js');
-    const dir = await mkdtemp(join(tmpdir(), 'cachecost-sync-lines-'));
+  /** Runs `use` with a fresh temporary directory, removed afterwards. */
+  async function inTempDir(use: (dir: string) => void | Promise<void>): Promise<void> {
+    const dir = mkdtempSync(join(tmpdir(), 'cachecost-sync-lines-'));
     try {
+      await use(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('gives the lines of splitting the whole text, whatever the chunk size, and reuses nothing a line keeps', () =>
+    inTempDir(async (dir) => {
+      const file = join(dir, 'log.jsonl');
       await fc.assert(
         fc.asyncProperty(textArb, fc.integer({ min: 1, max: 16 }), async (text, chunkBytes) => {
-          const file = join(dir, 'log.jsonl');
-          await writeFile(file, text);
+          writeFileSync(file, text);
           // Collected whole first: a line kept past the next chunk's read must not change.
           const lines = [...readLinesSync(file, { chunkBytes })];
           expect(lines).toEqual(splitWhole(text));
@@ -186,30 +194,19 @@ describe('readLinesSync', () => {
         }),
         { numRuns: 300 },
       );
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('throws a read error from the iteration, and reads again after a caller stopped early', async () => {
-    const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { readLinesSync } = await import('../../src/ingest/lines.js');
-    const dir = await mkdtemp(join(tmpdir(), 'cachecost-sync-lines-'));
-    try {
+  it('throws a read error from the iteration, and reads again after a caller stopped early', () =>
+    inTempDir((dir) => {
       const missing = readLinesSync(join(dir, 'missing.jsonl'));
       expect(() => missing.next()).toThrow(/ENOENT/);
       const file = join(dir, 'log.jsonl');
-      await writeFile(file, 'a\nb\nc\n');
+      writeFileSync(file, 'a\nb\nc\n');
       for (const line of readLinesSync(file, { chunkBytes: 2 })) if (line.number === 1) break;
       expect([...readLinesSync(file, { chunkBytes: 2 })].map((line) => line.text)).toEqual(['a', 'b', 'c']);
       // A directory cannot be read: the error comes from the first line asked for.
       expect(() => [...readLinesSync(dir)]).toThrow(/EISDIR/);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 async function fromAsync<T>(items: AsyncIterable<T>): Promise<T[]> {
