@@ -27,20 +27,20 @@ export type MemoryResult =
   | { readonly kind: 'memory'; readonly memory: MemoryFile; readonly problems: readonly string[] }
   | { readonly kind: 'invalid'; readonly reason: string };
 
-const SummarySchema = z.looseObject({
+const SummarySchema = z.object({
   id: z.string(),
   createdAt: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc),
   content: z.string(),
   summaryTokenCount: z.number().int().nonnegative().nullish(),
 });
 
-const MessageSchema = z.looseObject({
+const MessageSchema = z.object({
   role: z.string(),
   content: z.string(),
   timestamp: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc),
 });
 
-const FileSchema = z.looseObject({
+const FileSchema = z.object({
   summaries: z.array(z.unknown()).nullish(),
   messages: z.array(z.unknown()).nullish(),
 });

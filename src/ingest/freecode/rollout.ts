@@ -2,7 +2,9 @@
  * One line of FreeCode's rollout log (`rollout/sessions/<id>/events.jsonl`, engine.md §6) → a
  * value. All 30 event types of §6.3 are known; the ones that cannot change items, requests or
  * harness events are ignored (most without `JSON.parse`: `type` is written first, §6.1), and an
- * unknown type is an ingest issue. Schemas are loose and cover only the fields read here.
+ * unknown type is an ingest issue. Schemas cover only the fields read here: any other field is
+ * allowed and left out of the parsed value (`z.object`; keeping them all, as `z.looseObject` did,
+ * cost ≈ 5 % of `report`'s CPU on the FreeCode benchmark corpus, bench/README.md sim13).
  */
 import { z } from 'zod';
 import type { MeasuredUsage } from '../../session/model.js';
@@ -138,8 +140,8 @@ const text = z.string();
 const optionalText = z.string().nullish();
 const optionalCount = z.number().int().nonnegative().nullish();
 
-const TypeSchema = z.looseObject({ type: z.string() });
-const BaseSchema = z.looseObject({
+const TypeSchema = z.object({ type: z.string() });
+const BaseSchema = z.object({
   id: z.string(),
   timestamp: z.number().min(-MAX_TIMESTAMP_MS).max(MAX_TIMESTAMP_MS).transform(Math.trunc),
 });
@@ -153,13 +155,13 @@ const TokenFields = {
 };
 
 const Schemas = {
-  'model.request': z.looseObject({
+  'model.request': z.object({
     turnId: text,
     provider: optionalText,
     model: optionalText,
     promptChars: optionalCount,
   }),
-  'model.response': z.looseObject({
+  'model.response': z.object({
     turnId: optionalText,
     provider: optionalText,
     model: optionalText,
@@ -169,39 +171,39 @@ const Schemas = {
     textChars: z.number().int().nonnegative(),
     thinkingChars: optionalCount,
   }),
-  'model.error': z.looseObject({
+  'model.error': z.object({
     turnId: optionalText,
     provider: optionalText,
     model: optionalText,
     kind: optionalText,
     error: optionalText,
   }),
-  'function.call': z.looseObject({
+  'function.call': z.object({
     tool: text,
     args: z.unknown().optional(),
     callId: optionalText,
     parentCallId: optionalText,
   }),
-  'function.output': z.looseObject({
+  'function.output': z.object({
     tool: text,
     output: optionalText,
     failed: z.boolean().nullish(),
     callId: optionalText,
   }),
-  'function.denied': z.looseObject({
+  'function.denied': z.object({
     tool: text,
     args: z.unknown().optional(),
     reason: optionalText,
     callId: optionalText,
   }),
-  'compact.occurred': z.looseObject({ beforeTokens: optionalCount, afterTokens: optionalCount }),
-  'context.overflow': z.looseObject({ beforeTokens: optionalCount }),
-  'hook.blocked': z.looseObject({ hookName: text, reason: optionalText }),
-  subagent: z.looseObject({ subagentId: text }),
-  'message.steered': z.looseObject({ messageId: text }),
-  'memory.auxiliary': z.looseObject({ purpose: text, provider: optionalText, model: optionalText, ...TokenFields }),
-  'redirect.triggered': z.looseObject({ inputTokens: z.unknown().optional(), outputTokens: z.unknown().optional() }),
-  'cache.warm': z.looseObject({ provider: optionalText, model: optionalText, ...TokenFields }),
+  'compact.occurred': z.object({ beforeTokens: optionalCount, afterTokens: optionalCount }),
+  'context.overflow': z.object({ beforeTokens: optionalCount }),
+  'hook.blocked': z.object({ hookName: text, reason: optionalText }),
+  subagent: z.object({ subagentId: text }),
+  'message.steered': z.object({ messageId: text }),
+  'memory.auxiliary': z.object({ purpose: text, provider: optionalText, model: optionalText, ...TokenFields }),
+  'redirect.triggered': z.object({ inputTokens: z.unknown().optional(), outputTokens: z.unknown().optional() }),
+  'cache.warm': z.object({ provider: optionalText, model: optionalText, ...TokenFields }),
 } as const;
 
 const PROVIDER_DEFAULT_MODEL = '(provider default)';

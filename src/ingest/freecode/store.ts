@@ -45,15 +45,15 @@ export type StoreLineResult =
   | { readonly kind: 'ignored' }
   | { readonly kind: 'invalid'; readonly reason: string };
 
-const PartSchema = z.looseObject({
+const PartSchema = z.object({
   type: z.string(),
   content: z.string().nullish(),
-  tool: z.looseObject({ name: z.string(), args: z.unknown().optional() }).nullish(),
+  tool: z.object({ name: z.string(), args: z.unknown().optional() }).nullish(),
   result: z.string().nullish(),
   data: z.string().nullish(),
 });
 
-const UsageSchema = z.looseObject({
+const UsageSchema = z.object({
   inputTokens: z.unknown().optional(),
   outputTokens: z.unknown().optional(),
   cacheReadInputTokens: z.unknown().optional(),
@@ -62,7 +62,7 @@ const UsageSchema = z.looseObject({
   reasoningTokens: z.unknown().optional(),
 });
 
-const MessageSchema = z.looseObject({
+const MessageSchema = z.object({
   synthetic: z.string().nullish(),
   id: z.string().min(1),
   role: z.string(),
@@ -203,7 +203,7 @@ export const EMPTY_META: StoreMeta = {
   leafId: null,
 };
 
-const MetaSchema = z.looseObject({
+const MetaSchema = z.object({
   id: z.string().nullish(),
   title: z.string().nullish(),
   projectPath: z.string().nullish(),
