@@ -5,7 +5,8 @@
  * log's sizes, not its text. `usage`: what the bill and the session summary read — every request
  * and its usage, the events, the user prompts and every ingest issue exactly as in `sizes` — where an
  * adapter may leave item sizes out (0) to skip the content (Claude Code does: its tool results are
- * most of a transcript's bytes).
+ * most of a transcript's bytes), and tool-call arguments (FreeCode's `argsJson` is `''`; Claude
+ * Code's calls are not listed), after the same depth check as `jsonText`.
  */
 export type ContentMode = 'text' | 'sizes' | 'usage';
 

@@ -7,6 +7,8 @@
  * reader turns into an ingest issue on that one line.
  */
 
+import type { ContentMode } from './content-mode.js';
+
 /** Deeper than any tool input an agent sends (real ones nest a handful of levels). */
 export const MAX_JSON_DEPTH = 1000;
 
@@ -31,11 +33,28 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** Throws `JsonTooDeepError` when `value` nests too deeply for `jsonText`. */
+export function checkJsonDepth(value: unknown): void {
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new JsonTooDeepError();
+}
+
 /** `JSON.stringify(value)`; throws `JsonTooDeepError` (never a RangeError) when it nests too deeply. */
 export function jsonText(value: unknown): string {
-  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new JsonTooDeepError();
+  checkJsonDepth(value);
   // JSON.stringify(undefined) is undefined; callers that can pass it handle `?? '{}'` themselves.
   return JSON.stringify(value);
+}
+
+/**
+ * A tool call's arguments as text (`jsonText`), or, in `usage` mode, where no arguments text is
+ * read (only the sizes of items need it, and those may be left out), `''` after the same depth
+ * check: a line too deep to read is the same ingest issue in every mode. Serializing the arguments
+ * was ≈ 5 % of `report`'s CPU on the FreeCode benchmark corpus.
+ */
+export function argumentsText(value: unknown, content: ContentMode): string {
+  if (content !== 'usage') return jsonText(value);
+  checkJsonDepth(value);
+  return '';
 }
 
 /** The reason to report for an error thrown while reading one line, when it is a depth failure. */

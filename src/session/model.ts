@@ -42,7 +42,10 @@ const ItemBase = {
 export const ToolCallSchema = z.object({
   callId: z.string().min(1),
   name: z.string(),
-  /** `JSON.stringify(args)`; counted in the assistant item's `chars`. */
+  /**
+   * `JSON.stringify(args)`; counted in the assistant item's `chars`. `''` where a `usage`-mode
+   * ingest left the arguments out (`ContentMode`: nothing then reads them).
+   */
   argsJson: z.string(),
   /**
    * Set by an ingest that wrote `argsJson` itself with `JSON.stringify` (of a value it read from

@@ -12,7 +12,7 @@ import { type Line, type RawLine, rawLineEnd, rawLineStart, rawLineText } from '
 import { type CompiledElision, compileElision, isJson, scanJson } from '../json-scan.js';
 import { isTokenCount } from '../token-count.js';
 import { normalizeUsage, type UsageReading } from '../usage.js';
-import { jsonText, JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeepReason } from '../json-text.js';
+import { checkJsonDepth, jsonText, MAX_JSON_DEPTH, tooDeepReason } from '../json-text.js';
 
 function tokenCountOf(value: unknown): number | undefined {
   return isTokenCount(value) ? value : undefined;
@@ -205,7 +205,7 @@ const TOOL_USE_TYPES: ReadonlySet<unknown> = new Set(['tool_use', 'server_tool_u
  * depth check as `jsonText`, so a line too deep to read is the same issue in every mode.
  */
 function usageModeToolCall(input: unknown): void {
-  if (nestsDeeperThan(input ?? {}, MAX_JSON_DEPTH)) throw new JsonTooDeepError();
+  checkJsonDepth(input ?? {});
 }
 
 function userRecord(line: JsonObject, message: JsonObject | undefined, content: ContentMode): UserRecord {

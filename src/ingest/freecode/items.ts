@@ -99,8 +99,8 @@ export function itemsFromStoreLine(
     callId: infos[i]?.callId ?? '',
     name: part.name,
     argsJson: part.argsJson,
-    // The store's reader wrote it with `JSON.stringify` (`StorePart`).
-    argsStringified: true,
+    // The store's reader wrote it with `JSON.stringify` (`StorePart`), except in `usage` mode.
+    ...(content === 'usage' ? {} : { argsStringified: true as const }),
   }));
   const assistant: AssistantItem = {
     kind: 'assistant',
@@ -168,8 +168,13 @@ export function itemsFromRolloutCall(
 ): Item[] {
   // No provider id (Aug logs): derive one from the event, in the spirit of FreeCode's tool-<messageId>-<i> (§7.3).
   const callId = call.callId ?? `tool-${call.eventId}`;
-  // The rollout's reader wrote the arguments with `JSON.stringify` (`RolloutCall`).
-  const toolCall: ToolCall = { callId, name: call.tool, argsJson: call.argsJson, argsStringified: true };
+  // The rollout's reader wrote the arguments with `JSON.stringify` (`RolloutCall`), except in `usage` mode.
+  const toolCall: ToolCall = {
+    callId,
+    name: call.tool,
+    argsJson: call.argsJson,
+    ...(content === 'usage' ? {} : { argsStringified: true as const }),
+  };
   const assistant: AssistantItem = {
     kind: 'assistant',
     id: call.eventId,

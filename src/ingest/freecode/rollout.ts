@@ -13,7 +13,7 @@ import { describeSchemaError, parseJsonLine } from '../json-line.js';
 import type { Line } from '../lines.js';
 import { isSkippableWholeLine, peekLeadingString } from '../peek-type.js';
 import { normalizeUsage } from '../usage.js';
-import { jsonText, tooDeepReason } from '../json-text.js';
+import { argumentsText, tooDeepReason } from '../json-text.js';
 import { MAX_TIMESTAMP_MS } from '../json-value.js';
 
 type RecordBase = { readonly line: number; readonly eventId: string; readonly timestampMs: number };
@@ -51,7 +51,10 @@ export type RolloutRecord = RecordBase &
     | {
         readonly kind: 'function_call';
         readonly tool: string;
-        /** `JSON.stringify` of the line's `args` (`{}` without them): `ToolCall.argsStringified`. */
+        /**
+         * `JSON.stringify` of the line's `args` (`{}` without them): `ToolCall.argsStringified`;
+         * `''` in `usage` mode (`argumentsText`).
+         */
         readonly argsJson: string;
         readonly callId: string | null;
         /** A codemode inner call (`parentCallId`): made by code, not by the model, so not a model tool call. */
@@ -210,9 +213,9 @@ const PROVIDER_DEFAULT_MODEL = '(provider default)';
 
 type Parsed<K extends keyof typeof Schemas> = z.infer<(typeof Schemas)[K]>;
 
-function argsJson(args: unknown): string {
-  // JSON.stringify(undefined) is undefined: a call recorded without args sent `{}`.
-  return jsonText(args ?? {}) ?? '{}';
+function argsJson(args: unknown, content: ContentMode): string {
+  // A call recorded without args sent `{}`.
+  return argumentsText(args ?? {}, content);
 }
 
 function parseWith<K extends keyof typeof Schemas>(
@@ -320,7 +323,7 @@ function parseHandled(type: string, value: unknown, common: RecordBase, content:
         ...common,
         kind: 'function_call',
         tool: d.tool,
-        argsJson: argsJson(d.args),
+        argsJson: argsJson(d.args, content),
         callId: d.callId ?? null,
         nested: Boolean(d.parentCallId),
       });
@@ -348,7 +351,7 @@ function parseHandled(type: string, value: unknown, common: RecordBase, content:
         ...common,
         kind: 'function_denied',
         tool: d.tool,
-        argsJson: argsJson(d.args),
+        argsJson: argsJson(d.args, content),
         reason: d.reason ?? '',
         callId: d.callId ?? null,
       });

@@ -10,7 +10,7 @@ import { type ContentMode, kept } from '../content-mode.js';
 import { describeSchemaError, parseJsonLine } from '../json-line.js';
 import type { Line } from '../lines.js';
 import { normalizeUsage } from '../usage.js';
-import { jsonText, tooDeepReason } from '../json-text.js';
+import { argumentsText, tooDeepReason } from '../json-text.js';
 import { MAX_TIMESTAMP_MS } from '../json-value.js';
 
 /** A part of a stored message; text and code parts are both text the model saw. Texts are null in `sizes` mode. */
@@ -20,7 +20,10 @@ export type StorePart =
       readonly kind: 'tool';
       readonly partIndex: number;
       readonly name: string;
-      /** The part's `args` written with `JSON.stringify`, or `{}` (never the log's text: `ToolCall.argsStringified`). */
+      /**
+       * The part's `args` written with `JSON.stringify`, or `{}` (never the log's text:
+       * `ToolCall.argsStringified`); `''` in `usage` mode (`argumentsText`).
+       */
       readonly argsJson: string;
       readonly result: string | null;
       readonly resultChars: number;
@@ -109,7 +112,7 @@ function parsePart(raw: unknown, partIndex: number, content: ContentMode): PartR
           partIndex,
           name: p.tool.name,
           // FreeCode replaces args that are not a plain object by {} when it loads history (§7.3).
-          argsJson: isPlainObject(p.tool.args) ? jsonText(p.tool.args) : '{}',
+          argsJson: isPlainObject(p.tool.args) ? argumentsText(p.tool.args, content) : content === 'usage' ? '' : '{}',
           result: kept(result, content),
           resultChars: result.length,
         },
