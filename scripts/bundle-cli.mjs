@@ -20,7 +20,7 @@
 // found beside its package) and vega (large, loaded only to draw charts) stay external packages.
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -227,6 +227,41 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
 };
+/**
+ * zod's message languages: `zod` re-exports all of its ~40 locales (`z.locales`, ≈ 360 KB of the
+ * ≈ 755 KB chunk that holds zod, parsed by every run that loads it); the CLI uses none of them but
+ * English, which zod installs itself (`config(en())`, imported on its own). Only English is
+ * bundled: importing the chunk took ≈ 59 → 39 ms (bench/README.md, sim13). A source that named
+ * zod's locales would find only `en`: the build fails if one does (checked below).
+ */
+const zodEnglishOnlyPlugin = {
+  name: 'zod-english-only',
+  setup(pluginBuild) {
+    const zodDir = `${sep}node_modules${sep}zod${sep}v4${sep}`;
+    pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(zodDir)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english' }
+        : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'zod-english' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+{
+  for (const entry of await readdir(join(root, 'src'), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const path = join(entry.parentPath ?? entry.path, entry.name);
+    if (
+      /\bz\.locales\b|\bzod(?:\/v4)?(?:\/core)?\/locales\b|\blocales\s*\}\s*from\s*['"]zod/.test(
+        await readFile(path, 'utf8'),
+      )
+    )
+      throw new Error(`${path} names zod's locales, which the bundle holds only in English (zodEnglishOnlyPlugin)`);
+  }
+}
 // CommonJS packages (cli-table3, papaparse, cli-progress) `require` Node's own modules.
 const banner = {
   js: "import { createRequire as __cachecostRequire } from 'node:module';\nconst require = __cachecostRequire(import.meta.url);",
@@ -380,7 +415,7 @@ const lazy = await build({
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
   banner,
-  plugins: [proxyPlugin, lazyShimImportsPlugin, moduleUrlPlugin],
+  plugins: [proxyPlugin, zodEnglishOnlyPlugin, lazyShimImportsPlugin, moduleUrlPlugin],
 });
 /** Lazy module → its file in the chunk directory. */
 const lazyFiles = new Map();
@@ -542,7 +577,7 @@ await build({
   entryPoints: [join(root, 'src', 'usecases', 'simulate-worker.ts')],
   outfile: join(replayWorkerDir, REPLAY_WORKER_BUNDLE),
   banner,
-  plugins: [moduleUrls(replayWorkerDir)],
+  plugins: [zodEnglishOnlyPlugin, moduleUrls(replayWorkerDir)],
 });
 
 // The parse cache's code fingerprint, hashed once here rather than on every run: a manifest beside
