@@ -26,7 +26,7 @@ import { type CodexSessionFiles, groupCodexFiles } from './codex/discover.js';
 import type { ContentMode } from './content-mode.js';
 import { notRegularReason } from './dir-entry.js';
 import type { ParseCache } from './parse-cache.js';
-import { RunPack } from './run-pack.js';
+import { RunPack, stampFiles } from './run-pack.js';
 import { discoverFreecode, type FreecodeSessionFiles } from './freecode/discover.js';
 import { type OpencodeSessionFiles, groupOpencodeFiles } from './opencode/discover.js';
 import { type OpenhandsSessionFiles, groupOpenhandsFiles } from './openhands/discover.js';
@@ -351,13 +351,65 @@ function claudeLoadOptions(options: IngestOptions): ClaudeLoadOptions {
 
 /**
  * `loadSession`, returning the session itself (no promise) when the run pack serves it
- * (`loadClaudeSessionNow`: a re-run serves hundreds of sessions, where a promise and its awaits
- * per session cost more than serving it); any other session comes as a promise.
+ * (`loadClaudeSessionNow`, `packedSession`: a re-run serves hundreds of sessions, where a promise
+ * and its awaits per session cost more than serving it); any other session comes as a promise.
  */
 export function loadSessionNow(source: SessionSource, options: IngestOptions): Session | Promise<Session> {
   return source.format === 'claude-code'
     ? loadClaudeSessionNow(source.files, claudeLoadOptions(options))
-    : loadSession(source, options);
+    : (packedSession(source, options) ?? loadSession(source, options));
+}
+
+/**
+ * The log files a session of a format the run pack holds (besides Claude Code's) is built from,
+ * all of them, in a fixed order; null for a format whose sessions are not kept there (opencode
+ * reads a directory of storage files, OpenHands and SWE-agent are small).
+ */
+function packedFiles(source: SessionSource): string[] | null {
+  switch (source.format) {
+    case 'freecode': {
+      const { rolloutFile, metaFile, messagesFile, memoryFile } = source.files;
+      return [rolloutFile, metaFile, messagesFile, memoryFile].filter((file): file is string => file !== null);
+    }
+    case 'codex':
+      return [source.files.file, ...(source.files.subagents ?? []).map((child) => child.file)];
+    default:
+      return null;
+  }
+}
+
+/**
+ * A FreeCode or Codex session from the run pack, when every file it was built from is as it was
+ * (`RunPack.lookup`); else null. Such a session counts no response another session could count
+ * (formats.md §1.5 is Claude Code's), so it is served as stored. Not in text mode (no pack).
+ */
+function packedSession(source: SessionSource, options: IngestOptions): Session | null {
+  const pack = options.pack ?? null;
+  if (pack === null || options.content === 'text') return null;
+  const paths = packedFiles(source);
+  if (paths === null) return null;
+  const hit = pack.lookup(packKeyOf(source, options.content), paths);
+  return hit !== null && pack.serve(hit, undefined) ? hit.session() : null;
+}
+
+/** `load` of a FreeCode or Codex session, stored in the run pack when its files did not change while it was read. */
+async function builtAndPacked(
+  source: SessionSource,
+  options: IngestOptions,
+  load: () => Promise<Session>,
+): Promise<Session> {
+  const pack = options.content === 'text' ? null : (options.pack ?? null);
+  const paths = pack === null ? null : packedFiles(source);
+  if (pack === null || paths === null) return load();
+  const stamps = stampFiles(paths);
+  const session = await load();
+  pack.store(packKeyOf(source, options.content), paths, stamps, source.sessionId, session, []);
+  return session;
+}
+
+/** A session's key in the run pack: its format, the content mode, and its files as discovery found them. */
+function packKeyOf(source: SessionSource, content: ContentMode): string {
+  return `${source.format}/session/${content}/1/${JSON.stringify(source.files)}`;
 }
 
 /**
@@ -368,14 +420,18 @@ export function loadSessionNow(source: SessionSource, options: IngestOptions): S
 export async function loadSession(source: SessionSource, options: IngestOptions): Promise<Session> {
   switch (source.format) {
     case 'freecode': {
+      const served = packedSession(source, options);
+      if (served !== null) return served;
       const { loadFreecodeSession } = await import('./freecode/index.js');
-      return loadFreecodeSession(source.files, options);
+      return builtAndPacked(source, options, () => loadFreecodeSession(source.files, options));
     }
     case 'claude-code':
       return loadClaudeSession(source.files, claudeLoadOptions(options));
     case 'codex': {
+      const served = packedSession(source, options);
+      if (served !== null) return served;
       const { loadCodexSession } = await import('./codex/index.js');
-      return loadCodexSession(source.files, options);
+      return builtAndPacked(source, options, () => loadCodexSession(source.files, options));
     }
     case 'opencode': {
       const { loadOpencodeSession } = await import('./opencode/index.js');
