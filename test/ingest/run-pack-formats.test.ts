@@ -1,12 +1,13 @@
 // The run pack holds FreeCode and Codex sessions as it holds Claude Code's (src/ingest/index.ts,
 // `packedSession`): a re-run over unchanged logs is served from it, and a log whose size or mtime
 // moved is read again.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openParseCache, type ParseCache } from '../../src/ingest/index.js';
 import { forEachSession } from '../../src/usecases/for-each-session.js';
+import { agedCopy } from '../support/aged-copy.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cachecost-run-pack-formats-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -17,17 +18,7 @@ const OLD = new Date(Date.now() - 3_600_000);
 /** A copy of a fixture whose files are an hour old. */
 function logs(fixture: string): string {
   counter += 1;
-  const dir = join(root, `logs-${counter}`);
-  cpSync(fixture, dir, { recursive: true });
-  const touch = (path: string): void => {
-    for (const entry of readdirSync(path, { withFileTypes: true })) {
-      const child = join(path, entry.name);
-      if (entry.isDirectory()) touch(child);
-      else utimesSync(child, OLD, OLD);
-    }
-  };
-  touch(dir);
-  return dir;
+  return agedCopy(fixture, join(root, `logs-${counter}`), OLD);
 }
 
 async function cacheAt(dir: string): Promise<ParseCache> {

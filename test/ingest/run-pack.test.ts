@@ -22,7 +22,6 @@
  */
 import {
   appendFileSync,
-  cpSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -38,6 +37,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openParseCache, openRunPack, type ParseCache } from '../../src/ingest/index.js';
 import { forEachSession } from '../../src/usecases/for-each-session.js';
 import { startCli } from '../robust/spawn-cli.js';
+import { agedCopy } from '../support/aged-copy.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cachecost-run-pack-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -93,17 +93,7 @@ function rewriteGrownInvisibly(dir: string, from: number, to: number): void {
 /** A copy of the Claude Code fixture whose files are an hour old (not racy). */
 function logs(): string {
   counter += 1;
-  const dir = join(root, `logs-${counter}`);
-  cpSync('test/fixtures/claude-code', dir, { recursive: true });
-  const touch = (path: string): void => {
-    for (const entry of readdirSync(path, { withFileTypes: true })) {
-      const child = join(path, entry.name);
-      if (entry.isDirectory()) touch(child);
-      else utimesSync(child, OLD, OLD);
-    }
-  };
-  touch(dir);
-  return dir;
+  return agedCopy('test/fixtures/claude-code', join(root, `logs-${counter}`), OLD);
 }
 
 async function read(dir: string, cache: ParseCache | null): Promise<string> {
