@@ -392,12 +392,17 @@ function packedSession(source: SessionSource, options: IngestOptions): Session |
   return hit !== null && pack.serve(hit, undefined) ? hit.session() : null;
 }
 
-/** `load` of a FreeCode or Codex session, stored in the run pack when its files did not change while it was read. */
-async function builtAndPacked(
+/**
+ * A FreeCode or Codex session from the run pack (`packedSession`), else `load`ed from its logs and
+ * stored in the pack when its files did not change while they were read.
+ */
+async function loadThroughPack(
   source: SessionSource,
   options: IngestOptions,
   load: () => Promise<Session>,
 ): Promise<Session> {
+  const served = packedSession(source, options);
+  if (served !== null) return served;
   const pack = options.content === 'text' ? null : (options.pack ?? null);
   const paths = pack === null ? null : packedFiles(source);
   if (pack === null || paths === null) return load();
@@ -419,20 +424,18 @@ function packKeyOf(source: SessionSource, content: ContentMode): string {
  */
 export async function loadSession(source: SessionSource, options: IngestOptions): Promise<Session> {
   switch (source.format) {
-    case 'freecode': {
-      const served = packedSession(source, options);
-      if (served !== null) return served;
-      const { loadFreecodeSession } = await import('./freecode/index.js');
-      return builtAndPacked(source, options, () => loadFreecodeSession(source.files, options));
-    }
+    case 'freecode':
+      return loadThroughPack(source, options, async () => {
+        const { loadFreecodeSession } = await import('./freecode/index.js');
+        return loadFreecodeSession(source.files, options);
+      });
     case 'claude-code':
       return loadClaudeSession(source.files, claudeLoadOptions(options));
-    case 'codex': {
-      const served = packedSession(source, options);
-      if (served !== null) return served;
-      const { loadCodexSession } = await import('./codex/index.js');
-      return builtAndPacked(source, options, () => loadCodexSession(source.files, options));
-    }
+    case 'codex':
+      return loadThroughPack(source, options, async () => {
+        const { loadCodexSession } = await import('./codex/index.js');
+        return loadCodexSession(source.files, options);
+      });
     case 'opencode': {
       const { loadOpencodeSession } = await import('./opencode/index.js');
       return loadOpencodeSession(source.files, options);

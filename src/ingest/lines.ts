@@ -134,8 +134,8 @@ export function* readLinesSync(path: string, options: { readonly chunkBytes?: nu
 }
 
 /**
- * The lines of a file streamed (`linesFromChunks`) with where each line ends; `from` resumes at a line start (an incremental re-read of
- * a grown file): numbering continues from there.
+ * The lines of a file streamed (`linesFromChunks`) with where each line ends; `from` resumes at a
+ * line start (an incremental re-read of a grown file): numbering continues from there.
  */
 export function readFileLines(path: string, from?: LineStart): AsyncGenerator<FileLine> {
   return fileLinesFromChunks(

@@ -112,7 +112,7 @@ function parsePart(raw: unknown, partIndex: number, content: ContentMode): PartR
           partIndex,
           name: p.tool.name,
           // FreeCode replaces args that are not a plain object by {} when it loads history (§7.3).
-          argsJson: isPlainObject(p.tool.args) ? argumentsText(p.tool.args, content) : content === 'usage' ? '' : '{}',
+          argsJson: argumentsText(isPlainObject(p.tool.args) ? p.tool.args : {}, content),
           result: kept(result, content),
           resultChars: result.length,
         },
