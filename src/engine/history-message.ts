@@ -4,6 +4,7 @@
  * name and the model-facing result. Callers may extend both messages and parts with their own
  * fields; the engine passes unchanged objects through by reference and spreads changed ones.
  */
+import { mapPacked } from '../session/packed-array.js';
 
 /** What the engine reads of any part: its `type`, and the codemode snapshot a compaction carries. */
 export interface HistoryPartBase {
@@ -78,7 +79,7 @@ export function withReplacedResults<M extends HistoryMessage>(
   message: M,
   replacementFor: (part: ToolResultPart) => string | undefined,
 ): M {
-  const parts = message.parts.map((part) => {
+  const parts = mapPacked(message.parts, (part) => {
     if (!isToolResultPart(part)) return part;
     const replacement = replacementFor(part);
     return replacement === undefined ? part : { ...part, result: replacement };

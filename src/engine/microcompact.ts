@@ -8,6 +8,7 @@
  */
 import type { HistoryMessage } from './history-message.js';
 import { isToolResultPart, withReplacedResults } from './history-message.js';
+import { mapPacked } from '../session/packed-array.js';
 
 export const MICROCOMPACT_IDLE_MS = 300_000;
 export const MICROCOMPACT_MIN_RESULT_CHARS = 200;
@@ -59,7 +60,7 @@ export function applyMicrocompact<M extends HistoryMessage>(
       return [...messages];
     case 'cleared': {
       const ids = decision.clearedToolIds;
-      return messages.map((message) => clearedMessage(message, ids, memo));
+      return mapPacked(messages, (message) => clearedMessage(message, ids, memo));
     }
     default: {
       const unreachable: never = decision;

@@ -9,6 +9,7 @@
 import type { HistoryMessage } from './history-message.js';
 import { isToolResultPart, withReplacedResults } from './history-message.js';
 import type { PruneOutcome, ReplacedToolResult } from './prune-outcome.js';
+import { mapPacked } from '../session/packed-array.js';
 
 export const SLIDING_TRUNCATION_MARKER = '\n[truncated]';
 
@@ -108,7 +109,7 @@ export function slidingLegacyTruncate<M extends HistoryMessage>(
   let charsBefore = 0;
   let charsAfter = 0;
   const truncated: ReplacedToolResult[] = [];
-  const out = messages.map((message, index) => {
+  const out = mapPacked(messages, (message, index) => {
     if (message.role !== 'assistant') return message;
     const shown = slidingMessageOf(message, capChars, memo);
     candidateCount += shown.candidateCount;

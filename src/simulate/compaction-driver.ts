@@ -29,6 +29,7 @@ import {
   timeBasedMicrocompact,
 } from '../engine/index.js';
 import type { Item } from '../session/model.js';
+import { mapPacked } from '../session/packed-array.js';
 import type { TokenCalibration } from './calibrate.js';
 import { calibrationsByModel } from './calibrate.js';
 import type { RenderedPrompt, ReplayMessage, ReplayPrompt, SummaryBlock } from './provider-view.js';
@@ -133,7 +134,7 @@ export class CompactionDriver {
   private reloadFinishedRun(): void {
     const messages = this.store.getMessages();
     let changed = false;
-    const next = messages.map((message) => {
+    const next = mapPacked(messages, (message) => {
       if (message.role !== 'assistant' || message.reloaded === true || !message.parts.some(isToolResultPart))
         return message;
       changed = true;

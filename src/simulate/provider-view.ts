@@ -7,6 +7,7 @@
 import type { HistoryMessage, HistoryPart, ToolResultPart } from '../engine/index.js';
 import { isToolResultPart } from '../engine/index.js';
 import type { Item } from '../session/model.js';
+import { mapPacked } from '../session/packed-array.js';
 import type { TokenCalibration } from './calibrate.js';
 import { tokensForChars } from './calibrate.js';
 import type { Segment } from './cache-model.js';
@@ -139,7 +140,7 @@ export function withToolResult(
   failed: boolean,
 ): ReplayMessage | null {
   let found = false;
-  const parts = message.parts.map((part) => {
+  const parts = mapPacked(message.parts, (part) => {
     if (!isToolResultPart(part) || part.id !== callId) return part;
     found = true;
     const replayPart: ReplayToolPart = { ...(part as ReplayToolPart), result, fullChars: result.length, failed };

@@ -227,6 +227,8 @@ export function priceRecordedTrace(trace: RecordedTrace, pricing: TracePricing, 
   const input: ReplayInput = { ...trace.input, ...pricing };
   const rows = new RowEmitter(input, memo, reloadBreaks);
   const sizer = new IncrementalSizer((model) => rows.renderer(model), true);
+  // Read once: `input` is a spread of another shape per pricing, which its readers would see as polymorphic.
+  const modelFacts = input.modelFacts;
   for (const event of trace.events) {
     switch (event.kind) {
       case 'mark':
@@ -242,7 +244,7 @@ export function priceRecordedTrace(trace: RecordedTrace, pricing: TracePricing, 
         rows.summarize(event.call, event.summaryChars, event.at);
         break;
       case 'priced':
-        rows.priced(event.request, sizer.size(event.prompt, true), input.modelFacts(event.request.model), event.nowMs);
+        rows.priced(event.request, sizer.size(event.prompt, true), modelFacts(event.request.model), event.nowMs);
         break;
       case 'compaction': {
         const before = sizer.size(event.before, false);

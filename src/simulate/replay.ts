@@ -175,15 +175,21 @@ class LogWalk {
    * of every walk).
    */
   private readonly resultsHaveParents: boolean;
+  /**
+   * `input.modelFacts`, read on every send: inputs come in several shapes (spreads with optional
+   * fields), so a read through `input` in hot code sees several maps and is deoptimized by each new one.
+   */
+  private readonly modelFacts: (model: string) => ModelFacts;
 
   constructor(
-    private readonly input: ReplayInput,
+    input: ReplayInput,
     private readonly memo: ReplayMemo,
     private readonly rows: ReplaySink,
     unsized: boolean,
   ) {
     this.session = input.session;
     this.scenario = input.scenario;
+    this.modelFacts = input.modelFacts;
     this.params = engineParamsFor(input.scenario, input.recordedPolicy);
     this.mode = input.scenario.params.compaction;
     this.context = new CompactionDriver(
@@ -357,7 +363,7 @@ class LogWalk {
     if (response.activity.length > 0) memory.addToolTurn(response.text, response.activity, response.timestampMs);
     else memory.addMessage('assistant', response.text, response.timestampMs);
     if (this.mode !== 'engine') return;
-    const facts = this.input.modelFacts(this.currentModel);
+    const facts = this.modelFacts(this.currentModel);
     if (this.context.wantsCompaction(triggerWindowTokens(this.scenario, facts)))
       this.context.compact('threshold', this.at(), this.time());
   }
@@ -419,7 +425,7 @@ class LogWalk {
     }
     this.currentModel = request.model;
     if (request.timestampMs !== null) this.nowMs = request.timestampMs;
-    const facts = this.input.modelFacts(request.model);
+    const facts = this.modelFacts(request.model);
     const windowTokens = this.scenario.params.windowTokens ?? facts.contextWindowTokens;
     if (this.mode === 'engine' && windowTokens !== null) {
       let finalPrompt: ReplayPrompt | null = null;

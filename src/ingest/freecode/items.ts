@@ -4,6 +4,7 @@
  * for assistant items, the model-facing output for tool results. Pure: no I/O.
  */
 import type { AssistantItem, Item, ToolCall, ToolResultItem, UserItem } from '../../session/model.js';
+import { mapPacked } from '../../session/packed-array.js';
 import { type ContentMode, kept } from '../content-mode.js';
 import type { StoreMessage, StorePart } from './store.js';
 import type { RolloutCall } from './timeline.js';
@@ -95,7 +96,7 @@ export function itemsFromStoreLine(
   const { text, chars } = joinedText(message.parts, content);
   const tools = message.parts.filter((part): part is Extract<StorePart, { kind: 'tool' }> => part.kind === 'tool');
   const infos = tools.map(callInfo);
-  const toolCalls: ToolCall[] = tools.map((part, i) => ({
+  const toolCalls: ToolCall[] = mapPacked(tools, (part, i) => ({
     callId: infos[i]?.callId ?? '',
     name: part.name,
     argsJson: part.argsJson,
