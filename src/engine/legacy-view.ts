@@ -13,11 +13,12 @@ import type { MicrocompactDecision } from './microcompact.js';
 import { microcompactShownMessage } from './microcompact.js';
 import type { SlidingMemo } from './sliding-prune.js';
 import { slidingShownMessage } from './sliding-prune.js';
+import { emptyObjectArray } from '../session/packed-array.js';
 
 export class LegacyHistoryView<M extends HistoryMessage> {
   /** The last call's input and what it showed of each message. */
-  private readonly input: M[] = [];
-  private readonly output: M[] = [];
+  private readonly input: M[] = emptyObjectArray();
+  private readonly output: M[] = emptyObjectArray();
   /** Indexes in `input` of the assistant messages of each response id (ascending). */
   private readonly byResponse = new Map<string, number[]>();
   /** The last call's recent responses and recent assistant messages without a response id (`slidingLegacyTruncate`'s). */

@@ -4,6 +4,7 @@ import { isToolResultPart, withReplacedResults } from './history-message.js';
 import type { PruneOutcome, ReplacedToolResult } from './prune-outcome.js';
 import type { PruneState } from './prune-state.js';
 import { prunedToolResultText, selectFreshToReplace } from './prune-state.js';
+import { emptyObjectArray } from '../session/packed-array.js';
 
 type ReplacedCopy = { readonly replacements: readonly (string | undefined)[]; readonly message: HistoryMessage };
 
@@ -246,8 +247,8 @@ function newTrackedCall(state: PruneState): TrackedCall {
   return {
     state,
     revision: state.revision,
-    input: [],
-    output: [],
+    input: emptyObjectArray(),
+    output: emptyObjectArray(),
     candidates: [0],
     charsBefore: [0],
     charsAfter: [0],

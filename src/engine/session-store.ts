@@ -2,6 +2,7 @@
  * The session store as the compaction sees it (engine.md §2.4, §7.6): the provider-facing history
  * (`messages.jsonl` on the active path) and the one write a compaction makes.
  */
+import { objectArrayCopy } from '../session/packed-array.js';
 
 export interface SessionStore<M> {
   getMessages(): readonly M[];
@@ -22,7 +23,8 @@ export class ArraySessionStore<M> implements SessionStore<M> {
   private replaceCountValue = 0;
 
   constructor(initial: readonly M[] = []) {
-    this.messages = [...initial];
+    // Of one elements kind from the start (the copy on write below keeps it): `append` is hot.
+    this.messages = objectArrayCopy(initial);
   }
 
   getMessages(): readonly M[] {
@@ -49,7 +51,7 @@ export class ArraySessionStore<M> implements SessionStore<M> {
   }
 
   replaceMessages(messages: readonly M[]): void {
-    this.messages = [...messages];
+    this.messages = objectArrayCopy(messages);
     this.shared = false;
     this.replaceCountValue += 1;
   }

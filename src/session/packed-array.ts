@@ -13,3 +13,24 @@ export function mapPacked<T, U>(items: readonly T[], fn: (item: T, index: number
   for (let index = 0; index < items.length; index++) out.push(fn(items[index] as T, index));
   return out;
 }
+
+/**
+ * An empty array already of the elements kind that arrays of objects have. `[]` starts as an
+ * array of small integers and changes kind when its first object is pushed: code optimized while
+ * it saw only arrays past that change is deoptimized ("not a Smi") by the next fresh one it pushes
+ * to, and compiled again. For the arrays that hot code fills object by object (a replayed history,
+ * its rendered segments, a cache path).
+ */
+export function emptyObjectArray<T>(): T[] {
+  // `undefined` is not a small integer: the literal is made with object elements, which the cut keeps.
+  const array = [undefined] as unknown as T[];
+  array.length = 0;
+  return array;
+}
+
+/** A copy of `items` with the elements kind of `emptyObjectArray`, whatever kind `items` has. */
+export function objectArrayCopy<T>(items: readonly T[]): T[] {
+  const copy = emptyObjectArray<T>();
+  for (const item of items) copy.push(item);
+  return copy;
+}

@@ -22,6 +22,7 @@
  * updates the state it is given and returns the same object. Use `cloneCacheState` to branch.
  */
 import type { CacheClassTokens } from '../session/cache-class-tokens.js';
+import { emptyObjectArray } from '../session/packed-array.js';
 import type { CacheRules, CacheTtl } from '../provider/cache-rules.js';
 
 /** One part of a provider prompt; the id changes whenever the rendered content changes. */
@@ -110,7 +111,13 @@ function sameSegment(a: Segment | undefined, b: Segment | undefined): boolean {
 }
 
 function emptyPath(): PathMemo {
-  return { nodes: [], segments: [], cumulative: [], entries: [], cover: Number.NEGATIVE_INFINITY };
+  return {
+    nodes: emptyObjectArray(),
+    segments: emptyObjectArray(),
+    cumulative: [],
+    entries: [],
+    cover: Number.NEGATIVE_INFINITY,
+  };
 }
 
 /** Writes the path's pending cover into its nodes from index `from` on. */

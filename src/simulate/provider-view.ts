@@ -7,7 +7,7 @@
 import type { HistoryMessage, HistoryPart, ToolResultPart } from '../engine/index.js';
 import { isToolResultPart } from '../engine/index.js';
 import type { Item } from '../session/model.js';
-import { mapPacked } from '../session/packed-array.js';
+import { emptyObjectArray, mapPacked } from '../session/packed-array.js';
 import type { TokenCalibration } from './calibrate.js';
 import { tokensForChars } from './calibrate.js';
 import type { Segment } from './cache-model.js';
@@ -257,8 +257,8 @@ function renderMessage(
  * `base` segments at the front of `segments` (an owner's head), which it leaves to its owner.
  */
 export class RenderedPrefix {
-  readonly visible: ReplayMessage[] = [];
-  readonly segments: Segment[] = [];
+  readonly visible: ReplayMessage[] = emptyObjectArray();
+  readonly segments: Segment[] = emptyObjectArray();
   /** The totals of the messages kept now. */
   tokens = 0;
   chars = 0;
