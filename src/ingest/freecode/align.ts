@@ -7,6 +7,7 @@
  * usage numbers. Pure: no I/O.
  */
 import type { MeasuredUsage } from '../../session/model.js';
+import { mapPacked } from '../../session/packed-array.js';
 import type { StoreMessage } from './store.js';
 import type { RolloutResponse } from './timeline.js';
 
@@ -25,7 +26,7 @@ type Slot = { readonly response: RolloutResponse; readonly first: boolean } & (
 
 /** Tool call names of a response in call order: the response's own list, else the recorded calls. */
 export function toolCallNamesOf(response: RolloutResponse): readonly string[] {
-  return response.toolCallNames ?? response.calls.map((call) => call.tool);
+  return response.toolCallNames ?? mapPacked(response.calls, (call) => call.tool);
 }
 
 /** True when FreeCode stored a text line for the response (§7.4 steps 1 and 5). */
@@ -113,7 +114,7 @@ export function alignStore(responses: readonly RolloutResponse[], storeAssistant
     if (slot === undefined || message === undefined) continue;
     let entry = byResponse.get(slot.response);
     if (entry === undefined) {
-      entry = { text: null, calls: toolCallNamesOf(slot.response).map(() => null) };
+      entry = { text: null, calls: mapPacked(toolCallNamesOf(slot.response), () => null) };
       byResponse.set(slot.response, entry);
     }
     if (slot.kind === 'text') entry.text = message;

@@ -15,6 +15,7 @@ import type {
   SummaryItem,
   UserItem,
 } from '../../session/model.js';
+import { emptyObjectArray } from '../../session/packed-array.js';
 import type { ContentMode } from '../content-mode.js';
 import { alignStore, hasTextLine, type ResponseMatch, toolCallNamesOf } from './align.js';
 import {
@@ -349,7 +350,7 @@ function placeStoreUsers(steps: readonly Step[], users: readonly UserItem[]): St
   }
 
   const out: Step[] = [];
-  let gapSteps: Step[] = [];
+  let gapSteps: Step[] = emptyObjectArray();
   let gap = 0;
   const flush = (): void => {
     const gapUsers = usersByGap.get(gap);
@@ -360,7 +361,7 @@ function placeStoreUsers(steps: readonly Step[], users: readonly UserItem[]): St
       const userSteps: Step[] = gapUsers.map((item) => ({ kind: 'user', timestampMs: item.timestampMs ?? 0, item }));
       out.push(...mergeByTime(rest, userSteps));
     }
-    gapSteps = [];
+    gapSteps = emptyObjectArray();
   };
   for (const step of steps) {
     if (step.kind === 'response') {

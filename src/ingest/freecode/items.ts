@@ -95,7 +95,7 @@ export function itemsFromStoreLine(
 ): Item[] {
   const { text, chars } = joinedText(message.parts, content);
   const tools = message.parts.filter((part): part is Extract<StorePart, { kind: 'tool' }> => part.kind === 'tool');
-  const infos = tools.map(callInfo);
+  const infos = mapPacked(tools, callInfo);
   const toolCalls: ToolCall[] = mapPacked(tools, (part, i) => ({
     callId: infos[i]?.callId ?? '',
     name: part.name,
