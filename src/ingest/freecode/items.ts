@@ -7,6 +7,7 @@ import type { AssistantItem, Item, ToolCall, ToolResultItem, UserItem } from '..
 import { mapPacked } from '../../session/packed-array.js';
 import { type ContentMode, kept } from '../content-mode.js';
 import type { StoreMessage, StorePart } from './store.js';
+import { rolloutArgsJson } from './rollout.js';
 import type { RolloutCall } from './timeline.js';
 
 /** How many image parts there are. */
@@ -173,7 +174,7 @@ export function itemsFromRolloutCall(
   const toolCall: ToolCall = {
     callId,
     name: call.tool,
-    argsJson: call.argsJson,
+    argsJson: rolloutArgsJson(call.args),
     ...(content === 'usage' ? {} : { argsStringified: true as const }),
   };
   const assistant: AssistantItem = {

@@ -13,7 +13,7 @@ import { describeSchemaError, parseJsonLine } from '../json-line.js';
 import type { Line } from '../lines.js';
 import { isSkippableWholeLine, peekLeadingString } from '../peek-type.js';
 import { normalizeUsage } from '../usage.js';
-import { argumentsText, tooDeepReason } from '../json-text.js';
+import { checkJsonDepth, tooDeepReason } from '../json-text.js';
 import { MAX_TIMESTAMP_MS } from '../json-value.js';
 
 type RecordBase = { readonly line: number; readonly eventId: string; readonly timestampMs: number };
@@ -51,11 +51,8 @@ export type RolloutRecord = RecordBase &
     | {
         readonly kind: 'function_call';
         readonly tool: string;
-        /**
-         * `JSON.stringify` of the line's `args` (`{}` without them): `ToolCall.argsStringified`;
-         * `''` in `usage` mode (`argumentsText`).
-         */
-        readonly argsJson: string;
+        /** The line's `args` (`{}` without them), written out where an item shows them (`rolloutArgsJson`). */
+        readonly args: RolloutArgs;
         readonly callId: string | null;
         /** A codemode inner call (`parentCallId`): made by code, not by the model, so not a model tool call. */
         readonly nested: boolean;
@@ -73,7 +70,7 @@ export type RolloutRecord = RecordBase &
         readonly kind: 'function_denied';
         readonly tool: string;
         /** As `function_call`'s. */
-        readonly argsJson: string;
+        readonly args: RolloutArgs;
         readonly reason: string;
         readonly callId: string | null;
       }
@@ -213,9 +210,25 @@ const PROVIDER_DEFAULT_MODEL = '(provider default)';
 
 type Parsed<K extends keyof typeof Schemas> = z.infer<(typeof Schemas)[K]>;
 
-function argsJson(args: unknown, content: ContentMode): string {
+/**
+ * A tool call's arguments as its rollout line gave them, checked for depth as the line is read (a
+ * line too deep to write out is the same ingest issue in every mode); null in `usage` mode, whose
+ * items show no arguments (`argumentsText`). Written out only where an item shows them
+ * (`rolloutArgsJson`): a call the session store also holds is shown from the store's line, so the
+ * rollout's copy of most arguments is never serialized.
+ */
+export type RolloutArgs = { readonly value: unknown } | null;
+
+/** The arguments as `JSON.stringify` writes them (`ToolCall.argsStringified`), `''` in `usage` mode. */
+export function rolloutArgsJson(args: RolloutArgs): string {
+  return args === null ? '' : JSON.stringify(args.value);
+}
+
+function rolloutArgs(args: unknown, content: ContentMode): RolloutArgs {
   // A call recorded without args sent `{}`.
-  return argumentsText(args ?? {}, content);
+  const value = args ?? {};
+  checkJsonDepth(value);
+  return content === 'usage' ? null : { value };
 }
 
 function parseWith<K extends keyof typeof Schemas>(
@@ -323,7 +336,7 @@ function parseHandled(type: string, value: unknown, common: RecordBase, content:
         ...common,
         kind: 'function_call',
         tool: d.tool,
-        argsJson: argsJson(d.args, content),
+        args: rolloutArgs(d.args, content),
         callId: d.callId ?? null,
         nested: Boolean(d.parentCallId),
       });
@@ -351,7 +364,7 @@ function parseHandled(type: string, value: unknown, common: RecordBase, content:
         ...common,
         kind: 'function_denied',
         tool: d.tool,
-        argsJson: argsJson(d.args, content),
+        args: rolloutArgs(d.args, content),
         reason: d.reason ?? '',
         callId: d.callId ?? null,
       });

@@ -4,7 +4,7 @@
  * side requests, in file order (`seq` is not unique, §6.2). Pure: no I/O.
  */
 import type { HarnessEvent, IngestIssue, MeasuredUsage } from '../../session/model.js';
-import type { RolloutRecord } from './rollout.js';
+import type { RolloutArgs, RolloutRecord } from './rollout.js';
 
 /** A model tool call with what the rollout knows of its result. */
 export type RolloutCall = {
@@ -12,8 +12,8 @@ export type RolloutCall = {
   readonly line: number;
   readonly timestampMs: number;
   readonly tool: string;
-  /** The rollout line's `args` written with `JSON.stringify` (never the log's text: `ToolCall.argsStringified`). */
-  readonly argsJson: string;
+  /** The rollout line's `args`, to be written with `JSON.stringify` where an item shows them (never the log's text: `ToolCall.argsStringified`). */
+  readonly args: RolloutArgs;
   readonly callId: string | null;
   output: {
     readonly eventId: string;
@@ -217,7 +217,7 @@ export function buildTimeline(file: string, records: readonly RolloutRecord[]): 
           line: rec.line,
           timestampMs: rec.timestampMs,
           tool: rec.tool,
-          argsJson: rec.argsJson,
+          args: rec.args,
           callId: rec.callId,
           // A denied call is answered with the denial text (§6.3: "text returned to the model").
           output:

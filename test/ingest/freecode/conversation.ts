@@ -133,7 +133,7 @@ export function write(runs: readonly Run[]): Written {
           eventId: id(),
           timestampMs: tick(),
           tool: c.name,
-          argsJson,
+          args: { value: c.args },
           callId: `call-${n}-${i}`,
           nested: false,
         });

@@ -132,7 +132,7 @@ describe('parseRolloutLine', () => {
       record: {
         kind: 'function_call',
         tool: 'read',
-        argsJson: '{"filePath":"src/parser.ts"}',
+        args: { value: { filePath: 'src/parser.ts' } },
         callId: 'toolu_01AbCdEf',
         nested: false,
       },

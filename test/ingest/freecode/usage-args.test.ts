@@ -19,7 +19,9 @@ function storeLine(args: string): string {
 
 /** What a mode's reading says of a line, without the arguments text (which `usage` mode leaves out). */
 function outcome(result: { kind: string }): unknown {
-  return JSON.parse(JSON.stringify(result, (key, value: unknown) => (key === 'argsJson' ? undefined : value)));
+  return JSON.parse(
+    JSON.stringify(result, (key, value: unknown) => (key === 'argsJson' || key === 'args' ? undefined : value)),
+  );
 }
 
 describe('tool-call arguments in usage mode', () => {
@@ -27,8 +29,8 @@ describe('tool-call arguments in usage mode', () => {
     const rollout = { number: 1, text: callLine('{"filePath":"src/a.ts","limit":20}'), terminated: true };
     const sizes = parseRolloutLine(rollout, 'sizes');
     const usage = parseRolloutLine(rollout, 'usage');
-    expect(sizes).toMatchObject({ kind: 'record', record: { argsJson: '{"filePath":"src/a.ts","limit":20}' } });
-    expect(usage).toMatchObject({ kind: 'record', record: { argsJson: '' } });
+    expect(sizes).toMatchObject({ kind: 'record', record: { args: { value: { filePath: 'src/a.ts', limit: 20 } } } });
+    expect(usage).toMatchObject({ kind: 'record', record: { args: null } });
     expect(outcome(usage)).toEqual(outcome(sizes));
 
     const store = { number: 1, text: storeLine('{"filePath":"src/a.ts"}'), terminated: true };
