@@ -13,9 +13,9 @@ export interface ToolActivity {
   /**
    * The arguments already serialized, `JSON.stringify(args)`, for a caller that holds them as JSON
    * text: rendered instead of `args` (the same line), so the parsed value need not be kept. Absent
-   * when `args` is absent or null (the line shows no arguments then).
+   * when `args` is absent or null (the line shows no arguments then); undefined reads as absent.
    */
-  readonly argsJson?: string;
+  readonly argsJson?: string | undefined;
   readonly output?: string | undefined;
   readonly error?: string | undefined;
 }

@@ -117,7 +117,11 @@ export class ReplayMemo {
   ): ToolActivity {
     const known = this.results[itemIndex];
     if (known !== undefined && known.to === entry) return known.entry;
-    const updated: ToolActivity = item.failed ? { ...entry, error: text } : { ...entry, output: text };
+    // Nothing read or made in a branch of its own: a failed call is rare, and code optimized before
+    // the first one would be thrown away by it (as it was by a spread there, then by a load).
+    const { tool, argsJson, output, error } = entry;
+    const failed = item.failed;
+    const updated = toolActivity(tool, argsJson, failed ? output : text, failed ? text : error);
     this.results[itemIndex] = { to: entry, entry: updated };
     return updated;
   }
@@ -152,10 +156,24 @@ function parseArgs(argsJson: string): unknown {
 export function activityOf(call: ToolCall): ToolActivity {
   // Known to serialize back to itself without parsing it (and not JSON `null`): kept as it is.
   if (call.argsJson !== 'null' && (call.argsStringified === true || stringifiesToItself(call.argsJson)))
-    return { tool: call.name, argsJson: call.argsJson };
+    return toolActivity(call.name, call.argsJson, undefined, undefined);
   const args = parseArgs(call.argsJson);
   // As `renderArgs`: no arguments shown for null (JSON `null`); parsed JSON always serializes.
-  if (args === null) return { tool: call.name };
+  if (args === null) return toolActivity(call.name, undefined, undefined, undefined);
   const json = JSON.stringify(args);
-  return { tool: call.name, argsJson: json === call.argsJson ? call.argsJson : json };
+  return toolActivity(call.name, json === call.argsJson ? call.argsJson : json, undefined, undefined);
+}
+
+/**
+ * Every activity entry of the replay in one shape (these fields, in this order; an absent one is
+ * undefined, which the transcript reads as absent): its renderer, inlined in the walk, then sees
+ * one map instead of six (with or without arguments, output or error).
+ */
+function toolActivity(
+  tool: string,
+  argsJson: string | undefined,
+  output: string | undefined,
+  error: string | undefined,
+): ToolActivity {
+  return { tool, argsJson, output, error };
 }
