@@ -8,12 +8,12 @@
  * rule spares the most recent responses, so a message turns "old" when newer responses arrive),
  * instead of mapping the whole history twice per request.
  */
+import { emptyObjectArray } from '../session/packed-array.js';
 import type { HistoryMessage } from './history-message.js';
 import type { MicrocompactDecision } from './microcompact.js';
 import { microcompactShownMessage } from './microcompact.js';
 import type { SlidingMemo } from './sliding-prune.js';
 import { slidingShownMessage } from './sliding-prune.js';
-import { emptyObjectArray } from '../session/packed-array.js';
 
 export class LegacyHistoryView<M extends HistoryMessage> {
   /** The last call's input and what it showed of each message. */

@@ -6,9 +6,9 @@
  * `[Old tool result content cleared]` for the rest of that run. The store keeps the full results,
  * so the next user message evaluates the rule again from them.
  */
+import { mapPacked } from '../session/packed-array.js';
 import type { HistoryMessage } from './history-message.js';
 import { isToolResultPart, withReplacedResults } from './history-message.js';
-import { mapPacked } from '../session/packed-array.js';
 
 export const MICROCOMPACT_IDLE_MS = 300_000;
 export const MICROCOMPACT_MIN_RESULT_CHARS = 200;

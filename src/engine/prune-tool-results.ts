@@ -1,10 +1,10 @@
 /** `pruneHistoryToolResults` (engine.md §5.6): FreeCode's prefix-stable tool-result pruning. */
+import { emptyObjectArray } from '../session/packed-array.js';
 import type { HistoryMessage, ToolResultPart } from './history-message.js';
 import { isToolResultPart, withReplacedResults } from './history-message.js';
 import type { PruneOutcome, ReplacedToolResult } from './prune-outcome.js';
 import type { PruneState } from './prune-state.js';
 import { prunedToolResultText, selectFreshToReplace } from './prune-state.js';
-import { emptyObjectArray } from '../session/packed-array.js';
 
 type ReplacedCopy = { readonly replacements: readonly (string | undefined)[]; readonly message: HistoryMessage };
 

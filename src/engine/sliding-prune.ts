@@ -6,10 +6,10 @@
  * `result.slice(0, capChars) + "\n[truncated]"` when longer than `capChars`. Not sticky: it is
  * recomputed per request, which is why it invalidated the cache every turn.
  */
+import { mapPacked } from '../session/packed-array.js';
 import type { HistoryMessage } from './history-message.js';
 import { isToolResultPart, withReplacedResults } from './history-message.js';
 import type { PruneOutcome, ReplacedToolResult } from './prune-outcome.js';
-import { mapPacked } from '../session/packed-array.js';
 
 export const SLIDING_TRUNCATION_MARKER = '\n[truncated]';
 

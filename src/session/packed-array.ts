@@ -1,5 +1,6 @@
 /**
- * `Array.prototype.map` whose result is always a packed array.
+ * `Array.prototype.map` whose result is always a packed array of object elements
+ * (`emptyObjectArray`), empty or not.
  *
  * V8's optimizing compiler inlines `map` and allocates the result at its full length before
  * filling it (a "holey" array), where the builtin that runs before optimization appends to a
@@ -9,7 +10,7 @@
  * it, and compiled again. Appending keeps every result of one kind, whichever tier runs.
  */
 export function mapPacked<T, U>(items: readonly T[], fn: (item: T, index: number) => U): U[] {
-  const out: U[] = [];
+  const out = emptyObjectArray<U>();
   for (let index = 0; index < items.length; index++) out.push(fn(items[index] as T, index));
   return out;
 }

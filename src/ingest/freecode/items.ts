@@ -4,7 +4,7 @@
  * for assistant items, the model-facing output for tool results. Pure: no I/O.
  */
 import type { AssistantItem, Item, ToolCall, ToolResultItem, UserItem } from '../../session/model.js';
-import { mapPacked } from '../../session/packed-array.js';
+import { emptyObjectArray, mapPacked } from '../../session/packed-array.js';
 import { type ContentMode, kept } from '../content-mode.js';
 import type { StoreMessage, StorePart } from './store.js';
 import { rolloutArgsJson } from './rollout.js';
@@ -156,7 +156,7 @@ export function textItemFromRollout(
     imageParts: 0,
     imageChars: 0,
     responseId,
-    toolCalls: [],
+    toolCalls: emptyObjectArray(),
     thinkingChars,
   };
 }
