@@ -1,6 +1,6 @@
 /** The dollars at stake of a flag, as differences of exact costs (see `Stake` in `flag.ts`). */
 import type { PriceTable } from '../cost/index.js';
-import { picoUsdToUsd } from '../cost/index.js';
+import { picoUsdToUsd } from '../cost/money.js';
 import type { RequestRange, Stake } from './flag.js';
 import type { FlagThresholds } from './thresholds.js';
 import type { Trace } from './trace.js';

@@ -4,7 +4,9 @@
  * price is counted as unpriced, never as $0.
  */
 import type { PriceTable } from '../cost/index.js';
-import { modelIdOf, priceAt, priceRequest } from '../cost/index.js';
+import { modelIdOf } from '../cost/model-resolution.js';
+import { priceRequest } from '../cost/price-request.js';
+import { priceAt } from '../cost/price-table.js';
 import type { RequestKind } from '../cost/rows.js';
 import type { ReplayRow } from '../simulate/replay.js';
 import type { RequestRange } from './flag.js';

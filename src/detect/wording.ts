@@ -1,6 +1,6 @@
 /** Numbers as the one-line flag summaries print them (exact values stay in `evidence`). */
 import { formatCompactCount } from '../format/compact-number.js';
-import { picoUsdToUsd } from '../cost/index.js';
+import { picoUsdToUsd } from '../cost/money.js';
 
 /** `270K`, `48.1M`, `950`. */
 export function tokens(count: number): string {

@@ -3,34 +3,16 @@
  * per flag, and, when scenarios were examined beside the log, a count of flagged sessions per
  * flag and scenario (which flags a threshold change would clear).
  */
-import { formatPicoUsd } from '../cost/index.js';
 import { formatUsd } from '../format/money.js';
 import { formatCount } from '../format/number.js';
 import { fitWidth, paint as makePaint, PLAIN, type TerminalOptions } from '../format/terminal.js';
 import { wrapText } from '../format/wrap.js';
-import type { Flag, FlagBasis, FlagKind, RequestRange, Severity } from '../detect/flag.js';
-import { FLAG_KINDS, FLAG_TITLES, severityRank } from '../detect/flag.js';
+import type { Flag, FlagKind, RequestRange, Severity } from '../detect/flag.js';
+import { FLAG_KINDS, FLAG_TITLES } from '../detect/flag.js';
 import type { FlagThresholds } from '../detect/thresholds.js';
 import type { CsvColumn } from './csv.js';
 import { renderTable } from './table.js';
-
-/** One flag as JSON: dollars as an exact decimal USD string, like every `…Usd` field. */
-export type FlagJson = {
-  readonly kind: FlagKind;
-  readonly title: string;
-  readonly severity: Severity;
-  readonly sessionId: string;
-  readonly scenario: string;
-  readonly basis: FlagBasis;
-  readonly requests: RequestRange;
-  readonly evidence: Readonly<Record<string, number | null>>;
-  readonly summary: string;
-  /** Exact USD; positive = the flagged behaviour costs this much more than `stakeAgainst`; null when unpriced or not applicable. */
-  readonly atStakeUsd: string | null;
-  readonly stakeAgainst: string | null;
-  /** `unpriced` (a request has no price), or why the flag has no dollar figure; null when priced. */
-  readonly stakeNote: string | null;
-};
+import { type FlagJson, flagJson, sortFlags } from './flag-json.js';
 
 export type FlagsReport = {
   /** The counterfactual behind every simulated number (replay.md §4). */
@@ -48,41 +30,6 @@ export type FlagsReport = {
 
 export const FLAGS_ASSUMPTION =
   'Flags on `recorded` come from the log (measured usage, recorded events); flags on other scenarios and every dollar figure compared with a scenario come from replays under the first-order counterfactual: the agent is assumed to produce the same items in the same order under every policy.';
-
-/** A flag as JSON. */
-export function flagJson(flag: Flag): FlagJson {
-  const stake = flag.stake;
-  return {
-    kind: flag.kind,
-    title: FLAG_TITLES[flag.kind],
-    severity: flag.severity,
-    sessionId: flag.sessionId,
-    scenario: flag.scenario,
-    basis: flag.basis,
-    requests: flag.requests,
-    evidence: flag.evidence,
-    summary: flag.summary,
-    atStakeUsd: stake.kind === 'priced' ? formatPicoUsd(stake.picoUsd) : null,
-    stakeAgainst: stake.kind === 'none' ? null : stake.against,
-    stakeNote: stake.kind === 'priced' ? null : stake.kind === 'unpriced' ? 'unpriced' : stake.reason,
-  };
-}
-
-function stakeOrder(flag: FlagJson): number {
-  // Ordering only: the exact string's rounding to a double cannot swap two different amounts that matter.
-  return flag.atStakeUsd === null ? Number.NEGATIVE_INFINITY : Number(flag.atStakeUsd);
-}
-
-/** Flags in report order: scenarios as given, then the worst severity, then the most dollars. */
-export function sortFlags(flags: readonly FlagJson[], scenarios: readonly string[]): FlagJson[] {
-  const position = (scenario: string) => scenarios.indexOf(scenario);
-  return [...flags].sort(
-    (a, b) =>
-      position(a.scenario) - position(b.scenario) ||
-      severityRank(b.severity) - severityRank(a.severity) ||
-      stakeOrder(b) - stakeOrder(a),
-  );
-}
 
 const NO_FLAGS: Readonly<Record<FlagKind, number>> = {
   'runaway-cost': 0,

@@ -7,7 +7,7 @@
 import type { CostDb } from '../cost/db.js';
 import { boolOf, intOf, picoOrNull, stringOrNull } from '../cost/duck-values.js';
 import { formatPicoUsd } from '../cost/money.js';
-import type { FlagJson } from './flags-report.js';
+import type { FlagJson } from './flag-json.js';
 
 /** One request of a scenario's timeline. */
 export type TimelinePoint = {

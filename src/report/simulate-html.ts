@@ -10,7 +10,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { amountToUsd, formatUsd, INCOMPLETE_MARK } from '../format/money.js';
 import { formatCount, formatPct, formatTokens } from '../format/number.js';
-import type { FlagJson } from './flags-report.js';
+import type { FlagJson } from './flag-json.js';
 import { escapeHtml, htmlPage, type Provenance } from './html-page.js';
 import type { ScenarioDetail, SessionDetail, TimelinePoint } from './simulate-details.js';
 import type { ScenarioResult, SessionReport, SimulateReport, UsageTotals } from './simulate-report.js';

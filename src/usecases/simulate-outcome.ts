@@ -13,7 +13,7 @@ import {
 import type { DetectOptions } from '../detect/detect-session.js';
 import type { Flag } from '../detect/flag.js';
 import { DEFAULT_THRESHOLDS } from '../detect/thresholds.js';
-import { type FlagJson, flagJson, sortFlags } from '../report/flags-report.js';
+import { type FlagJson, flagJson, sortFlags } from '../report/flag-json.js';
 import type { SessionFacts } from '../report/simulate-report.js';
 import type { SessionMeta } from '../report/simulate-details.js';
 import type { IngestIssue, Session } from '../session/model.js';

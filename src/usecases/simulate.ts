@@ -11,7 +11,6 @@ import { type SimulateSummary, SummaryAggregator } from '../cost/summary-aggrega
 import { ensureDirectory } from '../cost/output-path.js';
 import { writeFileAtomic } from '../report/atomic-write.js';
 import type { CsvColumn } from '../report/csv.js';
-import { csvChunks } from '../report/csv.js';
 import type { SessionFacts, SimulateReport } from '../report/simulate-report.js';
 import { buildSimulateReport } from '../report/simulate-report.js';
 import { CachecostError, errorMessage } from '../session/errors.js';
@@ -27,7 +26,7 @@ import { baselineScenario, type OutcomeConfig, replaySession, type SessionOutcom
 import { boundHeapGrowthWhenLarge } from './heap-growth.js';
 import { resolvePrices } from './prices.js';
 import type { Progress } from './progress.js';
-import { type FlagJson, flagJson, sortFlags } from '../report/flags-report.js';
+import { type FlagJson, flagJson, sortFlags } from '../report/flag-json.js';
 import { readSessionDetails, type SessionDetail, type SessionMeta } from '../report/simulate-details.js';
 import { FleetSink } from './fleet-sink.js';
 import type { FleetSelection } from './fleet-simulate.js';
@@ -367,6 +366,8 @@ function reportOf(
 }
 
 async function writeCsvTables(db: CostDb, dir: string): Promise<void> {
+  // Loaded here: papaparse is for `--csv` runs only.
+  const { csvChunks } = await import('../report/csv.js');
   try {
     await ensureDirectory(dir);
   } catch (error) {

@@ -3,7 +3,7 @@ import { BASELINE_SCENARIO, detectSessionFlags } from '../../src/detect/detect-s
 import { FLAG_KINDS } from '../../src/detect/flag.js';
 import { DETECTORS } from '../../src/detect/registry.js';
 import { DEFAULT_THRESHOLDS } from '../../src/detect/thresholds.js';
-import { flagJson } from '../../src/report/flags-report.js';
+import { flagJson } from '../../src/report/flag-json.js';
 import type { Session } from '../../src/session/model.js';
 import type { Scenario } from '../../src/simulate/scenario.js';
 import { familyDefaults } from '../../src/simulate/scenario.js';

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import type { SimulateReport } from '../../src/report/simulate-report.js';
 import { isIngestNote } from '../../src/session/model.js';
-import { renderSimulateReport } from '../../src/report/simulate-report.js';
+import { renderSimulateReport } from '../../src/report/simulate-text.js';
 import { cli } from '../cli/run.js';
 
 export type Summary = {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Flag } from '../../src/detect/flag.js';
 import { DEFAULT_THRESHOLDS } from '../../src/detect/thresholds.js';
-import { buildFlagsReport, flagJson, renderFlagsReport, stakeText } from '../../src/report/flags-report.js';
+import { flagJson } from '../../src/report/flag-json.js';
+import { buildFlagsReport, renderFlagsReport, stakeText } from '../../src/report/flags-report.js';
 
 function flag(fields: Partial<Flag>): Flag {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FlagJson } from '../../src/report/flags-report.js';
+import type { FlagJson } from '../../src/report/flag-json.js';
 import type { Provenance } from '../../src/report/html-page.js';
 import type { SessionDetail, TimelinePoint } from '../../src/report/simulate-details.js';
 import { downsample, escapeHtml, MAX_TIMELINE_POINTS, renderSimulateHtml } from '../../src/report/simulate-html.js';

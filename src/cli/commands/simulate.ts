@@ -138,7 +138,7 @@ async function render(
   } else if (args.json) {
     io.stdout(`${JSON.stringify(outcome.report, null, 2)}\n`);
   } else {
-    const { renderSimulateReport } = await import('../../report/simulate-report.js');
+    const { renderSimulateReport } = await import('../../report/simulate-text.js');
     io.stdout(`${renderSimulateReport(outcome.report, terminalOptions(args, io))}\n`);
   }
   if (args.html !== undefined && outcome.report.sessions.length > 0) {
