@@ -357,7 +357,7 @@ function claudeLoadOptions(options: IngestOptions): ClaudeLoadOptions {
 export function loadSessionNow(source: SessionSource, options: IngestOptions): Session | Promise<Session> {
   return source.format === 'claude-code'
     ? loadClaudeSessionNow(source.files, claudeLoadOptions(options))
-    : (packedSession(source, options) ?? loadSession(source, options));
+    : (packedSession(source, options) ?? loadFromLogs(source, options));
 }
 
 /**
@@ -384,26 +384,29 @@ function packedFiles(source: SessionSource): string[] | null {
  * (formats.md §1.5 is Claude Code's), so it is served as stored. Not in text mode (no pack).
  */
 function packedSession(source: SessionSource, options: IngestOptions): Session | null {
-  const pack = options.pack ?? null;
-  if (pack === null || options.content === 'text') return null;
+  const pack = packOf(options);
+  if (pack === null) return null;
   const paths = packedFiles(source);
   if (paths === null) return null;
   const hit = pack.lookup(packKeyOf(source, options.content), paths);
   return hit !== null && pack.serve(hit, undefined) ? hit.session() : null;
 }
 
+/** The run pack a load may serve from and store to: none in text mode (the pack keeps no content). */
+function packOf(options: IngestOptions): RunPack | null {
+  return options.content === 'text' ? null : (options.pack ?? null);
+}
+
 /**
- * A FreeCode or Codex session from the run pack (`packedSession`), else `load`ed from its logs and
- * stored in the pack when its files did not change while they were read.
+ * A FreeCode or Codex session the pack did not serve, `load`ed from its logs and stored in the pack
+ * when its files did not change while they were read.
  */
-async function loadThroughPack(
+async function loadAndPack(
   source: SessionSource,
   options: IngestOptions,
   load: () => Promise<Session>,
 ): Promise<Session> {
-  const served = packedSession(source, options);
-  if (served !== null) return served;
-  const pack = options.content === 'text' ? null : (options.pack ?? null);
+  const pack = packOf(options);
   const paths = pack === null ? null : packedFiles(source);
   if (pack === null || paths === null) return load();
   const stamps = stampFiles(paths);
@@ -423,16 +426,21 @@ function packKeyOf(source: SessionSource, content: ContentMode): string {
  * which a run over Claude Code logs alone never needs.
  */
 export async function loadSession(source: SessionSource, options: IngestOptions): Promise<Session> {
+  return packedSession(source, options) ?? loadFromLogs(source, options);
+}
+
+/** `loadSession` once the run pack has not served the session. */
+async function loadFromLogs(source: SessionSource, options: IngestOptions): Promise<Session> {
   switch (source.format) {
     case 'freecode':
-      return loadThroughPack(source, options, async () => {
+      return loadAndPack(source, options, async () => {
         const { loadFreecodeSession } = await import('./freecode/index.js');
         return loadFreecodeSession(source.files, options);
       });
     case 'claude-code':
       return loadClaudeSession(source.files, claudeLoadOptions(options));
     case 'codex':
-      return loadThroughPack(source, options, async () => {
+      return loadAndPack(source, options, async () => {
         const { loadCodexSession } = await import('./codex/index.js');
         return loadCodexSession(source.files, options);
       });

@@ -4,20 +4,15 @@
  * table renderer).
  */
 import { formatPicoUsd } from '../cost/money.js';
-import type { Flag, FlagBasis, FlagKind, RequestRange, Severity } from '../detect/flag.js';
+import type { Flag } from '../detect/flag.js';
 import { FLAG_TITLES, severityRank } from '../detect/flag.js';
 
-/** One flag as JSON: dollars as an exact decimal USD string, like every `…Usd` field. */
-export type FlagJson = {
-  readonly kind: FlagKind;
+/**
+ * One flag as JSON: the flag's own fields but its stake, which becomes an exact decimal USD string
+ * (like every `…Usd` field), what it is against, and a note.
+ */
+export type FlagJson = Omit<Flag, 'stake'> & {
   readonly title: string;
-  readonly severity: Severity;
-  readonly sessionId: string;
-  readonly scenario: string;
-  readonly basis: FlagBasis;
-  readonly requests: RequestRange;
-  readonly evidence: Readonly<Record<string, number | null>>;
-  readonly summary: string;
   /** Exact USD; positive = the flagged behaviour costs this much more than `stakeAgainst`; null when unpriced or not applicable. */
   readonly atStakeUsd: string | null;
   readonly stakeAgainst: string | null;

@@ -31,7 +31,5 @@ export function emptyObjectArray<T>(): T[] {
 
 /** A copy of `items` with the elements kind of `emptyObjectArray`, whatever kind `items` has. */
 export function objectArrayCopy<T>(items: readonly T[]): T[] {
-  const copy = emptyObjectArray<T>();
-  for (const item of items) copy.push(item);
-  return copy;
+  return mapPacked(items, (item) => item);
 }
