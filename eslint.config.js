@@ -23,6 +23,9 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
       // Variants are unions on `kind` handled by an exhaustive switch (STYLE.md habit 3).
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      // Under verbatimModuleSyntax, `import { type A } from 'm'` still runs m (an empty import is
+      // kept): a module that builds zod schemas at load was run by `simulate` for a type alone.
+      '@typescript-eslint/no-import-type-side-effects': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },

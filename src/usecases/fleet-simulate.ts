@@ -15,7 +15,7 @@ import type { SessionFacts } from '../report/simulate-report.js';
 import type { SessionMeta } from '../report/simulate-details.js';
 import { CachecostError } from '../session/errors.js';
 import type { Scenario } from '../simulate/scenario.js';
-import { ScenarioSchema } from '../simulate/scenario.js';
+import { ScenarioSchema } from '../simulate/scenario-schema.js';
 import { scenarioRows } from '../simulate/to-rows.js';
 
 /** A run that replayed sessions, with the scenarios it replayed. */

@@ -9,7 +9,7 @@ import type { DuckDBAppender } from '@duckdb/node-api';
 import type { CostDb } from '../db.js';
 import { readSqlFile } from '../db.js';
 import type { IngestIssue, Session } from '../../session/model.js';
-import { isIngestNote } from '../../session/model.js';
+import { isIngestNote } from '../../session/ingest-note.js';
 
 /** The fleet tables, in the order they are filled and written. */
 export const FLEET_TABLES = [
