@@ -94,4 +94,3 @@ export const ScenarioSchema = z.object({
   params: ScenarioParamsSchema,
 });
 export type Scenario = z.infer<typeof ScenarioSchema>;
-

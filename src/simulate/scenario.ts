@@ -4,13 +4,7 @@
  * policy the agent actually ran and is always simulated, so that every comparison is made
  * against it and modelling error cancels (replay.md §3).
  */
-import type {
-  PruningChoice,
-  Scenario,
-  ScenarioFamily,
-  ScenarioParams,
-  ToolResultEditing,
-} from './scenario-schema.js';
+import type { PruningChoice, Scenario, ScenarioFamily, ScenarioParams, ToolResultEditing } from './scenario-schema.js';
 
 export type {
   CompactionChoice,
