@@ -55,7 +55,8 @@ export {
   type FlagSessionsOutcome,
 } from './usecases/flags.js';
 export { tuneSessions, type TuneSessionsOptions } from './usecases/tune.js';
-export { resolveThresholds, DEFAULT_THRESHOLDS, type FlagThresholds } from './detect/thresholds.js';
+export { DEFAULT_THRESHOLDS, type FlagThresholds } from './detect/thresholds.js';
+export { resolveThresholds } from './detect/thresholds-schema.js';
 export type { Flag } from './detect/flag.js';
 export type { SweepGrid } from './tune/grid.js';
 export type { TuneOutcome } from './tune/run-tune.js';

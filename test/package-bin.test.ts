@@ -186,4 +186,32 @@ describe.runIf(fresh)('the bundled bin against the CLI from src/', () => {
     await same(['export', '--out', out, ...stamp, fixture]);
     await same(['report', '--by', 'host', '--json', '--from', out]);
   });
+
+  // zod (a ~390 KB chunk, ~40 ms to load) is for FreeCode logs, pricing files, threshold options
+  // and fleet exports, each imported when met: the chunks \`simulate\` imports statically must not
+  // hold it, or a replay of Claude Code or Codex logs pays for it (the engine's, the scenarios' and
+  // the thresholds' schemas are modules of their own for that reason).
+  it("simulate's module graph holds no zod until a log or an option needs it", () => {
+    const chunks = join('dist', 'cli', 'chunks');
+    const entry = /__coreImport\("\.\/(simulate-[\w-]+\.js)"\)/.exec(
+      readFileSync(join(chunks, 'core-body.cjs'), 'utf8'),
+    );
+    expect(entry).not.toBeNull();
+    const seen = new Set<string>();
+    const pending = [entry?.[1] ?? ''];
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      // Static imports and re-exports only: a dynamic import() is loaded when a run needs it.
+      for (const match of readFileSync(join(chunks, file), 'utf8').matchAll(
+        /^(?:import|export)\b[^;]*?["']\.\/([\w-]+\.js)["']/gms,
+      ))
+        pending.push(match[1] ?? '');
+    }
+    expect(seen.size).toBeGreaterThan(5);
+    const withZod = [...seen].filter((file) =>
+      readFileSync(join(chunks, file), 'utf8').includes('// node_modules/zod/'),
+    );
+    expect(withZod).toEqual([]);
+  });
 });

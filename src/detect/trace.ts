@@ -7,7 +7,8 @@
  * replay against replay and modelling error cancels (replay.md §3).
  */
 import { billedWrite5mTokens, type CacheClassTokens } from '../session/cache-class-tokens.js';
-import { isContextOverflowError, usableWindow } from '../engine/index.js';
+import { isContextOverflowError } from '../engine/overflow.js';
+import { usableWindow } from '../engine/tokens.js';
 import type { HarnessEvent, Session } from '../session/model.js';
 import type { ModelFacts, ReplayCompaction, ReplayResult, ReplayRow } from '../simulate/replay.js';
 import type { Scenario } from '../simulate/scenario.js';

@@ -29,13 +29,9 @@ export {
   DEFAULT_MAX_PRESERVE_RECENT_TOKENS,
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
   DEFAULT_PRESERVE_RECENT_TURNS,
-  EngineParamsSchema,
-  EngineVersionSchema,
   MAX_OVERFLOW_COMPACTIONS,
-  PruningPolicySchema,
   SLIDING_LEGACY_CAP_CHARS,
   SLIDING_LEGACY_KEEP_RECENT_RESPONSES,
-  SelectorKindSchema,
   TOOL_RESULT_BUDGET_CHARS,
   engineParams,
   pruneStateResetsEachUserMessage,
@@ -44,14 +40,17 @@ export {
   type PruningPolicy,
   type SelectorKind,
 } from './params.js';
+export { EngineParamsSchema, EngineVersionSchema, PruningPolicySchema, SelectorKindSchema } from './params-schema.js';
 export { checkSpendBreaker, type SpendCheck } from './spend-breaker.js';
 export {
   CompactionSummarySchema,
   MemoryMessageSchema,
   MemoryRoleSchema,
   MemoryStateSchema,
-  freshMemoryState,
   parseMemoryState,
+} from './memory-state-schema.js';
+export {
+  freshMemoryState,
   type CompactionSummary,
   type MemoryMessage,
   type MemoryRole,

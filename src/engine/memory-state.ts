@@ -2,56 +2,11 @@
  * `MemoryService`'s persisted state, `memory.json` (engine.md §4.2): the estimated transcript, the
  * chain of summaries and the running token estimate. Schemas check a state read back by a store.
  */
-import { z } from 'zod';
+import type { MemoryState } from './memory-state-schema.js';
 
-export const MemoryRoleSchema = z.enum(['system', 'user', 'assistant']);
-export type MemoryRole = z.infer<typeof MemoryRoleSchema>;
-
-export const MemoryMessageSchema = z.object({
-  id: z.string(),
-  role: MemoryRoleSchema,
-  content: z.string(),
-  /** Epoch ms. */
-  timestamp: z.number(),
-  /** `estimateTokenCount(content)`. */
-  tokenCount: z.number(),
-});
-export type MemoryMessage = z.infer<typeof MemoryMessageSchema>;
-
-export const CompactionSummarySchema = z.object({
-  id: z.string(),
-  /** Epoch ms. */
-  createdAt: z.number(),
-  originalMessageCount: z.number(),
-  originalTokenCount: z.number(),
-  summaryTokenCount: z.number(),
-  content: z.string(),
-});
-export type CompactionSummary = z.infer<typeof CompactionSummarySchema>;
-
-export const MemoryStateSchema = z.object({
-  sessionId: z.string(),
-  messages: z.array(MemoryMessageSchema),
-  /** Every summary ever produced, oldest first; only the last reaches the model (§3.4). */
-  summaries: z.array(CompactionSummarySchema),
-  /** Running estimate, in tokens. */
-  tokenCount: z.number(),
-  totalCompactions: z.number(),
-  /** Epoch ms of the last compaction. */
-  lastCompactionAt: z.number().optional(),
-});
-export type MemoryState = z.infer<typeof MemoryStateSchema>;
+export type { CompactionSummary, MemoryMessage, MemoryRole, MemoryState } from './memory-state-schema.js';
 
 /** The state a new session (or an unreadable `memory.json`) starts from (§4.1, §4.2). */
 export function freshMemoryState(sessionId: string): MemoryState {
   return { sessionId, messages: [], summaries: [], tokenCount: 0, totalCompactions: 0 };
-}
-
-/**
- * Reads a parsed `memory.json` value: the state when it has the §4.2 shape, else undefined, which
- * the service treats as "start fresh" exactly like FreeCode's JSON parse failure (§4.1).
- */
-export function parseMemoryState(json: unknown): MemoryState | undefined {
-  const parsed = MemoryStateSchema.safeParse(json);
-  return parsed.success ? parsed.data : undefined;
 }

@@ -2,8 +2,10 @@
  * Every constant of FreeCode's engine as a parameter (engine.md §1–§5), with FreeCode's values as
  * defaults, so that scenarios can vary what FreeCode itself hard-codes (e.g. the 5,000-token hold).
  */
-import { z } from 'zod';
+import type { EngineParams, EngineVersion } from './params-schema.js';
 import { DEFAULT_AUTO_COMPACT_BUFFER_TOKENS, DEFAULT_COMPACT_TARGET_TOKENS, FALLBACK_CONTEXT_LIMIT } from './tokens.js';
+
+export type { EngineParams, EngineVersion, PruningPolicy, SelectorKind } from './params-schema.js';
 
 /** `BLOCKED_RETRY_GROWTH_TOKENS` (§4.4): growth needed before a held trigger may fire again. */
 export const BLOCKED_RETRY_GROWTH_TOKENS = 5_000;
@@ -24,55 +26,6 @@ export const AUG_MAX_TOOL_OUTPUT_CHARS = 2_000;
 /** The old sliding pruner (RC4, §5.6 "History"): responses kept whole, and the cap on older results. */
 export const SLIDING_LEGACY_KEEP_RECENT_RESPONSES = 2;
 export const SLIDING_LEGACY_CAP_CHARS = 1_000;
-
-const nonNegInt = z.number().int().nonnegative();
-
-/** Which FreeCode generation to reproduce where they differ (§0): `newest` or the 08-22 `aug` commit. */
-export const EngineVersionSchema = z.enum(['newest', 'aug']);
-export type EngineVersion = z.infer<typeof EngineVersionSchema>;
-
-/** `freecode`: §2.2's literal drop-from-front rule. `strict`: drops whole turns (§2.2 note). */
-export const SelectorKindSchema = z.enum(['freecode', 'strict']);
-export type SelectorKind = z.infer<typeof SelectorKindSchema>;
-
-/** How tool results are shown to the provider (§5.6 and its "History"). */
-export const PruningPolicySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('prefix-stable') }),
-  z.object({ kind: z.literal('sliding-legacy'), keepRecentResponses: nonNegInt, capChars: nonNegInt }),
-  z.object({ kind: z.literal('none') }),
-]);
-export type PruningPolicy = z.infer<typeof PruningPolicySchema>;
-
-/**
- * The serializable engine configuration of a scenario. Only what some code reads: the §1.4 output
- * cap is the constant `OUTPUT_TOKEN_CAP` (`usableWindow`'s default), and the §1.7 spend limit is
- * an argument of `checkSpendBreaker` (no scenario varies either, and the replay never stops a
- * turn for spend: it prices the turns the log shows).
- */
-export const EngineParamsSchema = z.object({
-  version: EngineVersionSchema,
-  selector: SelectorKindSchema,
-  /** The cost ceiling (§1.1); a window-only scenario sets it at or above the window. */
-  targetTokens: nonNegInt,
-  bufferTokens: nonNegInt,
-  /** `FREECODE_AUTO_COMPACT_TOKENS`; null = unset (§1.2 step 1). */
-  autoCompactOverrideTokens: nonNegInt.nullable(),
-  fallbackContextLimitTokens: nonNegInt,
-  preserveRecentTurns: nonNegInt,
-  maxPreserveRecentTokens: nonNegInt,
-  /** Head carve-out cap (§2.2 step 5); newest only. */
-  maxPreserveHeadTokens: nonNegInt,
-  /** Tool transcript budget per turn (newest) or memory truncation (aug) (§2.1). */
-  maxToolOutputChars: nonNegInt,
-  /** Size of both holds (§4.4). */
-  holdGrowthTokens: nonNegInt,
-  maxOverflowCompactions: nonNegInt,
-  toolResultBudgetChars: nonNegInt,
-  pruning: PruningPolicySchema,
-  /** The removed time-based microcompact (RC3, §5.7), to reproduce pre-2026-08-05 logs. */
-  legacyMicrocompact: z.boolean(),
-});
-export type EngineParams = z.infer<typeof EngineParamsSchema>;
 
 /** FreeCode's newest behaviour with every default. */
 export const DEFAULT_ENGINE_PARAMS: Readonly<EngineParams> = Object.freeze({

@@ -4,30 +4,24 @@
  * compaction of it, whether the engine decides it (threshold, overflow) or the log shows it
  * (`recorded`). Both kinds end in the same bookkeeping (`settle`), written once.
  */
-import type {
-  ApplyCompactionResult,
-  CompactionHooks,
-  EngineParams,
-  HistoryMessage,
-  LlmSummarizer,
-  LlmSummaryRequest,
-  MicrocompactDecision,
-  PruneMemo,
-} from '../engine/index.js';
-import {
-  ArraySessionStore,
-  LegacyHistoryView,
-  MemoryService,
-  NO_COMPACTION_HOOKS,
-  PruneState,
-  applyMicrocompact,
-  applyPruningPolicy,
-  isToolResultPart,
-  keepLastNUserTurns,
-  pruneStateResetsEachUserMessage,
-  runCompaction,
-  timeBasedMicrocompact,
-} from '../engine/index.js';
+import type { ApplyCompactionResult } from '../engine/apply-compaction.js';
+import type { CompactionHooks } from '../engine/compaction-hooks.js';
+import type { HistoryMessage } from '../engine/history-message.js';
+import type { LlmSummarizer, LlmSummaryRequest } from '../engine/llm-summary.js';
+import type { MicrocompactDecision } from '../engine/microcompact.js';
+import type { EngineParams } from '../engine/params.js';
+import type { PruneMemo } from '../engine/pruning-policy.js';
+import { NO_COMPACTION_HOOKS } from '../engine/compaction-hooks.js';
+import { isToolResultPart } from '../engine/history-message.js';
+import { keepLastNUserTurns } from '../engine/keep-last-turns.js';
+import { LegacyHistoryView } from '../engine/legacy-view.js';
+import { MemoryService } from '../engine/memory-service.js';
+import { applyMicrocompact, timeBasedMicrocompact } from '../engine/microcompact.js';
+import { pruneStateResetsEachUserMessage } from '../engine/params.js';
+import { PruneState } from '../engine/prune-state.js';
+import { applyPruningPolicy } from '../engine/pruning-policy.js';
+import { runCompaction } from '../engine/run-compaction.js';
+import { ArraySessionStore } from '../engine/session-store.js';
 import type { Item } from '../session/model.js';
 import { mapPacked } from '../session/packed-array.js';
 import type { TokenCalibration } from './calibrate.js';

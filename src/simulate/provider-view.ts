@@ -4,8 +4,8 @@
  * assistant message whose tool parts carry their results), and a pruned history renders as
  * prompt segments with stable identities and token sizes.
  */
-import type { HistoryMessage, HistoryPart, ToolResultPart } from '../engine/index.js';
-import { isToolResultPart } from '../engine/index.js';
+import type { HistoryMessage, HistoryPart, ToolResultPart } from '../engine/history-message.js';
+import { isToolResultPart } from '../engine/history-message.js';
 import type { Item } from '../session/model.js';
 import { emptyObjectArray, mapPacked } from '../session/packed-array.js';
 import type { TokenCalibration } from './calibrate.js';

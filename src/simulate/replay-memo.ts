@@ -8,8 +8,9 @@
  *
  * One memo serves one session (its keys are that session's objects); it is dropped with it.
  */
-import type { PruneMemo, ToolActivity, ToolLineMemo } from '../engine/index.js';
-import { newPruneMemo } from '../engine/index.js';
+import type { PruneMemo } from '../engine/pruning-policy.js';
+import type { ToolActivity, ToolLineMemo } from '../engine/tool-transcript.js';
+import { newPruneMemo } from '../engine/pruning-policy.js';
 import type { Item, Session, ToolCall } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
 import { stringifiesToItself } from './canonical-json.js';

@@ -11,15 +11,12 @@
  * compaction; `row-emitter.ts` turns sends into priced rows. The order of operations is written
  * once, in `README.md` ("The walk"); `LogWalk.run` follows it step by step.
  */
-import type { EngineParams, PruningPolicy, ToolActivity } from '../engine/index.js';
-import {
-  AUG_ENGINE_PARAMS,
-  DEFAULT_ENGINE_PARAMS,
-  OverflowRecovery,
-  isContextOverflowError,
-  runTurnSends,
-  usableWindow,
-} from '../engine/index.js';
+import type { EngineParams, PruningPolicy } from '../engine/params.js';
+import type { ToolActivity } from '../engine/tool-transcript.js';
+import { OverflowRecovery, runTurnSends } from '../engine/overflow-recovery.js';
+import { isContextOverflowError } from '../engine/overflow.js';
+import { AUG_ENGINE_PARAMS, DEFAULT_ENGINE_PARAMS } from '../engine/params.js';
+import { usableWindow } from '../engine/tokens.js';
 import type { HarnessEvent, Item, Request, Session } from '../session/model.js';
 import { CompactionDriver } from './compaction-driver.js';
 import { opencodeUsableWindow } from './policies/opencode.js';

@@ -11,7 +11,7 @@
  *   either, and the replay is the same, row for row (a target above the session's peak).
  */
 import type { Session } from '../session/model.js';
-import { compactThresholdTokens } from '../engine/index.js';
+import { compactThresholdTokens } from '../engine/tokens.js';
 import type { ModelFacts, RecordedPolicy, ReplayResult } from '../simulate/replay.js';
 import { engineParamsFor, triggerWindowTokens } from '../simulate/replay.js';
 import type { Scenario } from '../simulate/scenario.js';

@@ -8,7 +8,7 @@ import { intOf, picoOrNull, stringOf, stringOrNull } from '../cost/duck-values.j
 import type { Flag, FlagBasis, FlagKind, Severity, Stake } from '../detect/flag.js';
 import { FLAG_KINDS, SEVERITIES } from '../detect/flag.js';
 import type { FlagThresholds } from '../detect/thresholds.js';
-import { resolveThresholds } from '../detect/thresholds.js';
+import { resolveThresholds } from '../detect/thresholds-schema.js';
 import { CachecostError } from '../session/errors.js';
 
 export type FleetFlags = {

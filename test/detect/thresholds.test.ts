@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_THRESHOLDS,
-  FlagThresholdsSchema,
-  resolveThresholds,
-  THRESHOLD_NAMES,
-} from '../../src/detect/thresholds.js';
+import { DEFAULT_THRESHOLDS } from '../../src/detect/thresholds.js';
+import { FlagThresholdsSchema, resolveThresholds, THRESHOLD_NAMES } from '../../src/detect/thresholds-schema.js';
 
 describe('thresholds', () => {
   it('the defaults are valid and name every threshold', () => {

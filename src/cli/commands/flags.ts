@@ -103,7 +103,7 @@ async function readConfig(path: string): Promise<unknown> {
 
 /** Defaults, then the config file, then `--threshold` options. */
 async function thresholdsFrom(args: FlagsArgs): Promise<FlagThresholds> {
-  const { resolveThresholds } = await import('../../detect/thresholds.js');
+  const { resolveThresholds } = await import('../../detect/thresholds-schema.js');
   const layers: unknown[] = [];
   if (args.config !== undefined) layers.push(await readConfig(args.config));
   layers.push(parseThresholdOptions(args.threshold));

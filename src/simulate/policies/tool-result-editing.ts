@@ -6,7 +6,7 @@
  * the placeholder's segment id names the policy, so the cache model sees exactly where the
  * prefix changed and prices everything after it as new (replay.md §5).
  */
-import { isToolResultPart } from '../../engine/index.js';
+import { isToolResultPart } from '../../engine/history-message.js';
 import type { ReplayMessage, ReplayToolPart } from '../provider-view.js';
 import { replayMessageWith } from '../provider-view.js';
 
