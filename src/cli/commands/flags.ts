@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import type { Severity } from '../../detect/flag.js';
 import { SEVERITIES } from '../../detect/flag.js';
-import type { FlagThresholds } from '../../detect/thresholds.js';
+import { DEFAULT_THRESHOLDS, type FlagThresholds } from '../../detect/thresholds.js';
 import { CachecostError, errorMessage } from '../../session/errors.js';
 import type { ScenarioFamily } from '../../simulate/scenario.js';
 import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scenario-families.js';
@@ -101,12 +101,17 @@ async function readConfig(path: string): Promise<unknown> {
   }
 }
 
-/** Defaults, then the config file, then `--threshold` options. */
+/**
+ * Defaults, then the config file, then `--threshold` options. Without either, the defaults as
+ * they are (the schema holds them valid: tested), and the schema's module (and zod) is not loaded.
+ */
 async function thresholdsFrom(args: FlagsArgs): Promise<FlagThresholds> {
+  const options = parseThresholdOptions(args.threshold);
+  if (args.config === undefined && Object.keys(options).length === 0) return DEFAULT_THRESHOLDS;
   const { resolveThresholds } = await import('../../detect/thresholds-schema.js');
   const layers: unknown[] = [];
   if (args.config !== undefined) layers.push(await readConfig(args.config));
-  layers.push(parseThresholdOptions(args.threshold));
+  layers.push(options);
   const resolved = resolveThresholds(layers);
   if (!resolved.ok)
     throw new CachecostError(
