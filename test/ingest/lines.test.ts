@@ -133,28 +133,35 @@ describe('scanFileLines', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cachecost-scan-'));
     try {
       await fc.assert(
-        fc.asyncProperty(bytesArb, fc.integer({ min: 1, max: 16 }), fc.nat(), async (bytes, chunkBytes, pick) => {
-          const file = join(dir, 'log.jsonl');
-          await writeFile(file, bytes);
-          // Resume at a line start, as an incremental re-read does.
-          const starts = [{ offset: 0, linesBefore: 0 }];
-          for (const line of await fromAsync(readFileLines(file)))
-            if (line.terminated) starts.push({ offset: line.endOffset, linesBefore: line.number });
-          const from = starts[pick % starts.length] ?? { offset: 0, linesBefore: 0 };
-          const expected = await fromAsync(readFileLines(file, from));
-          const seen: unknown[] = [];
-          await scanFileLines(
-            file,
-            (line, text) => {
-              // The text of one line decoded from its bytes alone (the byte readers' fallback) is the same.
-              expect(rawLineText(line)).toBe(text);
-              seen.push({ number: line.number, text, terminated: line.terminated, endOffset: line.endOffset });
-            },
-            from,
-            { chunkBytes },
-          );
-          expect(seen).toEqual(expected);
-        }),
+        fc.asyncProperty(
+          bytesArb,
+          fc.integer({ min: 1, max: 16 }),
+          fc.nat(),
+          // Lines decoded a few bytes at a time or a chunk at once (the default is 32 KB).
+          fc.option(fc.integer({ min: 1, max: 24 }), { nil: undefined }),
+          async (bytes, chunkBytes, pick, decodePieceBytes) => {
+            const file = join(dir, 'log.jsonl');
+            await writeFile(file, bytes);
+            // Resume at a line start, as an incremental re-read does.
+            const starts = [{ offset: 0, linesBefore: 0 }];
+            for (const line of await fromAsync(readFileLines(file)))
+              if (line.terminated) starts.push({ offset: line.endOffset, linesBefore: line.number });
+            const from = starts[pick % starts.length] ?? { offset: 0, linesBefore: 0 };
+            const expected = await fromAsync(readFileLines(file, from));
+            const seen: unknown[] = [];
+            await scanFileLines(
+              file,
+              (line, text) => {
+                // The text of one line decoded from its bytes alone (the byte readers' fallback) is the same.
+                expect(rawLineText(line)).toBe(text);
+                seen.push({ number: line.number, text, terminated: line.terminated, endOffset: line.endOffset });
+              },
+              from,
+              { chunkBytes, ...(decodePieceBytes === undefined ? {} : { decodePieceBytes }) },
+            );
+            expect(seen).toEqual(expected);
+          },
+        ),
         { numRuns: 300 },
       );
     } finally {
