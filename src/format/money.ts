@@ -1,7 +1,8 @@
 /**
  * The one money formatter for people (tables, HTML, chart labels, notes). Exact amounts are
  * integer pico-dollars (`src/cost/money.ts`) or exact decimal USD strings; this module only
- * rounds them for display, through `Intl.NumberFormat`:
+ * rounds them for display, as `Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })`
+ * does (`decimal.ts`, without ICU's ~20 ms start):
  *
  * - 1 dollar and more: cents with thousands separators (`$1,234.56`);
  * - below 1 dollar: four decimals (`$0.0155`), so that small sessions do not all read `$0.00`;
@@ -9,6 +10,8 @@
  *
  * Machine outputs (JSON, CSV) carry the exact decimal string instead (README "JSON and CSV").
  */
+
+import { formatDecimal } from './decimal.js';
 
 /** Shown instead of an amount when nothing could be priced (pricing.md: unpriced is never $0). */
 export const UNPRICED = 'unpriced';
@@ -19,29 +22,6 @@ export const UNPRICED = 'unpriced';
 export const INCOMPLETE_MARK = '+';
 
 const PICO_PER_USD = 1_000_000_000_000n;
-
-// Built on first use, not at import: the first `Intl.NumberFormat` of a process costs several ms
-// (ICU data), which commands that print JSON or CSV never need.
-let formats: { readonly dollars: Intl.NumberFormat; readonly cents: Intl.NumberFormat } | null = null;
-function usdFormats(): { readonly dollars: Intl.NumberFormat; readonly cents: Intl.NumberFormat } {
-  formats ??= {
-    dollars: new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: 'USD',
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-      signDisplay: 'negative',
-    }),
-    cents: new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: 'USD',
-      minimumFractionDigits: 4,
-      maximumFractionDigits: 4,
-      signDisplay: 'negative',
-    }),
-  };
-  return formats;
-}
 
 /** An amount: pico-dollars (bigint), an exact decimal USD string, or a USD number. */
 export type Amount = bigint | string | number;
@@ -66,10 +46,12 @@ export function formatUsd(amount: Amount | null, options: UsdFormatOptions = {})
   if (amount === null) return UNPRICED;
   const usd = amountToUsd(amount);
   if (!Number.isFinite(usd)) return String(usd);
-  const format = Math.abs(usd) >= 1 ? usdFormats().dollars : usdFormats().cents;
-  let text = format.format(usd);
+  const fractionDigits = Math.abs(usd) >= 1 ? 2 : 4;
+  const format = (value: number): string =>
+    formatDecimal(value, { fractionDigits, signDisplay: 'negative', prefix: '$' });
+  let text = format(usd);
   // signDisplay 'negative' drops the sign of a negative zero after rounding (-0.00001 → $0.0000).
-  if (options.signed === true && usd > 0 && text !== format.format(0)) text = `+${text}`;
+  if (options.signed === true && usd > 0 && text !== format(0)) text = `+${text}`;
   return options.incomplete === true ? `${text}${INCOMPLETE_MARK}` : text;
 }
 
