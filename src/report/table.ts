@@ -7,6 +7,7 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import Table from 'cli-table3';
+import tableUtils from 'cli-table3/src/utils.js';
 import { fitWidth, isCompact, PLAIN, type TerminalOptions } from '../format/terminal.js';
 import { terminalSafeOutput } from '../format/terminal-safe.js';
 import { wrapWords } from '../format/wrap.js';
@@ -36,6 +37,15 @@ export type TableSpec = {
 
 /** Said under a table that left columns out. */
 export const COMPACT_NOTE = 'Compact view: some columns are hidden; --wide shows them all.';
+
+/**
+ * Body rows drawn by one cli-table3 table. cli-table3 lays a table out in time quadratic in its
+ * cells (each cell is checked against every cell of the rows before it for spans: 4,000 rows of 11
+ * columns took 6.2 s, 500 rows 0.38 s), so a longer table is drawn in parts of this many rows with
+ * the same column widths, and the parts' lines are joined: the same text as one table (a property
+ * draws both), in time linear in the rows.
+ */
+const ROWS_PER_PART = 50;
 
 /** Narrowest a wrapping column gets, padding included. */
 const MIN_WRAP_WIDTH = 10;
@@ -113,7 +123,12 @@ function fit(spec: TableSpec, rows: readonly (readonly string[])[], options: Ter
  * With `options`, the table fits `options.width` when its columns can (see the module comment) and
  * a line under it says when columns were left out.
  */
-export function renderTable(spec: TableSpec, options: TerminalOptions = PLAIN): string {
+export function renderTable(
+  spec: TableSpec,
+  options: TerminalOptions = PLAIN,
+  /** For tests: rows per cli-table3 table (`ROWS_PER_PART`). */
+  rowsPerPart = ROWS_PER_PART,
+): string {
   // Cells quote logs (model names, ids, paths): no control character reaches the terminal. Renderers
   // may put their own line breaks and colour (SGR) in a cell; every other control is escaped.
   const rows = [...spec.rows, ...(spec.footer ?? [])].map((row) => row.map(terminalSafeOutput));
@@ -138,14 +153,79 @@ export function renderTable(spec: TableSpec, options: TerminalOptions = PLAIN): 
                 .flatMap((line) => wrapWords(stripVTControlCharacters(line), room))
                 .join('\n');
         });
-  const table = new Table({
-    head: wrap(columns.map((column) => column.header)),
-    colAligns: columns.map((column) => column.align),
-    ...(widths === null ? {} : { colWidths: [...widths] }),
-    // Compact: a rule under the header only, so a list of sessions stays one line per session.
-    style: { head: [], border: [], compact: true },
-  });
-  for (const row of rows) table.push(wrap(pick(row)));
-  const text = table.toString();
+  const head = wrap(columns.map((column) => column.header));
+  const body = rows.map((row) => wrap(pick(row)));
+  const text = drawTable(
+    head,
+    body,
+    columns.map((column) => column.align),
+    widths,
+    rowsPerPart,
+  );
   return dropped ? `${text}\n${COMPACT_NOTE}` : text;
+}
+
+/**
+ * The cli-table3 table of `head` and `body`: one table up to `rowsPerPart` rows, else parts of
+ * that many rows drawn with the widths the whole table would have (`ROWS_PER_PART`). A part
+ * without a header is its rows between a top and a bottom border, which the join leaves out:
+ * cli-table3 draws a row's lines from its own cells, the column widths and whether a cell is in
+ * the first column, never from other rows.
+ */
+function drawTable(
+  head: readonly string[],
+  body: readonly (readonly string[])[],
+  colAligns: readonly Align[],
+  widths: readonly number[] | null,
+  rowsPerPart: number,
+): string {
+  const colWidths = body.length > rowsPerPart ? (widths ?? naturalWidths(head, body)) : widths;
+  const draw = (withHead: boolean, rows: readonly (readonly string[])[]): string => {
+    const table = new Table({
+      head: withHead ? [...head] : [],
+      colAligns: [...colAligns],
+      ...(colWidths === null ? {} : { colWidths: [...colWidths] }),
+      // Compact: a rule under the header only, so a list of sessions stays one line per session.
+      style: { head: [], border: [], compact: true },
+    });
+    for (const row of rows) table.push([...row]);
+    return table.toString();
+  };
+  // No column left (all secondary, compact): cli-table3 draws no line at all.
+  if (colWidths === null || body.length <= rowsPerPart || colAligns.length === 0) return draw(true, body);
+  const first = draw(true, body.slice(0, rowsPerPart));
+  const parts = [first.slice(0, first.lastIndexOf('\n'))];
+  for (let start = rowsPerPart; start < body.length; start += rowsPerPart) {
+    const part = draw(false, body.slice(start, start + rowsPerPart));
+    const last = start + rowsPerPart >= body.length;
+    parts.push(part.slice(part.indexOf('\n') + 1, last ? part.length : part.lastIndexOf('\n')));
+  }
+  return parts.join('\n');
+}
+
+/**
+ * The widths cli-table3 gives the columns of a table without `colWidths`: each column's widest
+ * cell (its `strlen`: the widest line, colour codes left out, East Asian wide characters counted
+ * twice) plus the padding, at least 1. Null when this cli-table3 does not have `strlen` where it is
+ * expected (the table is then drawn whole).
+ */
+function naturalWidths(head: readonly string[], body: readonly (readonly string[])[]): number[] | null {
+  const strlen = tableStrlen();
+  if (strlen === null) return null;
+  // Printable ASCII (and line breaks) is one column a character: no call into string-width, whose
+  // colour-code pattern is built anew on every call.
+  const width = (text: string): number =>
+    PRINTABLE_ASCII.test(text) ? Math.max(...text.split('\n').map((line) => line.length)) : strlen(text);
+  const widths = head.map((cell) => Math.max(width(cell) + PADDING, 1));
+  for (const row of body)
+    for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 1, width(cell) + PADDING);
+  return widths;
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e\n]*$/;
+
+/** cli-table3's own width of a cell's text (`src/utils.js`), or null when it is not there. */
+function tableStrlen(): ((text: string) => number) | null {
+  const strlen = tableUtils.strlen;
+  return typeof strlen === 'function' ? (strlen as (text: string) => number) : null;
 }

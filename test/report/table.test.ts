@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderTable } from '../../src/report/table.js';
+import type { TerminalOptions } from '../../src/format/terminal.js';
+import { renderTable, type TableSpec } from '../../src/report/table.js';
 
 describe('renderTable', () => {
   it('right-aligns numeric columns and has no colour codes', () => {
@@ -23,6 +25,51 @@ describe('renderTable', () => {
   it('refuses a row with the wrong number of cells (a bug, not input)', () => {
     expect(() => renderTable({ columns: [{ header: 'A', align: 'left' }], rows: [['x', 'y']] })).toThrow(
       'table row has 2 cells for 1 columns',
+    );
+  });
+
+  // Long tables are drawn in parts (cli-table3's layout is quadratic in the cells): joined, the
+  // parts must be the one table, byte for byte, whatever the cells and wherever a part ends.
+  it('draws a table in parts as one table: any cells, any part length, fitted or not', () => {
+    const cell = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom(
+        '',
+        '1,234',
+        '$0.0155',
+        '48.1M',
+        '日本語',
+        '😀x',
+        'a\nbb',
+        'e\u0301',
+        '\u001b[31mred\u001b[39m',
+        'x y z w',
+      ),
+    );
+    const spec = fc.integer({ min: 1, max: 4 }).chain((n) =>
+      fc.record({
+        columns: fc.array(
+          fc.record({
+            header: fc.constantFrom('Name', 'Tokens', 'Cost ($)', 'Session id', '名前'),
+            align: fc.constantFrom<'left' | 'right'>('left', 'right'),
+            secondary: fc.boolean(),
+          }),
+          { minLength: n, maxLength: n },
+        ),
+        rows: fc.array(fc.array(cell, { minLength: n, maxLength: n }), { maxLength: 30 }),
+        footer: fc.array(fc.array(cell, { minLength: n, maxLength: n }), { maxLength: 2 }),
+      }),
+    );
+    const options = fc.record({
+      width: fc.option(fc.integer({ min: 10, max: 120 }), { nil: null }),
+      layout: fc.constantFrom<TerminalOptions['layout']>('auto', 'wide', 'compact'),
+      color: fc.constant(false),
+    });
+    fc.assert(
+      fc.property(spec, options, fc.integer({ min: 1, max: 7 }), (table: TableSpec, terminal, rowsPerPart) => {
+        expect(renderTable(table, terminal, rowsPerPart)).toBe(renderTable(table, terminal, Number.POSITIVE_INFINITY));
+      }),
+      { numRuns: Number(process.env.TABLE_RUNS ?? 400) },
     );
   });
 });
