@@ -262,6 +262,40 @@ const zodEnglishOnlyPlugin = {
       throw new Error(`${path} names zod's locales, which the bundle holds only in English (zodEnglishOnlyPlugin)`);
   }
 }
+/**
+ * strip-ansi 6 (cli-table3 measures every cell through string-width, which strips colour codes
+ * with it) builds its pattern anew on every call, `string.replace(ansiRegex(), '')`: ≈ 10 µs a
+ * call, ≈ 80 ms of a 577-row table (bench/README.md, fixed15). The bundle builds it once, as
+ * strip-ansi 7 does: `replace` with a global pattern starts at 0 and leaves `lastIndex` at 0, so
+ * one pattern serves every call. The same answer for every input; a strip-ansi whose source is
+ * not the one known here fails the build, so that an upgrade is looked at.
+ */
+const STRIP_ANSI_6 = [
+  "'use strict';",
+  "const ansiRegex = require('ansi-regex');",
+  '',
+  "module.exports = string => typeof string === 'string' ? string.replace(ansiRegex(), '') : string;",
+  '',
+].join('\n');
+const stripAnsiOncePlugin = {
+  name: 'strip-ansi-once',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]node_modules[\\/]strip-ansi[\\/]index\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      // strip-ansi 7 and later build the pattern once already (and are ES modules).
+      if (!source.includes('ansiRegex()')) return undefined;
+      if (source !== STRIP_ANSI_6)
+        throw new Error(`${args.path}: not the strip-ansi 6 source stripAnsiOncePlugin rewrites; look at it again`);
+      return {
+        contents: source.replace(
+          "module.exports = string => typeof string === 'string' ? string.replace(ansiRegex(), '') : string;",
+          "const pattern = ansiRegex();\nmodule.exports = string => typeof string === 'string' ? string.replace(pattern, '') : string;",
+        ),
+        loader: 'js',
+      };
+    });
+  },
+};
 // CommonJS packages (cli-table3, papaparse, cli-progress) `require` Node's own modules.
 const banner = {
   js: "import { createRequire as __cachecostRequire } from 'node:module';\nconst require = __cachecostRequire(import.meta.url);",
@@ -415,7 +449,7 @@ const lazy = await build({
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
   banner,
-  plugins: [proxyPlugin, zodEnglishOnlyPlugin, lazyShimImportsPlugin, moduleUrlPlugin],
+  plugins: [proxyPlugin, zodEnglishOnlyPlugin, stripAnsiOncePlugin, lazyShimImportsPlugin, moduleUrlPlugin],
 });
 /** Lazy module → its file in the chunk directory. */
 const lazyFiles = new Map();
