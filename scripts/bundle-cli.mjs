@@ -270,13 +270,11 @@ const zodEnglishOnlyPlugin = {
  * one pattern serves every call. The same answer for every input; a strip-ansi whose source is
  * not the one known here fails the build, so that an upgrade is looked at.
  */
-const STRIP_ANSI_6 = [
-  "'use strict';",
-  "const ansiRegex = require('ansi-regex');",
-  '',
-  "module.exports = string => typeof string === 'string' ? string.replace(ansiRegex(), '') : string;",
-  '',
-].join('\n');
+const STRIP_ANSI_6_EXPORT =
+  "module.exports = string => typeof string === 'string' ? string.replace(ansiRegex(), '') : string;";
+const STRIP_ANSI_6 = ["'use strict';", "const ansiRegex = require('ansi-regex');", '', STRIP_ANSI_6_EXPORT, ''].join(
+  '\n',
+);
 const stripAnsiOncePlugin = {
   name: 'strip-ansi-once',
   setup(pluginBuild) {
@@ -288,8 +286,8 @@ const stripAnsiOncePlugin = {
         throw new Error(`${args.path}: not the strip-ansi 6 source stripAnsiOncePlugin rewrites; look at it again`);
       return {
         contents: source.replace(
-          "module.exports = string => typeof string === 'string' ? string.replace(ansiRegex(), '') : string;",
-          "const pattern = ansiRegex();\nmodule.exports = string => typeof string === 'string' ? string.replace(pattern, '') : string;",
+          STRIP_ANSI_6_EXPORT,
+          `const pattern = ansiRegex();\n${STRIP_ANSI_6_EXPORT.replace('ansiRegex()', 'pattern')}`,
         ),
         loader: 'js',
       };

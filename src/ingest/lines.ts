@@ -215,6 +215,13 @@ function returnBuffer(buffer: Buffer, chunkBytes: number): void {
   if (buffer.length === chunkBytes && buffer.length <= KEPT_BUFFER_MAX) spareBuffer = buffer;
 }
 
+/** `decode`: hand each line's text too (default true); the sizes are for tests. */
+type ScanOptions = {
+  readonly decode?: boolean;
+  readonly chunkBytes?: number;
+  readonly decodePieceBytes?: number;
+};
+
 /**
  * Calls `onLine` for every line of a file (from a line start, numbering continuing from there),
  * chunk by chunk: whole chunks are read into one buffer and split with `indexOf`, with no stream,
@@ -229,7 +236,7 @@ export async function scanFileLines(
   path: string,
   onLine: (line: RawLine, text: string) => void,
   from: LineStart = { offset: 0, linesBefore: 0 },
-  options: { readonly decode?: boolean; readonly chunkBytes?: number; readonly decodePieceBytes?: number } = {},
+  options: ScanOptions = {},
 ): Promise<void> {
   await Promise.resolve();
   scanFileLinesSync(path, onLine, from, options);
@@ -239,7 +246,7 @@ function scanFileLinesSync(
   path: string,
   onLine: (line: RawLine, text: string) => void,
   from: LineStart,
-  options: { readonly decode?: boolean; readonly chunkBytes?: number; readonly decodePieceBytes?: number },
+  options: ScanOptions,
 ): void {
   const decodeText = options.decode ?? true;
   const pieceBytes = options.decodePieceBytes ?? DECODE_PIECE_BYTES;
