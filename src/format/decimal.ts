@@ -89,10 +89,8 @@ function roundedDigits(
     integer = digits.slice(0, point);
     fraction = digits.slice(point);
   }
-  integer = integer.replace(/^0+(?=\d)/, '');
-  if (integer === '') integer = '0';
-  fraction = fraction.slice(0, fractionDigits).padEnd(fractionDigits, '0');
-  return { integer, fraction, zero };
+  // The digits start with a non-zero one (or are a lone 0), and at most `fractionDigits` follow the point.
+  return { integer, fraction: fraction.padEnd(fractionDigits, '0'), zero };
 }
 
 /** The significant digits of `magnitude` (finite, ≥ 0) and where the point goes: value = 0.<digits> × 10^point. */
