@@ -51,8 +51,12 @@ function textItem(
   content: ContentMode,
   synthetic: string | null,
 ): Item {
-  const base = { id, timestampMs, text: kept(text, content), chars: text.length, imageParts: 0, imageChars: 0 };
-  return kind === 'user' ? { ...base, kind: 'user', synthetic } : { ...base, kind: 'system' };
+  // Written out, not `{ ...base, kind }`: each property added after a spread costs ~1 µs on Node 20.
+  const shown = kept(text, content);
+  const chars = text.length;
+  return kind === 'user'
+    ? { id, timestampMs, text: shown, chars, imageParts: 0, imageChars: 0, kind: 'user', synthetic }
+    : { id, timestampMs, text: shown, chars, imageParts: 0, imageChars: 0, kind: 'system' };
 }
 
 /**
