@@ -13,8 +13,9 @@
 //    time (user + system) and peak RSS (`/usr/bin/time`) of each run.
 // 3. Prints the medians and the ratio simulate / report (goal: ≤ 1.5× wall), and checks that every
 //    simulate run printed the same bytes (the replay is deterministic).
-//    With --baseline: also another build's simulate (e.g. a checkout of main), alternated with the
-//    others, and its ratio to this build's report (before / after figures from one run).
+//    With --baseline: also another build's simulate and report (e.g. a checkout of main), alternated
+//    with the others: its own ratio, and its simulate against this build's report (before / after
+//    figures from one run; a change that speeds up reading moves both commands).
 //    With --threads: this build's simulate once per thread count (`CACHECOST_THREADS`; `auto` =
 //    unset), each a row of its own, alternated with the others; every one must print the same bytes.
 // 4. With --big: peak RSS of `sessions --json`, `report --by session --json` (both --no-cache; goal
@@ -89,7 +90,11 @@ for (const threads of values.threads?.split(',') ?? []) {
   commands[name] = simulateArgv;
   if (threads !== 'auto') threadsOf[name] = threads;
 }
-if (baseline !== null) commands.baseline = commands.simulate;
+if (baseline !== null) {
+  commands.baseline = commands.simulate;
+  commands['baseline report'] = commands.report;
+}
+const isBaseline = (name) => name.startsWith('baseline');
 const names = Object.keys(commands);
 const samples = Object.fromEntries(names.map((name) => [name, []]));
 const outputs = new Set();
@@ -98,7 +103,7 @@ const baselineOutputs = new Set();
 for (let run = 0; run < runs; run += 1) {
   for (const name of run % 2 === 0 ? names : [...names].reverse()) {
     const env = threadsOf[name] === undefined ? PLAIN : { ...PLAIN, CACHECOST_THREADS: threadsOf[name] };
-    const m = await measure(name === 'baseline' ? resolve(baseline) : cachecostMain, commands[name], env);
+    const m = await measure(isBaseline(name) ? resolve(baseline) : cachecostMain, commands[name], env);
     samples[name].push(m);
     if (name.startsWith('simulate')) outputs.add(m.stdout);
     if (name === 'baseline') baselineOutputs.add(m.stdout);
@@ -111,19 +116,25 @@ const row = (name) => ({
   cpu: fmtS(median(samples[name].map((m) => m.cpuMs))),
   peakRss: `${median(samples[name].map((m) => m.rssMb)).toFixed(0)} MB`,
 });
-console.table(names.map((name) => ({ build: name === 'baseline' ? baseline : 'this', ...row(name) })));
-const ratio = (name, key) => median(samples[name].map((m) => m[key])) / median(samples.report.map((m) => m[key]));
+console.table(names.map((name) => ({ build: isBaseline(name) ? baseline : 'this', ...row(name) })));
+const ratio = (name, key, to = 'report') =>
+  median(samples[name].map((m) => m[key])) / median(samples[to].map((m) => m[key]));
 console.log(
   `simulate / report: ${ratio('simulate', 'ms').toFixed(2)}× wall, ${ratio('simulate', 'cpuMs').toFixed(2)}× CPU (goal ≤ 1.5× wall); ` +
     `simulate output ${outputs.size === 1 ? 'identical in every run' : 'DIFFERS BETWEEN RUNS'}`,
 );
 for (const name of names.filter((n) => n.startsWith('simulate@')))
   console.log(`${name} / report: ${ratio(name, 'ms').toFixed(2)}× wall, ${ratio(name, 'cpuMs').toFixed(2)}× CPU`);
-if (baseline !== null)
+if (baseline !== null) {
+  console.log(
+    `baseline simulate / baseline report: ${ratio('baseline', 'ms', 'baseline report').toFixed(2)}× wall, ` +
+      `${ratio('baseline', 'cpuMs', 'baseline report').toFixed(2)}× CPU`,
+  );
   console.log(
     `baseline simulate / this report: ${ratio('baseline', 'ms').toFixed(2)}× wall, ${ratio('baseline', 'cpuMs').toFixed(2)}× CPU; ` +
       `baseline output ${baselineOutputs.size === 1 && outputs.has([...baselineOutputs][0]) ? 'identical to this build’s' : 'DIFFERS from this build’s'}`,
   );
+}
 if (outputs.size !== 1) process.exitCode = 1;
 
 if (big) {
