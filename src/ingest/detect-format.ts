@@ -36,8 +36,12 @@ function discoveryHead(first: JsonObject): JsonObject {
 }
 
 const FREECODE_NAMES: ReadonlySet<string> = new Set(['events.jsonl', 'messages.jsonl', 'meta.json', 'memory.json']);
-/** A JSONL file's first line is looked for in its first 64 KB; a longer first line gets up to 256 KB (rare). */
-const FIRST_LINE_BYTES = 64 * 1024;
+/**
+ * A JSONL file's first line is looked for in its first 4 KB (most first lines are shorter: a read
+ * copies every byte it asks for, and discovery reads the head of every log), then in 64 KB, and a
+ * longer first line gets up to 256 KB (rare).
+ */
+const FIRST_LINE_READS = [4 * 1024, 64 * 1024] as const;
 const HEAD_BYTES = 256 * 1024;
 const NEWLINE = 0x0a;
 /** Whitespace and the UTF-8 BOM's bytes (EF BB BF), skipped before the first line. */
@@ -106,14 +110,18 @@ function firstLineEnd(bytes: Buffer): number {
 
 /**
  * The start of a JSONL file, decoded only up to its first line (a transcript's later lines can be
- * megabytes of tool output nobody needs for detection): 64 KB are read, 256 KB when the first line
- * is longer; when even that holds no `\n`, the whole prefix is returned (the regex fallback reads it).
+ * megabytes of tool output nobody needs for detection): 4 KB are read, then 64 KB and 256 KB while the
+ * first line is longer; when even that holds no `\n`, the whole prefix is returned (the regex fallback reads it).
  */
 function readFirstLine(path: string): string {
-  let bytes = readBytes(path, FIRST_LINE_BYTES);
+  let limit: number = FIRST_LINE_READS[0];
+  let bytes = readBytes(path, limit);
   let end = firstLineEnd(bytes);
-  if (end === -1 && bytes.length === FIRST_LINE_BYTES) {
-    bytes = readBytes(path, HEAD_BYTES);
+  for (const next of [FIRST_LINE_READS[1], HEAD_BYTES]) {
+    // A read that came short held the whole file.
+    if (end !== -1 || bytes.length < limit) break;
+    limit = next;
+    bytes = readBytes(path, limit);
     end = firstLineEnd(bytes);
   }
   return decodeHead(end === -1 ? bytes : bytes.subarray(0, end + 1));

@@ -80,6 +80,22 @@ describe('a damaged first line', () => {
     expect(await detectText(`{"x":"${'a'.repeat(70_000)}\n${claudeLine}\n`)).toBe('claude-code');
   });
 
+  it('reads a first line of any length up to the bounded head, across each read size (4 KB, 64 KB, 256 KB)', async () => {
+    for (const length of [10, 4_000, 4_096, 4_200, 65_530, 65_536, 70_000, 200_000]) {
+      const long = JSON.stringify({
+        type: 'user',
+        sessionId: 's1',
+        uuid: 'u1',
+        message: { role: 'user', content: 'x'.repeat(length) },
+      });
+      // Alone in its file (no newline: the whole prefix), and followed by another line.
+      expect(await detectText(long)).toBe('claude-code');
+      expect(await detectText(`${long}\n${claudeLine}\n`)).toBe('claude-code');
+      // A damaged first line of the same length falls back to the next line.
+      expect(await detectText(`{"x":"${'a'.repeat(length)}\n${claudeLine}\n`)).toBe('claude-code');
+    }
+  });
+
   it('claims nothing when no line of the head is a known record', async () => {
     expect(await detectText('not json\n{"hello":1}\n')).toBeNull();
     expect(await detectText('not json at all')).toBeNull();
