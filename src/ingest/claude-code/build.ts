@@ -69,20 +69,36 @@ function betterUsage(candidate: MeasuredUsage | null, current: MeasuredUsage | n
   return candidate.promptTokens > current.promptTokens;
 }
 
-/** The usage of every response of the session: its best line over all files, whatever their order (§1.4, §1.5). */
-class BestUsages {
-  readonly best = new Map<string, MeasuredUsage | null>();
-  /** A response with a line whose counts are invalid has no usage we can trust: never an earlier partial line's. */
-  readonly invalid = new Set<string>();
+/**
+ * One response of the session (one request key): the file that counts it, and its usage, the best
+ * line over all files whatever their order (§1.4, §1.5). One map entry per response holds all three,
+ * so that a line costs one lookup (a large transcript has tens of thousands of responses, each
+ * written as several lines).
+ */
+type ResponseState = {
+  /** The file whose line created the request (a line of another file is a replayed copy); undefined until one does. */
+  owner: string | undefined;
+  usage: MeasuredUsage | null;
+  /** A line of the response had invalid counts: no usage we can trust, never an earlier partial line's. */
+  invalid: boolean;
+};
 
-  /** `ids`: the record's `claudeRequestKey`. */
-  add(record: AssistantRecord, ids: string | null, file: string, line: number): void {
-    if (record.apiError !== null) return;
-    const key = ids ?? `${file}:${line}`;
-    if (record.usageInvalid) this.invalid.add(key);
-    const current = this.best.get(key);
-    if (current === undefined) this.best.set(key, record.usage);
-    else if (betterUsage(record.usage, current)) this.best.set(key, record.usage);
+/** Every response of the session by request key (`claudeRequestKey`, else `<file>:<line>`). */
+class Responses {
+  private readonly byKey = new Map<string, ResponseState>();
+
+  /** An assistant line's response, its usage weighed (`betterUsage`); null for an API error line, which is no response. */
+  add(record: AssistantRecord, key: string): ResponseState | null {
+    if (record.apiError !== null) return null;
+    const current = this.byKey.get(key);
+    if (current === undefined) {
+      const state: ResponseState = { owner: undefined, usage: record.usage, invalid: record.usageInvalid };
+      this.byKey.set(key, state);
+      return state;
+    }
+    if (record.usageInvalid) current.invalid = true;
+    if (betterUsage(record.usage, current.usage)) current.usage = record.usage;
+    return current;
   }
 }
 
@@ -94,8 +110,6 @@ class Builder {
   readonly requests: MutableRequest[] = [];
   readonly events: HarnessEvent[] = [];
   readonly issues: IngestIssue[] = [];
-  /** Request key → the file that counts it (the first that holds it). */
-  private readonly owners = new Map<string, string>();
   /** Keys another session counted, per file of this one: reported once per file. */
   readonly claimedElsewhere = new Map<string, ClaimedElsewhere>();
   private readonly toolNames = new Map<string, string>();
@@ -117,10 +131,11 @@ class Builder {
   private readonly summaries: { readonly leafUuid: string | null; readonly title: string }[] = [];
   project: string | null = null;
 
-  /** Line and ids of each request, in request order: its usage and any note are settled at the end (`settle`). */
+  /** Line, ids and response of each request, in request order: its usage and any note are settled at the end (`settle`). */
   private readonly requestLines: number[] = [];
   private readonly requestIds: (string | null)[] = [];
-  readonly usages = new BestUsages();
+  private readonly requestResponses: ResponseState[] = [];
+  private readonly responses = new Responses();
 
   constructor(
     private readonly sessionId: string,
@@ -179,9 +194,19 @@ class Builder {
     return false;
   }
 
-  /** `ids`: the record's `claudeRequestKey`, computed once per line by `ClaudeSessionBuild.add`. */
-  assistant(record: AssistantRecord, ids: string | null, file: string, line: number, agentId: string | null): void {
-    if (record.apiError !== null) {
+  /**
+   * `ids`: the record's `claudeRequestKey`; `response`: its response as `Responses.add` weighed the
+   * line (null for an API error line); both computed once per line by `record`.
+   */
+  private assistant(
+    record: AssistantRecord,
+    ids: string | null,
+    response: ResponseState | null,
+    file: string,
+    line: number,
+    agentId: string | null,
+  ): void {
+    if (response === null) {
       if (agentId === null) {
         this.events.push({
           kind: 'model_error',
@@ -189,19 +214,19 @@ class Builder {
           requestIndex: this.requests.length,
           timestampMs: record.timestampMs,
           errorKind: 'api_error',
-          message: record.apiError,
+          message: record.apiError ?? '',
         });
       }
       return;
     }
-    const key = ids ?? `${file}:${line}`;
-    const owner = this.owners.get(key);
-    if (owner !== undefined && owner !== file) return; // a replayed copy (§1.5): its usage is weighed in `usages`
+    const owner = response.owner;
+    if (owner !== undefined && owner !== file) return; // a replayed copy (§1.5): its usage is weighed in `responses`
     if (owner === undefined) {
-      this.owners.set(key, file);
-      if (ids === null || this.claim(key, file, line)) {
+      response.owner = file;
+      if (ids === null || this.claim(ids, file, line)) {
         this.requestLines.push(line);
         this.requestIds.push(ids);
+        this.requestResponses.push(response);
         this.requests.push({
           index: this.requests.length,
           itemIndex: this.items.length,
@@ -317,6 +342,8 @@ class Builder {
     unknownTypes: Map<string, { line: number; count: number }>,
   ): void {
     const kind = record.kind;
+    // Every line of a response weighs its usage, a main copy's too (§1.4, §1.5).
+    const response = kind === 'assistant' ? this.responses.add(record, ids ?? `${input.file}:${line}`) : null;
     const placed = kind === 'assistant' || kind === 'user' || kind === 'compact_boundary' || kind === 'api_error';
     if (placed && this.isMainCopy(record, input)) return;
     switch (record.kind) {
@@ -326,7 +353,7 @@ class Builder {
         if (this.project === null && record.cwd !== null) this.project = record.cwd;
         const agentId = this.agentOf(record, input.agentId);
         if (agentId === null) this.enterChain(record.parentUuid);
-        if (record.kind === 'assistant') this.assistant(record, ids, input.file, line, agentId);
+        if (record.kind === 'assistant') this.assistant(record, ids, response, input.file, line, agentId);
         else if (agentId === null) this.user(record, input.file, line);
         if (agentId === null) this.leaveChain(record.uuid);
         return;
@@ -390,16 +417,15 @@ class Builder {
    * their response over every file read (§1.4), and notes those that report none.
    */
   settle(file: string, from: number, to: number): void {
-    const { best, invalid } = this.usages;
     for (let index = from; index < to; index += 1) {
       const request = this.requests[index];
       const line = this.requestLines[index];
       const ids = this.requestIds[index];
-      if (request === undefined || line === undefined || ids === undefined) continue;
-      const key = ids ?? `${file}:${line}`;
-      const usage = best.get(key) ?? null;
+      const response = this.requestResponses[index];
+      if (request === undefined || line === undefined || ids === undefined || response === undefined) continue;
+      const usage = response.usage;
       // A `usage invalid` issue is already on the line: usage null, no second issue.
-      const invalidUsage = invalid.has(key);
+      const invalidUsage = response.invalid;
       const reported = !invalidUsage && usageReported(usage);
       if (!reported && !invalidUsage) {
         this.issues.push({
@@ -523,7 +549,6 @@ export class ClaudeSessionBuild {
     if (current === null) throw new Error('ClaudeSessionBuild.add before beginFile');
     // The request key is built once per line, for both passes (its string is hashed by several maps).
     const ids = record.kind === 'assistant' ? claudeRequestKey(record) : null;
-    if (record.kind === 'assistant') this.builder.usages.add(record, ids, current.file.file, line);
     this.builder.record(record, ids, current.file, line, current.read.unknownTypes);
   }
 

@@ -73,3 +73,49 @@ describe('Claude Code response dedupe (property)', () => {
     );
   });
 });
+
+describe('Claude Code response with a line of invalid counts', () => {
+  function assistantLine(n: number, usage: Record<string, unknown>): string {
+    return JSON.stringify({
+      type: 'assistant',
+      uuid: `u${n}`,
+      isSidechain: false,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      requestId: 'req_1',
+      message: { id: 'msg_a', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: 'x' }], usage },
+    });
+  }
+  const valid = { input_tokens: 1, cache_read_input_tokens: 2, cache_creation_input_tokens: 3, output_tokens: 40 };
+  const invalid = { ...valid, output_tokens: -5 };
+
+  it('has no usage, whichever line comes first, and the invalid line is the only issue', () => {
+    for (const usages of [
+      [valid, invalid],
+      [invalid, valid],
+      [valid, invalid, valid],
+    ]) {
+      const issues: { file: string; line: number; reason: string }[] = [];
+      const records = usages.map((usage, n) => {
+        const result = parseClaudeLine({ number: n + 1, text: assistantLine(n, usage), terminated: true }, 'usage');
+        if (result.kind !== 'record') throw new Error('unparsed');
+        if (result.problem !== null) issues.push({ file: 'S.jsonl', line: n + 1, reason: result.problem });
+        return { line: n + 1, record: result.record };
+      });
+      const session = buildClaudeSession(
+        {
+          sessionId: 'S',
+          files: [{ file: 'S.jsonl', agentId: null, records }],
+          issues,
+          parentSessionId: null,
+          projectDir: null,
+        },
+        { content: 'usage' },
+      );
+      expect(session.requests).toHaveLength(1);
+      expect(session.requests[0]?.usage).toBeNull();
+      const invalidAt = usages.indexOf(invalid) + 1;
+      expect(session.issues.map((issue) => issue.line)).toEqual([invalidAt]);
+      expect(session.issues[0]?.reason).toMatch(/^usage invalid/);
+    }
+  });
+});
