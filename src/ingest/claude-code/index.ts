@@ -102,6 +102,9 @@ async function buildClaudeSessionNow(
       // Read again (records are built as they are read): the line entries just written serve them.
       session = await buildSession(files, options.content, cache, ahead, claims);
     } else probe.commit();
+  } else if (pack === null) {
+    // Nothing is stored: what the build asked for and whether it lost a response are not needed.
+    session = await buildSession(files, options.content, cache, ahead, run);
   } else {
     claims = run === undefined ? undefined : new RecordingClaims(run, files.sessionId);
     session = await buildSession(files, options.content, cache, ahead, claims);
