@@ -10,6 +10,7 @@ import { billedWrite5mTokens, type CacheClassTokens } from '../session/cache-cla
 import { isContextOverflowError } from '../engine/overflow.js';
 import { usableWindow } from '../engine/tokens.js';
 import type { HarnessEvent, Session } from '../session/model.js';
+import { emptyObjectArray, mapPacked } from '../session/packed-array.js';
 import type { ModelFacts, ReplayCompaction, ReplayResult, ReplayRow } from '../simulate/replay.js';
 import type { Scenario } from '../simulate/scenario.js';
 import type { FlagBasis } from './flag.js';
@@ -179,7 +180,7 @@ export function recordedTrace(session: Session, recordedReplay: ReplayResult, fa
     }
     return replayed.get(requestIndex);
   };
-  const requests: TraceRequest[] = [];
+  const requests: TraceRequest[] = emptyObjectArray();
   for (const request of session.requests) {
     const usage = request.usage;
     const common = {
@@ -227,7 +228,7 @@ export function recordedTrace(session: Session, recordedReplay: ReplayResult, fa
   // The measured prompt right before an event and right after it, when no other compaction
   // event sits in between (then the measurement describes another context).
   const compactionEvents = session.events.filter((event) => event.kind === 'compaction');
-  const compactions: TraceCompaction[] = [];
+  const compactions: TraceCompaction[] = emptyObjectArray();
   for (const event of session.events) {
     if (event.kind === 'compaction') {
       const position = compactionEvents.indexOf(event);
@@ -265,13 +266,14 @@ export function recordedTrace(session: Session, recordedReplay: ReplayResult, fa
   // FreeCode logs each refused send as a model error; formats without one log overflow events.
   const errors = session.events.filter(isOverflowError);
   const refusals = errors.length > 0 ? errors : session.events.filter((event) => event.kind === 'overflow');
-  const rejections: TraceRejection[] = refusals.map((event) => ({
+  // Packed arrays of objects whichever tier runs (`mapPacked`): the detectors iterate every trace's.
+  const rejections: TraceRejection[] = mapPacked(refusals, (event) => ({
     requestIndex: event.requestIndex,
     userTurn: turns.ofItem(event.itemIndex),
     promptTokens: null,
   }));
   // A turn failed when no request of it was sent after its last refusal.
-  const failures: TraceFailure[] = [];
+  const failures: TraceFailure[] = emptyObjectArray();
   const lastRefusalByTurn = new Map<number, TraceRejection>();
   for (const rejection of rejections) lastRefusalByTurn.set(rejection.userTurn, rejection);
   // The last request of each turn, found in one pass (a search per refused turn is quadratic).
@@ -319,7 +321,7 @@ function replayTrigger(compaction: ReplayCompaction): TraceCompactionTrigger {
 /** A simulated scenario: its replay's rows, compactions, rejected sends and failed turns. */
 export function scenarioTrace(session: Session, scenario: Scenario, result: ReplayResult, facts: ModelFacts): Trace {
   const turns = turnLookup(session);
-  const requests: TraceRequest[] = [];
+  const requests: TraceRequest[] = emptyObjectArray();
   for (const row of result.rows) {
     if (row.kind !== 'request' || row.sourceRequestIndex === null) continue;
     // Written out in `traceRequest`'s order (one object a row instead of a head and the request).
@@ -339,7 +341,7 @@ export function scenarioTrace(session: Session, scenario: Scenario, result: Repl
       outputTokens: row.outputTokens,
     });
   }
-  const compactions: TraceCompaction[] = result.compactions.map((compaction) => {
+  const compactions: TraceCompaction[] = mapPacked(result.compactions, (compaction) => {
     const outcome: TraceCompactionOutcome = compaction.hookBlocked
       ? 'blocked'
       : compaction.compacted
@@ -357,22 +359,26 @@ export function scenarioTrace(session: Session, scenario: Scenario, result: Repl
       estimateTokensAfter: done ? compaction.estimateTokensAfter : null,
     };
   });
-  const rejections: TraceRejection[] = result.rows
-    .filter((row) => row.kind === 'rejected_overflow')
-    .map((row) => ({
+  const rejections: TraceRejection[] = mapPacked(
+    result.rows.filter((row) => row.kind === 'rejected_overflow'),
+    (row) => ({
       requestIndex: row.requestIndex,
       userTurn: turns.ofRequest(row.requestIndex),
       promptTokens: row.promptTokens,
-    }));
+    }),
+  );
   // The log's requests the replay sent, needed only where it refused a send (most replays refuse none).
   const sent = new Set<number>();
   if (rejections.length > 0) {
     for (const row of result.rows)
       if (row.kind === 'request' && row.sourceRequestIndex !== null) sent.add(row.sourceRequestIndex);
   }
-  const failures: TraceFailure[] = [...new Set(rejections.map((rejection) => rejection.requestIndex))]
-    .filter((requestIndex) => requestIndex < session.requests.length && !sent.has(requestIndex))
-    .map((requestIndex) => ({ requestIndex, userTurn: turns.ofRequest(requestIndex) }));
+  const failures: TraceFailure[] = mapPacked(
+    [...new Set(rejections.map((rejection) => rejection.requestIndex))].filter(
+      (requestIndex) => requestIndex < session.requests.length && !sent.has(requestIndex),
+    ),
+    (requestIndex) => ({ requestIndex, userTurn: turns.ofRequest(requestIndex) }),
+  );
   return {
     sessionId: session.id,
     scenario: scenario.name,

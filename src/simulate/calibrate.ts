@@ -67,17 +67,24 @@ export function calibrateTokens(points: readonly CalibrationPoint[]): TokenCalib
       points: 0,
     };
   }
-  const ys = usable.map((p) => p.promptTokens - 0.5 * p.visibleSegments);
-  const xs = usable.map((p) => p.visibleChars);
+  // Each point's x and y read where needed, not collected into arrays first: an array made by `map`
+  // is of one elements kind before optimization and another after (`mapPacked`), and the second
+  // threw the optimized code away. The sums run in the same order as before, so the same bits.
   const n = usable.length;
-  const meanX = xs.reduce((a, b) => a + b, 0) / n;
-  const meanY = ys.reduce((a, b) => a + b, 0) / n;
+  let sumX = 0;
+  let sumY = 0;
+  for (const p of usable) {
+    sumX += p.visibleChars;
+    sumY += p.promptTokens - 0.5 * p.visibleSegments;
+  }
+  const meanX = sumX / n;
+  const meanY = sumY / n;
   let sxx = 0;
   let sxy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = (xs[i] ?? 0) - meanX;
+  for (const p of usable) {
+    const dx = p.visibleChars - meanX;
     sxx += dx * dx;
-    sxy += dx * ((ys[i] ?? 0) - meanY);
+    sxy += dx * (p.promptTokens - 0.5 * p.visibleSegments - meanY);
   }
   const slope = sxx > 0 ? sxy / sxx : Number.NaN;
   // A plausible ratio lies between 1 and 12 characters per token; outside it the fit is noise
@@ -89,7 +96,9 @@ export function calibrateTokens(points: readonly CalibrationPoint[]): TokenCalib
     }
   }
   const k = 1 / DEFAULT_CHARS_PER_TOKEN;
-  const residuals = usable.map((p, i) => (ys[i] ?? 0) - k * p.visibleChars).sort((a, b) => a - b);
+  const residuals = usable
+    .map((p) => p.promptTokens - 0.5 * p.visibleSegments - k * p.visibleChars)
+    .sort((a, b) => a - b);
   const median = residuals[Math.floor(residuals.length / 2)] ?? 0;
   return { tokensPerChar: k, staticBlockTokens: Math.max(0, Math.round(median)), source: 'ratio-default', points: n };
 }

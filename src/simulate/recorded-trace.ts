@@ -30,6 +30,7 @@ import type { ReplayMemo } from './replay-memo.js';
 import type { ModelFacts, ReplayInput, ReplayResult, ReplayRow } from './replay-types.js';
 import type { CompactionAttempt, ReplaySink, RowContext, SummarizerCall } from './row-emitter.js';
 import { RowEmitter } from './row-emitter.js';
+import { emptyObjectArray } from '../session/packed-array.js';
 
 /** A send's prompt: the model, the summary block, and its visible history as a change of the previous send's. */
 type TracedPrompt = {
@@ -72,7 +73,7 @@ export type RecordedTrace = {
 /** The sink of an unsized walk: every send kept in order, each visible history as a change of the previous one. */
 class TraceRecorder implements ReplaySink {
   readonly events: TraceEvent[] = [];
-  private previous: readonly ReplayMessage[] = [];
+  private previous: readonly ReplayMessage[] = emptyObjectArray();
 
   markCompaction(): void {
     this.events.push({ kind: 'mark' });
