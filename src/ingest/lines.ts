@@ -4,6 +4,7 @@
  * the byte is safe for UTF-8: 0x0A never occurs inside a multi-byte sequence.
  */
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { emptyObjectArray } from '../session/packed-array.js';
 
 /** One line of a file: 1-based number, text without its `\n` (and without a trailing `\r`). */
 export type Line = {
@@ -34,13 +35,21 @@ function decode(parts: readonly Buffer[], totalBytes: number, number: number): s
   return number === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/** `decode([chunk.subarray(start, end)], …)` without the view: the same text. */
+function decodeRange(chunk: Buffer, start: number, end: number, number: number): string {
+  const stop = end > start && chunk[end - 1] === CARRIAGE_RETURN ? end - 1 : end;
+  const text = chunk.toString('utf8', start, stop);
+  return number === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /**
  * Splits byte chunks into lines: `lines` yields each line a chunk completes as soon as its `\n`
  * is reached, `rest` the unterminated last line. At most one partial line is held between chunks,
  * copied: the producer may reuse its chunk buffer once `lines` has finished with it.
  */
 class LineSplitter {
-  private pending: Buffer[] = [];
+  /** The start of a line that continues in the next chunk (copied); never holds a line of no bytes. */
+  private pending: Buffer[] = emptyObjectArray();
   private pendingBytes = 0;
   private number: number;
   private chunkOffset: number;
@@ -55,10 +64,16 @@ class LineSplitter {
     let end = chunk.indexOf(NEWLINE, start);
     while (end !== -1) {
       this.number += 1;
-      this.pending.push(chunk.subarray(start, end));
-      const text = decode(this.pending, this.pendingBytes + end - start, this.number);
-      this.pending = [];
-      this.pendingBytes = 0;
+      let text: string;
+      if (this.pendingBytes === 0) {
+        // The whole line is in this chunk (most are): decoded in place, no view or list made for it.
+        text = decodeRange(chunk, start, end, this.number);
+      } else {
+        this.pending.push(chunk.subarray(start, end));
+        text = decode(this.pending, this.pendingBytes + end - start, this.number);
+        this.pending = emptyObjectArray();
+        this.pendingBytes = 0;
+      }
       yield { number: this.number, text, terminated: true, endOffset: this.chunkOffset + end + 1 };
       start = end + 1;
       end = chunk.indexOf(NEWLINE, start);
