@@ -15,7 +15,7 @@ import type {
   SummaryItem,
   UserItem,
 } from '../../session/model.js';
-import { emptyObjectArray } from '../../session/packed-array.js';
+import { emptyObjectArray, mapPacked } from '../../session/packed-array.js';
 import type { ContentMode } from '../content-mode.js';
 import { alignStore, hasTextLine, type ResponseMatch, toolCallNamesOf } from './align.js';
 import {
@@ -503,7 +503,7 @@ function attachSummaries(
   const sorted = [...summaries].sort((a, b) => a.createdAtMs - b.createdAtMs);
   const orphans: MemorySummary[] = [];
   let next = 0;
-  const out = steps.map((step): Step => {
+  const out = mapPacked(steps, (step): Step => {
     if (step.kind !== 'event' || step.event.kind !== 'compaction') return step;
     let claimed = -1;
     for (let i = next; i < sorted.length && (sorted[i]?.createdAtMs ?? Infinity) <= step.timestampMs; i += 1)
@@ -513,7 +513,13 @@ function attachSummaries(
     const summary = sorted[claimed];
     next = claimed + 1;
     if (summary === undefined) return step;
-    return { ...step, event: { ...step.event, summaryItemId: summary.id }, summary: summaryItem(summary, ctx.content) };
+    // Written out, as every event step is made (one shape for the steps' readers).
+    return {
+      kind: 'event',
+      timestampMs: step.timestampMs,
+      event: { ...step.event, summaryItemId: summary.id },
+      summary: summaryItem(summary, ctx.content),
+    };
   });
   orphans.push(...sorted.slice(next));
   const manual: Step[] = orphans.map((summary) => ({
