@@ -267,12 +267,14 @@ describe('parsed-line cache, killed mid-write', () => {
     mkdirSync(join(out, 'ingest'), { recursive: true });
     // `../../package.json` from ingest/ is the package file the fingerprint hashes.
     writeFileSync(join(out, '..', 'package.json'), readFileSync('package.json'));
-    for (const name of ['parse-cache', 'lines', 'byte-check']) {
-      const source = readFileSync(`src/ingest/${name}.ts`, 'utf8');
+    mkdirSync(join(out, 'session'), { recursive: true });
+    // The cache's modules and what they import.
+    for (const name of ['ingest/parse-cache', 'ingest/lines', 'ingest/byte-check', 'session/packed-array']) {
+      const source = readFileSync(`src/${name}.ts`, 'utf8');
       const js = ts.transpileModule(source, {
         compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
       }).outputText;
-      writeFileSync(join(out, 'ingest', `${name}.js`), js);
+      writeFileSync(join(out, `${name}.js`), js);
     }
   }
 
