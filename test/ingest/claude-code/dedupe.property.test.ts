@@ -75,28 +75,20 @@ describe('Claude Code response dedupe (property)', () => {
 });
 
 describe('Claude Code response with a line of invalid counts', () => {
-  function assistantLine(n: number, usage: Record<string, unknown>): string {
-    return JSON.stringify({
-      type: 'assistant',
-      uuid: `u${n}`,
-      isSidechain: false,
-      timestamp: '2026-01-01T00:00:00.000Z',
-      requestId: 'req_1',
-      message: { id: 'msg_a', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: 'x' }], usage },
-    });
-  }
-  const valid = { input_tokens: 1, cache_read_input_tokens: 2, cache_creation_input_tokens: 3, output_tokens: 40 };
-  const invalid = { ...valid, output_tokens: -5 };
+  // The lines of one response; a negative output count is not a count (the usage is invalid).
+  const response: Response = { messageId: 'msg_a', requestId: 'req_1', outputs: [] };
+  const VALID = 40;
+  const INVALID = -5;
 
   it('has no usage, whichever line comes first, and the invalid line is the only issue', () => {
-    for (const usages of [
-      [valid, invalid],
-      [invalid, valid],
-      [valid, invalid, valid],
+    for (const outputs of [
+      [VALID, INVALID],
+      [INVALID, VALID],
+      [VALID, INVALID, VALID],
     ]) {
       const issues: { file: string; line: number; reason: string }[] = [];
-      const records = usages.map((usage, n) => {
-        const result = parseClaudeLine({ number: n + 1, text: assistantLine(n, usage), terminated: true }, 'usage');
+      const records = outputs.map((output, n) => {
+        const result = parseClaudeLine({ number: n + 1, text: line(response, output, n), terminated: true }, 'usage');
         if (result.kind !== 'record') throw new Error('unparsed');
         if (result.problem !== null) issues.push({ file: 'S.jsonl', line: n + 1, reason: result.problem });
         return { line: n + 1, record: result.record };
@@ -113,8 +105,7 @@ describe('Claude Code response with a line of invalid counts', () => {
       );
       expect(session.requests).toHaveLength(1);
       expect(session.requests[0]?.usage).toBeNull();
-      const invalidAt = usages.indexOf(invalid) + 1;
-      expect(session.issues.map((issue) => issue.line)).toEqual([invalidAt]);
+      expect(session.issues.map((issue) => issue.line)).toEqual([outputs.indexOf(INVALID) + 1]);
       expect(session.issues[0]?.reason).toMatch(/^usage invalid/);
     }
   });
