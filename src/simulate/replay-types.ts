@@ -133,5 +133,26 @@ export type ReplayResult = {
   readonly failedTurns: number;
   readonly summarizeRequests: number;
   /** With `keepPrompts`: every row the cache model priced, in order. */
-  readonly pricedPrompts?: readonly PricedPrompt[];
+  readonly pricedPrompts?: readonly PricedPrompt[] | undefined;
 };
+
+/**
+ * A replay's result, every one made here with the same keys in the same order (`pricedPrompts`
+ * undefined where none were kept): the results of walks, repricings and the fit then share one
+ * hidden class, and the code that reads them is not thrown away when another shape arrives (a
+ * spread of a result, or one without its kept prompts, made objects of other shapes).
+ */
+export function replayResult(
+  rows: readonly ReplayRow[],
+  from: Omit<ReplayResult, 'rows' | 'pricedPrompts'>,
+  pricedPrompts: readonly PricedPrompt[] | undefined,
+): ReplayResult {
+  return {
+    rows,
+    compactions: from.compactions,
+    overflows: from.overflows,
+    failedTurns: from.failedTurns,
+    summarizeRequests: from.summarizeRequests,
+    pricedPrompts,
+  };
+}

@@ -23,6 +23,8 @@ import type {
   ReplayResult,
   ReplayRow,
 } from './replay-types.js';
+import { replayResult } from './replay-types.js';
+import { mapPacked } from '../session/packed-array.js';
 import type { Scenario } from './scenario.js';
 
 /** Where the walk is when a row not replaying a log request (a rejected send, a summarizer call) is made. */
@@ -262,14 +264,16 @@ export class RowEmitter implements ReplaySink {
 
   /** The rows so far, with the walk's counters. */
   result(counts: { readonly overflows: number; readonly failedTurns: number }): ReplayResult {
-    return {
-      rows: this.rows,
-      compactions: this.compactions,
-      overflows: counts.overflows,
-      failedTurns: counts.failedTurns,
-      summarizeRequests: this.summarizeRequests,
-      ...(this.keepPrompts ? { pricedPrompts: this.pricedPrompts } : {}),
-    };
+    return replayResult(
+      this.rows,
+      {
+        compactions: this.compactions,
+        overflows: counts.overflows,
+        failedTurns: counts.failedTurns,
+        summarizeRequests: this.summarizeRequests,
+      },
+      this.keepPrompts ? this.pricedPrompts : undefined,
+    );
   }
 
   /** A prompt's sizes: as the walk rendered it, else rendered here as the walk would have. */
@@ -431,15 +435,23 @@ export function repriceAutomaticCache(
     return to ?? rules;
   };
   const repriced = repriceReplay(
-    {
-      ...result,
-      pricedPrompts: result.pricedPrompts.map((priced) => ({ ...priced, rules: rulesOf(priced.rules) })),
-    },
+    replayResult(
+      result.rows,
+      result,
+      // Written out as `priced` makes them (a spread copy would be of another hidden class).
+      mapPacked(result.pricedPrompts, (priced) => ({
+        rowIndex: priced.rowIndex,
+        segments: priced.segments,
+        atMs: priced.atMs,
+        model: priced.model,
+        rules: rulesOf(priced.rules),
+        loggedTtl: priced.loggedTtl,
+      })),
+    ),
     ttl,
     warmStaticTokens,
   );
-  const { pricedPrompts: _kept, ...withoutPrompts } = repriced;
-  return withoutPrompts;
+  return replayResult(repriced.rows, repriced, undefined);
 }
 
 /**
@@ -456,13 +468,28 @@ export function repriceReplay(result: ReplayResult, ttl: TtlChoice, warmStaticTo
     const row = rows[priced.rowIndex];
     if (row === undefined) throw new Error('invariant: a priced prompt names a row of its replay');
     const outcome = priceThroughCache(cache, priced, ttl, warmStaticTokens > 0);
+    // Written out, not `{ ...row, … }`: a spread copy gets another hidden class than the rows the
+    // walk made, and the rows' readers were thrown away when both kinds reached them.
     rows[priced.rowIndex] = {
-      ...row,
+      rowIndex: row.rowIndex,
+      sourceRequestIndex: row.sourceRequestIndex,
+      requestIndex: row.requestIndex,
+      kind: row.kind,
+      model: row.model,
+      timestampMs: row.timestampMs,
+      promptTokens: row.promptTokens,
       cacheReadTokens: outcome.cacheReadTokens,
       cacheWrite5mTokens: outcome.cacheWrite5mTokens,
       cacheWrite1hTokens: outcome.cacheWrite1hTokens,
       uncachedInputTokens: outcome.uncachedInputTokens,
+      outputTokens: row.outputTokens,
+      contextTokensAfter: row.contextTokensAfter,
+      compactionBefore: row.compactionBefore,
+      overflowRetries: row.overflowRetries,
+      visibleChars: row.visibleChars,
+      visibleUnits: row.visibleUnits,
+      fixedTokens: row.fixedTokens,
     };
   }
-  return { ...result, rows };
+  return replayResult(rows, result, result.pricedPrompts);
 }

@@ -15,6 +15,7 @@ import type { TracePricing, TracedSend } from './recorded-trace.js';
 import { priceRecordedTrace, traceRecordedReplay, tracedSends } from './recorded-trace.js';
 import { repriceAutomaticCache, ttlChoiceOf } from './row-emitter.js';
 import { ReplayMemo, TOOL_LINE_MEMO_MAX_CHARS, sessionContentChars } from './replay-memo.js';
+import { replayResult } from './replay-types.js';
 import type { Scenario } from './scenario.js';
 import { familyDefaults } from './scenario.js';
 
@@ -329,8 +330,7 @@ function fitRecorded(
 /** A result as the fit returns it: without the prompts kept for repricing it (as a replay without `keepPrompts` gives it). */
 function withoutKeptPrompts(result: ReplayResult): ReplayResult {
   if (result.pricedPrompts === undefined) return result;
-  const { pricedPrompts: _kept, ...rest } = result;
-  return rest;
+  return replayResult(result.rows, result, undefined);
 }
 
 /**
