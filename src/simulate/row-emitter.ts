@@ -371,7 +371,16 @@ function priceThroughCache(
   // A 5m/1h split: entries live for the longer TTL, the writes are billed in the log's proportion.
   const writes = outcome.cacheWrite5mTokens + outcome.cacheWrite1hTokens;
   const write1h = Math.round(writes * logged.oneHourShare);
-  return { ...outcome, cacheWrite1hTokens: write1h, cacheWrite5mTokens: writes - write1h };
+  // Written out in the cache model's key order: a spread copy would be of another hidden class.
+  return {
+    state: outcome.state,
+    promptTokens: outcome.promptTokens,
+    cacheReadTokens: outcome.cacheReadTokens,
+    cacheWrite5mTokens: writes - write1h,
+    cacheWrite1hTokens: write1h,
+    uncachedInputTokens: outcome.uncachedInputTokens,
+    matchedPrefixSegments: outcome.matchedPrefixSegments,
+  };
 }
 
 /** How a scenario chooses each request's TTL: the log's where it says (`fromLog`), else `ttl`. */
