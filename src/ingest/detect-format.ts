@@ -41,8 +41,8 @@ const FREECODE_NAMES: ReadonlySet<string> = new Set(['events.jsonl', 'messages.j
  * copies every byte it asks for, and discovery reads the head of every log), then in 64 KB, and a
  * longer first line gets up to 256 KB (rare).
  */
-const FIRST_LINE_READS = [4 * 1024, 64 * 1024] as const;
 const HEAD_BYTES = 256 * 1024;
+const FIRST_LINE_READS = [4 * 1024, 64 * 1024, HEAD_BYTES] as const;
 const NEWLINE = 0x0a;
 /** Whitespace and the UTF-8 BOM's bytes (EF BB BF), skipped before the first line. */
 const LEADING_BYTES: ReadonlySet<number> = new Set([0x20, 0x09, 0x0d, NEWLINE, 0xef, 0xbb, 0xbf]);
@@ -114,15 +114,13 @@ function firstLineEnd(bytes: Buffer): number {
  * first line is longer; when even that holds no `\n`, the whole prefix is returned (the regex fallback reads it).
  */
 function readFirstLine(path: string): string {
-  let limit: number = FIRST_LINE_READS[0];
-  let bytes = readBytes(path, limit);
-  let end = firstLineEnd(bytes);
-  for (const next of [FIRST_LINE_READS[1], HEAD_BYTES]) {
-    // A read that came short held the whole file.
-    if (end !== -1 || bytes.length < limit) break;
-    limit = next;
+  let bytes: Buffer = Buffer.alloc(0);
+  let end = -1;
+  for (const limit of FIRST_LINE_READS) {
     bytes = readBytes(path, limit);
     end = firstLineEnd(bytes);
+    // Found, or a read that came short: it held the whole file.
+    if (end !== -1 || bytes.length < limit) break;
   }
   return decodeHead(end === -1 ? bytes : bytes.subarray(0, end + 1));
 }

@@ -28,17 +28,15 @@ const CARRIAGE_RETURN = 0x0d;
 const READ_CHUNK_BYTES = 1 << 20;
 
 function decode(parts: readonly Buffer[], totalBytes: number, number: number): string {
-  let bytes = parts.length === 1 && parts[0] !== undefined ? parts[0] : Buffer.concat(parts, totalBytes);
-  if (bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN) bytes = bytes.subarray(0, bytes.length - 1);
-  const text = bytes.toString('utf8');
-  // A UTF-8 byte order mark would otherwise make the first line unparseable.
-  return number === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bytes = parts.length === 1 && parts[0] !== undefined ? parts[0] : Buffer.concat(parts, totalBytes);
+  return decodeRange(bytes, 0, bytes.length, number);
 }
 
-/** `decode([chunk.subarray(start, end)], …)` without the view: the same text. */
+/** Line `number`'s text from `chunk[start, end)`: without a trailing `\r`, and without a byte order mark on line 1. */
 function decodeRange(chunk: Buffer, start: number, end: number, number: number): string {
   const stop = end > start && chunk[end - 1] === CARRIAGE_RETURN ? end - 1 : end;
   const text = chunk.toString('utf8', start, stop);
+  // A UTF-8 byte order mark would otherwise make the first line unparseable.
   return number === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

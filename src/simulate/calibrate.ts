@@ -52,6 +52,11 @@ export const DEFAULT_CHARS_PER_TOKEN = 4;
 /** The analyzer's assumed system+tools block (engine.md §9.1 `DEFAULT_SYSTEM_TOKENS`). */
 export const DEFAULT_STATIC_BLOCK_TOKENS = 12_000;
 
+/** A point's y in the linear model: `prompt − ½·n` (the module comment). */
+function fitY(p: CalibrationPoint): number {
+  return p.promptTokens - 0.5 * p.visibleSegments;
+}
+
 /** Fits S and k; falls back to the default ratio (fitting only S) when the chars do not vary. */
 export function calibrateTokens(points: readonly CalibrationPoint[]): TokenCalibration {
   const usable = points.filter((p) => p.promptTokens > 0);
@@ -75,7 +80,7 @@ export function calibrateTokens(points: readonly CalibrationPoint[]): TokenCalib
   let sumY = 0;
   for (const p of usable) {
     sumX += p.visibleChars;
-    sumY += p.promptTokens - 0.5 * p.visibleSegments;
+    sumY += fitY(p);
   }
   const meanX = sumX / n;
   const meanY = sumY / n;
@@ -84,7 +89,7 @@ export function calibrateTokens(points: readonly CalibrationPoint[]): TokenCalib
   for (const p of usable) {
     const dx = p.visibleChars - meanX;
     sxx += dx * dx;
-    sxy += dx * (p.promptTokens - 0.5 * p.visibleSegments - meanY);
+    sxy += dx * (fitY(p) - meanY);
   }
   const slope = sxx > 0 ? sxy / sxx : Number.NaN;
   // A plausible ratio lies between 1 and 12 characters per token; outside it the fit is noise
@@ -96,9 +101,7 @@ export function calibrateTokens(points: readonly CalibrationPoint[]): TokenCalib
     }
   }
   const k = 1 / DEFAULT_CHARS_PER_TOKEN;
-  const residuals = usable
-    .map((p) => p.promptTokens - 0.5 * p.visibleSegments - k * p.visibleChars)
-    .sort((a, b) => a - b);
+  const residuals = usable.map((p) => fitY(p) - k * p.visibleChars).sort((a, b) => a - b);
   const median = residuals[Math.floor(residuals.length / 2)] ?? 0;
   return { tokensPerChar: k, staticBlockTokens: Math.max(0, Math.round(median)), source: 'ratio-default', points: n };
 }
@@ -136,7 +139,7 @@ function calibrateInCells(usable: readonly CalibrationPoint[], perModel: boolean
   const cells = new Map<string, Sums>();
   for (const p of usable) {
     const x = p.visibleChars;
-    const y = p.promptTokens - 0.5 * p.visibleSegments;
+    const y = fitY(p);
     const stretch = p.restartGroup ?? 0;
     add(stretches, stretch, x, y);
     add(cells, perModel ? `${stretch}\u0000${p.model ?? ''}` : String(stretch), x, y);
@@ -191,7 +194,7 @@ export function withStaticBlockPerModel(
     const group = p.restartGroup ?? 0;
     const restored = group > 0 ? (calibration.restoredTokens?.[group - 1] ?? 0) : 0;
     const predicted = calibration.staticBlockTokens + restored + calibration.tokensPerChar * p.visibleChars;
-    const residual = p.promptTokens - 0.5 * p.visibleSegments - predicted;
+    const residual = fitY(p) - predicted;
     const list = residuals.get(p.model);
     if (list === undefined) residuals.set(p.model, [residual]);
     else list.push(residual);
