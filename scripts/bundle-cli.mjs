@@ -23,6 +23,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { cliTable3FastPathsPlugin } from './cli-table3-patch.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 /** The bundled parse worker's file name (`PARSE_WORKER_BUNDLE` in src/ingest/claude-code/parse-ahead.ts). */
@@ -447,7 +448,14 @@ const lazy = await build({
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
   banner,
-  plugins: [proxyPlugin, zodEnglishOnlyPlugin, stripAnsiOncePlugin, lazyShimImportsPlugin, moduleUrlPlugin],
+  plugins: [
+    proxyPlugin,
+    zodEnglishOnlyPlugin,
+    stripAnsiOncePlugin,
+    cliTable3FastPathsPlugin,
+    lazyShimImportsPlugin,
+    moduleUrlPlugin,
+  ],
 });
 /** Lazy module → its file in the chunk directory. */
 const lazyFiles = new Map();

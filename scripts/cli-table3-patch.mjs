@@ -1,0 +1,143 @@
+// Two of cli-table3 0.6.5's per-cell helpers, rewritten in the bundle to give the same answers
+// faster (`cliTable3FastPathsPlugin`, used by scripts/bundle-cli.mjs; the differential property in
+// test/report/cli-table3-patch.test.ts draws random tables with both and compares every byte).
+// cli-table3 calls them for every cell of every table it draws, and a table of sessions has
+// thousands of cells (577 rows of 14 columns in `sessions`):
+// - `setOption`, which copies each of 18 options into a cell (`mergeTableOptions`): it split and
+//   rejoined the option's name into camel case on every call, and `firstDefined` made an array of
+//   its arguments and a filtered copy of it to return the first one neither undefined nor null.
+//   The camel-case name is now worked out once per name (the same split and join), and the first
+//   defined value picked from the four values read as before, in the same order.
+// - `strlen`, a cell's width (its widest line): it ran every line through string-width, which
+//   strips colour codes and emoji and looks at every code point. A text of printable ASCII and
+//   line breaks has neither, and every such character is one column: its width is its longest
+//   line's length, counted directly (the shortcut `report/table.ts` already takes for its widths).
+// A cli-table3 whose source is not the one known here fails the build, so that an upgrade is looked
+// at again.
+
+/** cli-table3 0.6.5's `firstDefined` and `setOption` (`src/cell.js`), as published. */
+const SET_OPTION_0_6_5 = `function firstDefined(...args) {
+  return args.filter((v) => v !== undefined && v !== null).shift();
+}
+
+// HELPER FUNCTIONS
+function setOption(objA, objB, nameB, targetObj) {
+  let nameA = nameB.split('-');
+  if (nameA.length > 1) {
+    nameA[1] = nameA[1].charAt(0).toUpperCase() + nameA[1].substr(1);
+    nameA = nameA.join('');
+    targetObj[nameA] = firstDefined(objA[nameA], objA[nameB], objB[nameA], objB[nameB]);
+  } else {
+    targetObj[nameB] = firstDefined(objA[nameB], objB[nameB]);
+  }
+}
+`;
+
+const SET_OPTION_FAST = `function firstDefined(...args) {
+  return args.filter((v) => v !== undefined && v !== null).shift();
+}
+
+// HELPER FUNCTIONS
+// (cachecost's bundle: scripts/cli-table3-patch.mjs) Each option name's camel-case form, worked
+// out once, as before: null for a name without a dash.
+const camelNames = new Map();
+function camelName(nameB) {
+  let nameA = camelNames.get(nameB);
+  if (nameA === undefined) {
+    const parts = nameB.split('-');
+    if (parts.length > 1) {
+      parts[1] = parts[1].charAt(0).toUpperCase() + parts[1].substr(1);
+      nameA = parts.join('');
+    } else nameA = null;
+    camelNames.set(nameB, nameA);
+  }
+  return nameA;
+}
+/** \`firstDefined\` of two or four values, without its arrays. */
+function firstDefined4(a, b, c, d) {
+  if (a !== undefined && a !== null) return a;
+  if (b !== undefined && b !== null) return b;
+  if (c !== undefined && c !== null) return c;
+  if (d !== undefined && d !== null) return d;
+  return undefined;
+}
+function setOption(objA, objB, nameB, targetObj) {
+  const nameA = camelName(nameB);
+  if (nameA !== null) {
+    targetObj[nameA] = firstDefined4(objA[nameA], objA[nameB], objB[nameA], objB[nameB]);
+  } else {
+    targetObj[nameB] = firstDefined4(objA[nameB], objB[nameB], undefined, undefined);
+  }
+}
+`;
+
+/** cli-table3 0.6.5's `strlen` (`src/utils.js`), as published. */
+const STRLEN_0_6_5 = `function strlen(str) {
+  let code = codeRegex();
+  let stripped = ('' + str).replace(code, '');
+  let split = stripped.split('\\n');
+  return split.reduce(function (memo, s) {
+    return stringWidth(s) > memo ? stringWidth(s) : memo;
+  }, 0);
+}
+`;
+
+const STRLEN_FAST = `// (cachecost's bundle: scripts/cli-table3-patch.mjs) Printable ASCII and line breaks: one column
+// a character, no colour code, no emoji; the longest line's length is what string-width gives.
+const PRINTABLE_ASCII_LINES = /^[\\x20-\\x7e\\n]*$/;
+function strlen(str) {
+  const text = '' + str;
+  if (PRINTABLE_ASCII_LINES.test(text)) {
+    let widest = 0;
+    let from = 0;
+    for (;;) {
+      const newline = text.indexOf('\\n', from);
+      const width = (newline === -1 ? text.length : newline) - from;
+      if (width > widest) widest = width;
+      if (newline === -1) return widest;
+      from = newline + 1;
+    }
+  }
+  let code = codeRegex();
+  let stripped = text.replace(code, '');
+  let split = stripped.split('\\n');
+  return split.reduce(function (memo, s) {
+    return stringWidth(s) > memo ? stringWidth(s) : memo;
+  }, 0);
+}
+`;
+
+/** The files rewritten, by their path inside the cli-table3 package, and what is replaced in each. */
+const PATCHES = [
+  { file: 'src/cell.js', from: SET_OPTION_0_6_5, to: SET_OPTION_FAST },
+  { file: 'src/utils.js', from: STRLEN_0_6_5, to: STRLEN_FAST },
+];
+
+/**
+ * `source` (the text of cli-table3's `file`) with its patch applied; `source` itself for a file
+ * without one. Throws when the text to replace is not in it exactly once.
+ */
+export function patchCliTable3Source(file, source) {
+  const patch = PATCHES.find((candidate) => candidate.file === file);
+  if (patch === undefined) return source;
+  const at = source.indexOf(patch.from);
+  if (at === -1 || source.indexOf(patch.from, at + 1) !== -1)
+    throw new Error(
+      `cli-table3 ${file}: not the source cliTable3FastPathsPlugin rewrites (scripts/cli-table3-patch.mjs); look at it again`,
+    );
+  return source.slice(0, at) + patch.to + source.slice(at + patch.from.length);
+}
+
+const PATCHED_FILE = /[\\/]node_modules[\\/]cli-table3[\\/](src[\\/](?:cell|utils)\.js)$/;
+
+/** The esbuild plugin that applies `patchCliTable3Source` to the files it rewrites. */
+export const cliTable3FastPathsPlugin = {
+  name: 'cli-table3-fast-paths',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: PATCHED_FILE }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const file = (PATCHED_FILE.exec(args.path)?.[1] ?? '').replace(/\\/g, '/');
+      return { contents: patchCliTable3Source(file, await readFile(args.path, 'utf8')), loader: 'js' };
+    });
+  },
+};

@@ -1,0 +1,235 @@
+/**
+ * The bundle's rewrite of cli-table3's per-cell helpers (`scripts/cli-table3-patch.mjs`) against
+ * cli-table3 as published: both are bundled here by esbuild, with and without the plugin, and
+ * random tables drawn by each must be the same bytes (or fail with the same error).
+ */
+import { build, type Plugin } from 'esbuild';
+import fc from 'fast-check';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { runInThisContext } from 'node:vm';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+type DrawnTable = { push(...rows: unknown[]): number; toString(): string };
+type Loaded = {
+  readonly Table: new (options: Record<string, unknown>) => DrawnTable;
+  readonly strlen: (text: string) => number;
+};
+type PatchModule = {
+  readonly cliTable3FastPathsPlugin: Plugin;
+  readonly patchCliTable3Source: (file: string, source: string) => string;
+};
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PATCH_MODULE = new URL('../../scripts/cli-table3-patch.mjs', import.meta.url).href;
+
+async function patchModule(): Promise<PatchModule> {
+  return (await import(PATCH_MODULE)) as PatchModule;
+}
+
+/** cli-table3 and its `strlen`, bundled by esbuild with the patch (`patched`) or as published. */
+async function loadCliTable3(plugins: Plugin[]): Promise<Loaded> {
+  const result = await build({
+    stdin: {
+      contents: "module.exports = { Table: require('cli-table3'), strlen: require('cli-table3/src/utils.js').strlen };",
+      resolveDir: ROOT,
+      loader: 'js',
+    },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    write: false,
+    logLevel: 'silent',
+    plugins,
+  });
+  const text = result.outputFiles[0]?.text;
+  if (text === undefined) throw new Error('esbuild gave no bundle');
+  const run = runInThisContext(`(function (module, exports, require) {\n${text}\n})`) as (
+    module: { exports: unknown },
+    exports: unknown,
+    require: NodeJS.Require,
+  ) => void;
+  const module: { exports: unknown } = { exports: {} };
+  run(module, module.exports, createRequire(import.meta.url));
+  return module.exports as Loaded;
+}
+
+/** Pieces of cell text: ASCII, spaces and line breaks, colour codes, wide and combining characters, emoji, controls. */
+const PIECE = fc.constantFrom(
+  'a',
+  'Zq',
+  '0',
+  '42.5K',
+  '$1.25',
+  ' ',
+  '  ',
+  '-',
+  '_',
+  '.',
+  '/',
+  '\n',
+  '\t',
+  '\u0007',
+  '\u007f',
+  '\u0085',
+  '\u001b[31m',
+  '\u001b[39m',
+  '\u001b[1m',
+  '\u001b[22m',
+  '漢字',
+  'é',
+  'e\u0301',
+  '…',
+  '\u00a0',
+  '😀',
+  '👍🏽',
+  '#',
+  '*',
+  '1\ufe0f\u20e3',
+  '©',
+  '\u2028',
+);
+const TEXT = fc.oneof(
+  fc.array(PIECE, { maxLength: 8 }).map((pieces) => pieces.join('')),
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme-ascii', maxLength: 30 }),
+);
+const CHAR_NAMES = [
+  'top',
+  'top-mid',
+  'topMid',
+  'top-left',
+  'top-right',
+  'bottom',
+  'bottom-mid',
+  'bottomLeft',
+  'bottom-right',
+  'left',
+  'left-mid',
+  'mid',
+  'mid-mid',
+  'midMid',
+  'right',
+  'right-mid',
+  'middle',
+] as const;
+const CHARS = fc.dictionary(
+  fc.constantFrom(...CHAR_NAMES),
+  fc.constantFrom('', '-', '=', '║', '+', 'ab', '\u001b[2m|'),
+  {
+    maxKeys: 6,
+  },
+);
+const STYLE = fc.record(
+  {
+    compact: fc.boolean(),
+    head: fc.constantFrom([], ['red'], ['bold', 'cyan']),
+    border: fc.constantFrom([], ['grey']),
+    'padding-left': fc.integer({ min: 0, max: 2 }),
+    'padding-right': fc.integer({ min: 0, max: 2 }),
+    paddingLeft: fc.integer({ min: 0, max: 2 }),
+    paddingRight: fc.option(fc.integer({ min: 0, max: 2 })),
+  },
+  { requiredKeys: [] },
+);
+/** A cell: its text, or an object with its own options (which `setOption` merges with the table's). */
+const CELL = fc.oneof(
+  { weight: 4, arbitrary: TEXT },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      {
+        content: TEXT,
+        chars: CHARS,
+        style: STYLE,
+        hAlign: fc.constantFrom('left', 'center', 'right'),
+        colSpan: fc.integer({ min: 1, max: 2 }),
+        truncate: fc.constantFrom('…', '~', ''),
+        wordWrap: fc.boolean(),
+      },
+      { requiredKeys: ['content'] },
+    ),
+  },
+);
+const TABLE = fc.integer({ min: 1, max: 5 }).chain((columns) =>
+  fc.record(
+    {
+      head: fc.array(TEXT, { minLength: columns, maxLength: columns }),
+      rows: fc.array(fc.array(CELL, { minLength: columns, maxLength: columns }), { maxLength: 5 }),
+      options: fc.record(
+        {
+          // At least 7: a wrapped cell narrower than its padding and one wide character never ends.
+          colWidths: fc.array(fc.option(fc.integer({ min: 7, max: 16 })), { minLength: columns, maxLength: columns }),
+          colAligns: fc.array(fc.constantFrom('left', 'center', 'right'), { minLength: columns, maxLength: columns }),
+          wordWrap: fc.boolean(),
+          wrapOnWordBoundary: fc.boolean(),
+          truncate: fc.constantFrom('…', '~', '..'),
+          chars: CHARS,
+          style: STYLE,
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    { requiredKeys: ['rows', 'options'] },
+  ),
+);
+
+type RandomTable = typeof TABLE extends fc.Arbitrary<infer T> ? T : never;
+
+/** What drawing a table gives: its text, or the error it throws. */
+function draw(cliTable3: Loaded, table: RandomTable): string {
+  try {
+    const drawn = new cliTable3.Table(
+      structuredClone({ ...table.options, ...(table.head === undefined ? {} : { head: table.head }) }),
+    );
+    for (const row of structuredClone(table.rows)) drawn.push(row);
+    return `text:${drawn.toString()}`;
+  } catch (error) {
+    return `error:${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+describe('the bundle’s cli-table3 fast paths', () => {
+  let published: Loaded;
+  let patched: Loaded;
+  beforeAll(async () => {
+    const { cliTable3FastPathsPlugin } = await patchModule();
+    published = await loadCliTable3([]);
+    patched = await loadCliTable3([cliTable3FastPathsPlugin]);
+  });
+
+  it('draws every table as cli-table3 does', () => {
+    fc.assert(
+      fc.property(TABLE, (table) => {
+        expect(draw(patched, table)).toBe(draw(published, table));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('measures every text as cli-table3 does', () => {
+    fc.assert(
+      fc.property(TEXT, (text) => {
+        expect(patched.strlen(text)).toBe(published.strlen(text));
+      }),
+      { numRuns: 2000 },
+    );
+    // Every printable ASCII character alone and after each other one (emoji sequences start with ASCII digits, # and *).
+    for (let a = 0x20; a <= 0x7e; a += 1) {
+      const first = String.fromCharCode(a);
+      expect(patched.strlen(first)).toBe(published.strlen(first));
+      for (let b = 0x20; b <= 0x7e; b += 1) {
+        const pair = `${first}${String.fromCharCode(b)}\n${first}`;
+        expect(patched.strlen(pair)).toBe(published.strlen(pair));
+      }
+    }
+  });
+
+  it('refuses a cli-table3 source it does not know, and leaves other files alone', async () => {
+    const { patchCliTable3Source } = await patchModule();
+    expect(() => patchCliTable3Source('src/cell.js', 'function setOption() {}')).toThrow(
+      /not the source cliTable3FastPathsPlugin rewrites/,
+    );
+    expect(patchCliTable3Source('src/table.js', 'anything')).toBe('anything');
+  });
+});
