@@ -12,6 +12,12 @@
 //   strips colour codes and emoji and looks at every code point. A text of printable ASCII and
 //   line breaks has neither, and every such character is one column: its width is its longest
 //   line's length, counted directly (the shortcut `report/table.ts` already takes for its widths).
+//   So is "…" (U+2026), which this CLI puts in every row of a sessions table (shortened ids): one
+//   column, no emoji alone or beside ASCII (checked against string-width in the test).
+// - `Cell.draw`, which truncated every cell's text to 10 columns for a debug message that the
+//   debug level then dropped (cli-table3 keeps it only at level INFO or above, set by the table's
+//   `debug` option): the text is truncated only when the message is kept. `debug.keeps(min)`, added
+//   to its debug module, tells whether a message of that level is.
 // A cli-table3 whose source is not the one known here fails the build, so that an upgrade is looked
 // at again.
 
@@ -82,9 +88,9 @@ const STRLEN_0_6_5 = `function strlen(str) {
 }
 `;
 
-const STRLEN_FAST = `// (cachecost's bundle: scripts/cli-table3-patch.mjs) Printable ASCII and line breaks: one column
-// a character, no colour code, no emoji; the longest line's length is what string-width gives.
-const PRINTABLE_ASCII_LINES = /^[\\x20-\\x7e\\n]*$/;
+const STRLEN_FAST = `// (cachecost's bundle: scripts/cli-table3-patch.mjs) Printable ASCII, "…" and line breaks: one
+// column a character, no colour code, no emoji; the longest line's length is what string-width gives.
+const PRINTABLE_ASCII_LINES = /^[\\x20-\\x7e\\n\\u2026]*$/;
 function strlen(str) {
   const text = '' + str;
   if (PRINTABLE_ASCII_LINES.test(text)) {
@@ -107,10 +113,37 @@ function strlen(str) {
 }
 `;
 
+/** cli-table3 0.6.5's `Cell.draw`: the debug message of a cell's first line. */
+const DRAW_DEBUG_0_6_5 = `    let content = utils.truncate(this.content, 10, this.truncate);
+    if (!lineNum) {
+      info(\`\${this.y}-\${this.x}: \${this.rowSpan - lineNum}x\${this.colSpan} Cell \${content}\`);
+    } else {`;
+
+const DRAW_DEBUG_FAST = `    if (!lineNum) {
+      // (cachecost's bundle: scripts/cli-table3-patch.mjs) Truncated for the message alone. (\`debug\`
+      // here is the module's \`debug.debug\`: the module itself is required.)
+      const debugModule = require('./debug');
+      if (debugModule.keeps(debugModule.INFO)) {
+        let content = utils.truncate(this.content, 10, this.truncate);
+        info(\`\${this.y}-\${this.x}: \${this.rowSpan - lineNum}x\${this.colSpan} Cell \${content}\`);
+      }
+    } else {`;
+
+/** cli-table3 0.6.5's debug module: the last line before its export. */
+const DEBUG_MESSAGES_0_6_5 = `debug.debugMessages = () => messages;
+`;
+
+const DEBUG_KEEPS = `debug.debugMessages = () => messages;
+// (cachecost's bundle: scripts/cli-table3-patch.mjs) Whether a message of level \`min\` is kept.
+debug.keeps = (min) => level >= min;
+`;
+
 /** The files rewritten, by their path inside the cli-table3 package, and what is replaced in each. */
 const PATCHES = [
   { file: 'src/cell.js', from: SET_OPTION_0_6_5, to: SET_OPTION_FAST },
+  { file: 'src/cell.js', from: DRAW_DEBUG_0_6_5, to: DRAW_DEBUG_FAST },
   { file: 'src/utils.js', from: STRLEN_0_6_5, to: STRLEN_FAST },
+  { file: 'src/debug.js', from: DEBUG_MESSAGES_0_6_5, to: DEBUG_KEEPS },
 ];
 
 /**
@@ -118,17 +151,20 @@ const PATCHES = [
  * without one. Throws when the text to replace is not in it exactly once.
  */
 export function patchCliTable3Source(file, source) {
-  const patch = PATCHES.find((candidate) => candidate.file === file);
-  if (patch === undefined) return source;
-  const at = source.indexOf(patch.from);
-  if (at === -1 || source.indexOf(patch.from, at + 1) !== -1)
-    throw new Error(
-      `cli-table3 ${file}: not the source cliTable3FastPathsPlugin rewrites (scripts/cli-table3-patch.mjs); look at it again`,
-    );
-  return source.slice(0, at) + patch.to + source.slice(at + patch.from.length);
+  let patched = source;
+  for (const patch of PATCHES) {
+    if (patch.file !== file) continue;
+    const at = patched.indexOf(patch.from);
+    if (at === -1 || patched.indexOf(patch.from, at + 1) !== -1)
+      throw new Error(
+        `cli-table3 ${file}: not the source cliTable3FastPathsPlugin rewrites (scripts/cli-table3-patch.mjs); look at it again`,
+      );
+    patched = patched.slice(0, at) + patch.to + patched.slice(at + patch.from.length);
+  }
+  return patched;
 }
 
-const PATCHED_FILE = /[\\/]node_modules[\\/]cli-table3[\\/](src[\\/](?:cell|utils)\.js)$/;
+const PATCHED_FILE = /[\\/]node_modules[\\/]cli-table3[\\/](src[\\/](?:cell|utils|debug)\.js)$/;
 
 /** The esbuild plugin that applies `patchCliTable3Source` to the files it rewrites. */
 export const cliTable3FastPathsPlugin = {
