@@ -18,6 +18,14 @@
 //   debug level then dropped (cli-table3 keeps it only at level INFO or above, set by the table's
 //   `debug` option): the text is truncated only when the message is kept. `debug.keeps(min)`, added
 //   to its debug module, tells whether a message of that level is.
+// - `colorizeLines`, run on every cell's lines to carry colour codes from line to line: on lines
+//   without an escape character it only copied them, through three functions and a regular
+//   expression a line. Such lines are copied at once.
+// - `conflictExists` (its layout's check whether a position is covered), asked for every position
+//   of the table: it looked for a covering cell in every row above before the position's own row,
+//   where a complete row's cell is found, which made drawing quadratic in the rows (hence
+//   `report/table.ts` draws 50 rows at a time). It asks the same question of the same cells, the
+//   position's row first.
 // A cli-table3 whose source is not the one known here fails the build, so that an upgrade is looked
 // at again.
 
@@ -138,11 +146,73 @@ const DEBUG_KEEPS = `debug.debugMessages = () => messages;
 debug.keeps = (min) => level >= min;
 `;
 
+/** cli-table3 0.6.5's `colorizeLines` (`src/utils.js`): its first lines. */
+const COLORIZE_0_6_5 = `function colorizeLines(input) {
+  let state = {};
+  let output = [];
+`;
+
+const COLORIZE_FAST = `function colorizeLines(input) {
+  // (cachecost's bundle: scripts/cli-table3-patch.mjs) No escape character in any line: no state to
+  // carry, and every line is returned as it is.
+  let plain = true;
+  for (let i = 0; i < input.length && plain; i++) {
+    plain = typeof input[i] === 'string' && !input[i].includes('\\u001b');
+  }
+  if (plain) return input.slice();
+  let state = {};
+  let output = [];
+`;
+
+/** cli-table3 0.6.5's `conflictExists` (`src/layout-manager.js`). */
+const CONFLICT_0_6_5 = `  function conflictExists(rows, x, y) {
+    let i_max = Math.min(rows.length - 1, y);
+    let cell = { x: x, y: y };
+    for (let i = 0; i <= i_max; i++) {
+      let row = rows[i];
+      for (let j = 0; j < row.length; j++) {
+        if (cellsConflict(cell, row[j])) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+`;
+
+const CONFLICT_FAST = `  function conflictExists(rows, x, y) {
+    let i_max = Math.min(rows.length - 1, y);
+    let cell = { x: x, y: y };
+    // (cachecost's bundle: scripts/cli-table3-patch.mjs) Row y first, then the rows above: the same
+    // cells asked the same question, in another order.
+    const own = i_max === y ? rows[y] : undefined;
+    if (own !== undefined) {
+      for (let j = 0; j < own.length; j++) {
+        if (cellsConflict(cell, own[j])) {
+          return true;
+        }
+      }
+    }
+    const above = own !== undefined ? y - 1 : i_max;
+    for (let i = 0; i <= above; i++) {
+      let row = rows[i];
+      for (let j = 0; j < row.length; j++) {
+        if (cellsConflict(cell, row[j])) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+`;
+
 /** The files rewritten, by their path inside the cli-table3 package, and what is replaced in each. */
 const PATCHES = [
   { file: 'src/cell.js', from: SET_OPTION_0_6_5, to: SET_OPTION_FAST },
   { file: 'src/cell.js', from: DRAW_DEBUG_0_6_5, to: DRAW_DEBUG_FAST },
   { file: 'src/utils.js', from: STRLEN_0_6_5, to: STRLEN_FAST },
+  { file: 'src/utils.js', from: COLORIZE_0_6_5, to: COLORIZE_FAST },
+  { file: 'src/layout-manager.js', from: CONFLICT_0_6_5, to: CONFLICT_FAST },
   { file: 'src/debug.js', from: DEBUG_MESSAGES_0_6_5, to: DEBUG_KEEPS },
 ];
 
@@ -164,7 +234,7 @@ export function patchCliTable3Source(file, source) {
   return patched;
 }
 
-const PATCHED_FILE = /[\\/]node_modules[\\/]cli-table3[\\/](src[\\/](?:cell|utils|debug)\.js)$/;
+const PATCHED_FILE = /[\\/]node_modules[\\/]cli-table3[\\/](src[\\/](?:cell|utils|debug|layout-manager)\.js)$/;
 
 /** The esbuild plugin that applies `patchCliTable3Source` to the files it rewrites. */
 export const cliTable3FastPathsPlugin = {

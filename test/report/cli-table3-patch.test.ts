@@ -144,6 +144,7 @@ const CELL = fc.oneof(
         style: STYLE,
         hAlign: fc.constantFrom('left', 'center', 'right'),
         colSpan: fc.integer({ min: 1, max: 2 }),
+        rowSpan: fc.integer({ min: 1, max: 3 }),
         truncate: fc.constantFrom('…', '~', ''),
         wordWrap: fc.boolean(),
       },
@@ -155,7 +156,14 @@ const TABLE = fc.integer({ min: 1, max: 5 }).chain((columns) =>
   fc.record(
     {
       head: fc.array(TEXT, { minLength: columns, maxLength: columns }),
-      rows: fc.array(fc.array(CELL, { minLength: columns, maxLength: columns }), { maxLength: 5 }),
+      // Short rows too: cli-table3 fills the positions no cell covers (`fillInTable`).
+      rows: fc.array(
+        fc.oneof(
+          { weight: 3, arbitrary: fc.array(CELL, { minLength: columns, maxLength: columns }) },
+          { weight: 1, arbitrary: fc.array(CELL, { maxLength: columns }) },
+        ),
+        { maxLength: 6 },
+      ),
       options: fc.record(
         {
           // At least 7: a wrapped cell narrower than its padding and one wide character never ends.
