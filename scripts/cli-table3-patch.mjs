@@ -21,6 +21,8 @@
 // - `colorizeLines`, run on every cell's lines to carry colour codes from line to line: on lines
 //   without an escape character it only copied them, through three functions and a regular
 //   expression a line. Such lines are copied at once.
+// - `repeat` (borders and padding, several a cell) made an array of `times + 1` holes to join: a
+//   string repeated a whole number of times below the array length limit is `String#repeat`'s.
 // - `conflictExists` (its layout's check whether a position is covered), asked for every position
 //   of the table: it looked for a covering cell in every row above before the position's own row,
 //   where a complete row's cell is found, which made drawing quadratic in the rows (hence
@@ -164,6 +166,19 @@ const COLORIZE_FAST = `function colorizeLines(input) {
   let output = [];
 `;
 
+/** cli-table3 0.6.5's `repeat` (`src/utils.js`). */
+const REPEAT_0_6_5 = `function repeat(str, times) {
+  return Array(times + 1).join(str);
+}
+`;
+
+const REPEAT_FAST = `function repeat(str, times) {
+  // (cachecost's bundle: scripts/cli-table3-patch.mjs) What the join gives, without the array.
+  if (typeof str === 'string' && Number.isInteger(times) && times >= 0 && times < 0xfffffffe) return str.repeat(times);
+  return Array(times + 1).join(str);
+}
+`;
+
 /** cli-table3 0.6.5's `conflictExists` (`src/layout-manager.js`). */
 const CONFLICT_0_6_5 = `  function conflictExists(rows, x, y) {
     let i_max = Math.min(rows.length - 1, y);
@@ -212,6 +227,7 @@ const PATCHES = [
   { file: 'src/cell.js', from: DRAW_DEBUG_0_6_5, to: DRAW_DEBUG_FAST },
   { file: 'src/utils.js', from: STRLEN_0_6_5, to: STRLEN_FAST },
   { file: 'src/utils.js', from: COLORIZE_0_6_5, to: COLORIZE_FAST },
+  { file: 'src/utils.js', from: REPEAT_0_6_5, to: REPEAT_FAST },
   { file: 'src/layout-manager.js', from: CONFLICT_0_6_5, to: CONFLICT_FAST },
   { file: 'src/debug.js', from: DEBUG_MESSAGES_0_6_5, to: DEBUG_KEEPS },
 ];

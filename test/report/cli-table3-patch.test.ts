@@ -14,6 +14,7 @@ type DrawnTable = { push(...rows: unknown[]): number; toString(): string; readon
 type Loaded = {
   readonly Table: (new (options: Record<string, unknown>) => DrawnTable) & { reset(): void };
   readonly strlen: (text: string) => number;
+  readonly repeat: (text: unknown, times: unknown) => string;
 };
 type PatchModule = {
   readonly cliTable3FastPathsPlugin: Plugin;
@@ -31,7 +32,10 @@ async function patchModule(): Promise<PatchModule> {
 async function loadCliTable3(plugins: Plugin[]): Promise<Loaded> {
   const result = await build({
     stdin: {
-      contents: "module.exports = { Table: require('cli-table3'), strlen: require('cli-table3/src/utils.js').strlen };",
+      contents: [
+        "const utils = require('cli-table3/src/utils.js');",
+        "module.exports = { Table: require('cli-table3'), strlen: utils.strlen, repeat: utils.repeat };",
+      ].join('\n'),
       resolveDir: ROOT,
       loader: 'js',
     },
@@ -238,6 +242,29 @@ describe('the bundle’s cli-table3 fast paths', () => {
         expect(patched.strlen(pair)).toBe(published.strlen(pair));
       }
     }
+  });
+
+  it('repeats every text as cli-table3 does', () => {
+    const outcome = (repeat: Loaded['repeat'], text: unknown, times: unknown): string => {
+      try {
+        return `text:${repeat(text, times)}`;
+      } catch (error) {
+        return `error:${error instanceof Error ? error.message : String(error)}`;
+      }
+    };
+    fc.assert(
+      fc.property(
+        fc.oneof(TEXT, fc.constantFrom(undefined, null, 7)),
+        fc.oneof(
+          fc.integer({ min: -3, max: 40 }),
+          fc.constantFrom(0.5, 2.5, -0.5, Number.NaN, Number.POSITIVE_INFINITY, '3', null, undefined),
+        ),
+        (text, times) => {
+          expect(outcome(patched.repeat, text, times)).toBe(outcome(published.repeat, text, times));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('refuses a cli-table3 source it does not know, and leaves other files alone', async () => {
