@@ -52,8 +52,26 @@ const MIN_WRAP_WIDTH = 10;
 /** cli-table3 pads each cell with one space either side. */
 const PADDING = 2;
 
+/** Printable ASCII and line breaks: one column a character, no escape code. */
+const PRINTABLE_ASCII = /^[\x20-\x7e\n]*$/;
+
+/** The length of the longest line of `text` (of `PRINTABLE_ASCII`: its width). */
+function longestLine(text: string): number {
+  let widest = 0;
+  let from = 0;
+  for (;;) {
+    const newline = text.indexOf('\n', from);
+    const width = (newline === -1 ? text.length : newline) - from;
+    if (width > widest) widest = width;
+    if (newline === -1) return widest;
+    from = newline + 1;
+  }
+}
+
 /** Display width of a string: the longest of its lines, escape codes left out. */
 export function displayWidth(text: string): number {
+  // Most cells are printable ASCII: their lines' lengths, without stripping, splitting or spreading.
+  if (PRINTABLE_ASCII.test(text)) return longestLine(text);
   return Math.max(
     0,
     ...stripVTControlCharacters(text)
@@ -212,17 +230,17 @@ function drawTable(
 function naturalWidths(head: readonly string[], body: readonly (readonly string[])[]): number[] | null {
   const strlen = tableStrlen();
   if (strlen === null) return null;
-  // Printable ASCII (and line breaks) is one column a character: no call into string-width, whose
-  // colour-code pattern is built anew on every call.
-  const width = (text: string): number =>
-    PRINTABLE_ASCII.test(text) ? Math.max(...text.split('\n').map((line) => line.length)) : strlen(text);
+  // Printable ASCII (and line breaks) is one column a character: no call into string-width.
+  const width = (text: string): number => (PRINTABLE_ASCII.test(text) ? longestLine(text) : strlen(text));
   const widths = head.map((cell) => Math.max(width(cell) + PADDING, 1));
-  for (const row of body)
-    for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 1, width(cell) + PADDING);
+  for (const row of body) {
+    for (let i = 0; i < row.length; i += 1) {
+      const cellWidth = width(row[i] ?? '') + PADDING;
+      if (cellWidth > (widths[i] ?? 1)) widths[i] = cellWidth;
+    }
+  }
   return widths;
 }
-
-const PRINTABLE_ASCII = /^[\x20-\x7e\n]*$/;
 
 /** cli-table3's own width of a cell's text (`src/utils.js`), or null when it is not there. */
 function tableStrlen(): ((text: string) => number) | null {

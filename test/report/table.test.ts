@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TerminalOptions } from '../../src/format/terminal.js';
-import { renderTable, type TableSpec } from '../../src/report/table.js';
+import { stripVTControlCharacters } from 'node:util';
+import { displayWidth, renderTable, type TableSpec } from '../../src/report/table.js';
 
 describe('renderTable', () => {
   it('right-aligns numeric columns and has no colour codes', () => {
@@ -70,6 +71,31 @@ describe('renderTable', () => {
         expect(renderTable(table, terminal, rowsPerPart)).toBe(renderTable(table, terminal, Number.POSITIVE_INFINITY));
       }),
       { numRuns: Number(process.env.TABLE_RUNS ?? 400) },
+    );
+  });
+
+  // A printable ASCII text is measured by its lines' lengths directly: the same as the general rule.
+  it('measures a text as its longest line of code points, escape codes left out', () => {
+    const general = (text: string): number =>
+      Math.max(
+        0,
+        ...stripVTControlCharacters(text)
+          .split('\n')
+          .map((line) => [...line].length),
+      );
+    const text = fc.oneof(
+      fc.string({ unit: 'grapheme-ascii', maxLength: 40 }),
+      fc
+        .array(fc.constantFrom('ab', ' ', '\n', '\n\n', '~', '日本', '\u001b[31m', 'e\u0301', '\t', '😀'), {
+          maxLength: 10,
+        })
+        .map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(displayWidth(value)).toBe(general(value));
+      }),
+      { numRuns: 2000 },
     );
   });
 });
