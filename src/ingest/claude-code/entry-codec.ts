@@ -41,6 +41,9 @@ const NULL = -1;
 /** A character that Latin-1 cannot hold (above U+00FF). */
 const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 
+/** Bytes before a stored batch's numbers: their count, the strings' bytes, the others' JSON bytes, `wide`. */
+const STORED_HEAD = 16;
+
 /** Collects entries into an `EncodedEntries`. */
 export class EntryWriter {
   private numbers = new Float64Array(16_384);
@@ -168,13 +171,46 @@ export class EntryWriter {
     const strings = Buffer.allocUnsafeSlow(wide ? joined.length * 2 : joined.length);
     strings.write(joined, wide ? 'utf16le' : 'latin1');
     const batch = { numbers: this.numbers.slice(0, this.length), strings, wide, others: this.others };
+    this.clear();
+    return batch;
+  }
+
+  /**
+   * The entries written since the last call as `storedEntryCodec` stores them, written straight
+   * into one buffer (no copy of the numbers, no strings buffer, no concatenation); the writer
+   * starts over.
+   */
+  stored(): Buffer {
+    const joined = this.strings.join('');
+    const wide = BEYOND_LATIN1.test(joined);
+    const stringBytes = wide ? joined.length * 2 : joined.length;
+    const others = JSON.stringify(this.others);
+    const otherBytes = Buffer.byteLength(others);
+    const numberBytes = this.length * 8;
+    const stringsAt = STORED_HEAD + numberBytes;
+    const bytes = Buffer.allocUnsafe(stringsAt + stringBytes + otherBytes);
+    bytes.writeUInt32LE(this.length, 0);
+    bytes.writeUInt32LE(stringBytes, 4);
+    bytes.writeUInt32LE(otherBytes, 8);
+    bytes.writeUInt32LE(wide ? 1 : 0, 12);
+    bytes.set(new Uint8Array(this.numbers.buffer, 0, numberBytes), STORED_HEAD);
+    bytes.write(joined, stringsAt, stringBytes, wide ? 'utf16le' : 'latin1');
+    bytes.write(others, stringsAt + stringBytes, otherBytes, 'utf8');
+    this.clear();
+    return bytes;
+  }
+
+  /** Forgets what was written since the last `take` (the numbers' array is kept for the next batch). */
+  clear(): void {
     this.length = 0;
     this.strings = [];
     this.others = [];
     this.count = 0;
-    return batch;
   }
 }
+
+/** The writer `storedEntryCodec.encode` uses (cleared before and after each batch). */
+const storedWriter = new EntryWriter();
 
 /** Hands every entry of `batch` to `use`, in the order they were written. */
 export function readEntriesOf(batch: EncodedEntries, use: (entry: LineEntry) => void): void {
@@ -301,9 +337,6 @@ export function readEntriesOf(batch: EncodedEntries, use: (entry: LineEntry) => 
   }
 }
 
-/** Bytes before a stored batch's numbers: their count, the strings' bytes, the others' JSON bytes, `wide`. */
-const STORED_HEAD = 16;
-
 /**
  * Line entries as the parse cache stores them (`EntryCodec`): a batch's `EncodedEntries` in one
  * buffer (a head, the numbers as float64 in this machine's byte order — a cache is never moved
@@ -312,17 +345,16 @@ const STORED_HEAD = 16;
  */
 export const storedEntryCodec: EntryCodec<LineEntry> = {
   encode(entries) {
-    const writer = new EntryWriter();
-    for (const entry of entries) writer.write(entry);
-    const batch = writer.take();
-    const others = Buffer.from(JSON.stringify(batch.others));
-    const head = Buffer.alloc(STORED_HEAD);
-    head.writeUInt32LE(batch.numbers.length, 0);
-    head.writeUInt32LE(batch.strings.byteLength, 4);
-    head.writeUInt32LE(others.length, 8);
-    head.writeUInt32LE(batch.wide ? 1 : 0, 12);
-    const numbers = Buffer.from(batch.numbers.buffer, batch.numbers.byteOffset, batch.numbers.byteLength);
-    return Buffer.concat([head, numbers, batch.strings, others]);
+    // One writer for every batch the run stores: a new one started with a zeroed 128 KB array and
+    // grew it by copies for each batch (the first run encodes every transcript's entries).
+    const writer = storedWriter;
+    writer.clear();
+    try {
+      for (const entry of entries) writer.write(entry);
+      return writer.stored();
+    } finally {
+      writer.clear();
+    }
   },
   decode(bytes, use) {
     if (bytes.length < STORED_HEAD) throw new Error('stored entries: cut');

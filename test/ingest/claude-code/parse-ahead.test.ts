@@ -79,11 +79,27 @@ function roundTrip(entries: readonly LineEntry[]): LineEntry[] {
   return out;
 }
 
+/** The stored layout spelled out from `take()`: a head of four counts, the numbers, the strings, the other entries' JSON. */
+function storedLayout(entries: readonly LineEntry[]): Buffer {
+  const writer = new EntryWriter();
+  for (const entry of entries) writer.write(entry);
+  const batch = writer.take();
+  const others = Buffer.from(JSON.stringify(batch.others));
+  const head = Buffer.alloc(16);
+  head.writeUInt32LE(batch.numbers.length, 0);
+  head.writeUInt32LE(batch.strings.byteLength, 4);
+  head.writeUInt32LE(others.length, 8);
+  head.writeUInt32LE(batch.wide ? 1 : 0, 12);
+  const numbers = Buffer.from(batch.numbers.buffer, batch.numbers.byteOffset, batch.numbers.byteLength);
+  return Buffer.concat([head, numbers, Buffer.from(batch.strings), others]);
+}
+
 /** The entries as the parse cache stores and reads them back (`storedEntryCodec`), in batches of up to 7. */
 function storedRoundTrip(entries: readonly LineEntry[]): LineEntry[] {
   const out: LineEntry[] = [];
   for (let from = 0; from < entries.length; from += 7) {
     const bytes = storedEntryCodec.encode(entries.slice(from, from + 7));
+    expect(Buffer.from(bytes).equals(storedLayout(entries.slice(from, from + 7)))).toBe(true);
     // At an odd offset in a larger buffer, as in a file read whole: the numbers are not 8-aligned there.
     const shifted = Buffer.concat([Buffer.from([0]), bytes]).subarray(1);
     storedEntryCodec.decode(shifted, (entry) => out.push(entry));
@@ -263,6 +279,19 @@ describe('entry codec', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('the stored codec', () => {
+  it('starts every batch afresh, even after a batch that failed halfway', async () => {
+    const entries: LineEntry[] = [];
+    await readEntries(jsonlFiles(FIXTURES)[0] ?? '', 'usage', null, (entry) => entries.push(entry));
+    const assistant = entries.find((entry) => entry.record?.kind === 'assistant');
+    if (assistant === undefined) throw new Error('the fixture has no assistant line');
+    // An entry the writer fails on after writing part of it (no tool call list).
+    const broken = { ...assistant, record: { ...assistant.record, toolCalls: undefined } } as unknown as LineEntry;
+    expect(() => storedEntryCodec.encode([...entries, broken])).toThrow();
+    expect(Buffer.from(storedEntryCodec.encode(entries)).equals(storedLayout(entries))).toBe(true);
   });
 });
 
