@@ -43,7 +43,9 @@ export const COMPACT_NOTE = 'Compact view: some columns are hidden; --wide shows
  * cells (each cell is checked against every cell of the rows before it for spans: 4,000 rows of 11
  * columns took 6.2 s, 500 rows 0.38 s), so a longer table is drawn in parts of this many rows with
  * the same column widths, and the parts' lines are joined: the same text as one table (a property
- * draws both), in time linear in the rows.
+ * draws both), in time linear in the rows. (The CLI's bundle also rewrites that check to look in
+ * a cell's own row first, `scripts/cli-table3-patch.mjs`; the library and the tests use cli-table3
+ * as published.)
  */
 const ROWS_PER_PART = 50;
 
