@@ -21,6 +21,9 @@
 // - `colorizeLines`, run on every cell's lines to carry colour codes from line to line: on lines
 //   without an escape character it only copied them, through three functions and a regular
 //   expression a line. Such lines are copied at once.
+// - `mergeTableOptions` set a cell's 15 border characters one `setOption` at a time into an empty
+//   object (15 keyed stores under 15 names a cell): they are one object literal, the same keys in the
+//   same order, each value picked as `setOption` picks it.
 // - `repeat` (borders and padding, several a cell) made an array of `times + 1` holes to join: a
 //   string repeated a whole number of times below the array length limit is `String#repeat`'s.
 // - `conflictExists` (its layout's check whether a position is covered), asked for every position
@@ -166,6 +169,78 @@ const COLORIZE_FAST = `function colorizeLines(input) {
   let output = [];
 `;
 
+/** cli-table3 0.6.5's `mergeTableOptions`: the border characters set one by one. */
+const MERGE_CHARS_0_6_5 = `    let chars = (this.chars = {});
+    CHAR_NAMES.forEach(function (name) {
+      setOption(optionsChars, tableChars, name, chars);
+    });
+`;
+
+const MERGE_CHARS_FAST = `    // (cachecost's bundle: scripts/cli-table3-patch.mjs) One object literal (\`mergedChars\`).
+    let chars = (this.chars = mergedChars(optionsChars, tableChars));
+`;
+
+/** cli-table3 0.6.5's border character names (\`mergedChars\` spells them out: checked here). */
+const CHAR_NAMES_0_6_5 = `let CHAR_NAMES = [
+  'top',
+  'top-mid',
+  'top-left',
+  'top-right',
+  'bottom',
+  'bottom-mid',
+  'bottom-left',
+  'bottom-right',
+  'left',
+  'left-mid',
+  'mid',
+  'mid-mid',
+  'right',
+  'right-mid',
+  'middle',
+];
+`;
+
+const CHAR_NAMES_AND_MERGED = `let CHAR_NAMES = [
+  'top',
+  'top-mid',
+  'top-left',
+  'top-right',
+  'bottom',
+  'bottom-mid',
+  'bottom-left',
+  'bottom-right',
+  'left',
+  'left-mid',
+  'mid',
+  'mid-mid',
+  'right',
+  'right-mid',
+  'middle',
+];
+
+// (cachecost's bundle: scripts/cli-table3-patch.mjs) What \`setOption\` gives for each of
+// CHAR_NAMES in turn, camel-cased where the name has a dash, as one object literal.
+function mergedChars(a, b) {
+  return {
+    top: firstDefined4(a.top, b.top, undefined, undefined),
+    topMid: firstDefined4(a.topMid, a['top-mid'], b.topMid, b['top-mid']),
+    topLeft: firstDefined4(a.topLeft, a['top-left'], b.topLeft, b['top-left']),
+    topRight: firstDefined4(a.topRight, a['top-right'], b.topRight, b['top-right']),
+    bottom: firstDefined4(a.bottom, b.bottom, undefined, undefined),
+    bottomMid: firstDefined4(a.bottomMid, a['bottom-mid'], b.bottomMid, b['bottom-mid']),
+    bottomLeft: firstDefined4(a.bottomLeft, a['bottom-left'], b.bottomLeft, b['bottom-left']),
+    bottomRight: firstDefined4(a.bottomRight, a['bottom-right'], b.bottomRight, b['bottom-right']),
+    left: firstDefined4(a.left, b.left, undefined, undefined),
+    leftMid: firstDefined4(a.leftMid, a['left-mid'], b.leftMid, b['left-mid']),
+    mid: firstDefined4(a.mid, b.mid, undefined, undefined),
+    midMid: firstDefined4(a.midMid, a['mid-mid'], b.midMid, b['mid-mid']),
+    right: firstDefined4(a.right, b.right, undefined, undefined),
+    rightMid: firstDefined4(a.rightMid, a['right-mid'], b.rightMid, b['right-mid']),
+    middle: firstDefined4(a.middle, b.middle, undefined, undefined),
+  };
+}
+`;
+
 /** cli-table3 0.6.5's `repeat` (`src/utils.js`). */
 const REPEAT_0_6_5 = `function repeat(str, times) {
   return Array(times + 1).join(str);
@@ -225,6 +300,8 @@ const CONFLICT_FAST = `  function conflictExists(rows, x, y) {
 const PATCHES = [
   { file: 'src/cell.js', from: SET_OPTION_0_6_5, to: SET_OPTION_FAST },
   { file: 'src/cell.js', from: DRAW_DEBUG_0_6_5, to: DRAW_DEBUG_FAST },
+  { file: 'src/cell.js', from: MERGE_CHARS_0_6_5, to: MERGE_CHARS_FAST },
+  { file: 'src/cell.js', from: CHAR_NAMES_0_6_5, to: CHAR_NAMES_AND_MERGED },
   { file: 'src/utils.js', from: STRLEN_0_6_5, to: STRLEN_FAST },
   { file: 'src/utils.js', from: COLORIZE_0_6_5, to: COLORIZE_FAST },
   { file: 'src/utils.js', from: REPEAT_0_6_5, to: REPEAT_FAST },

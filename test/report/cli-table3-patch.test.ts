@@ -98,30 +98,38 @@ const TEXT = fc.oneof(
   fc.string({ maxLength: 30 }),
   fc.string({ unit: 'grapheme-ascii', maxLength: 30 }),
 );
+/** Every border character's name, under both spellings cli-table3 reads (dashed and camel case). */
 const CHAR_NAMES = [
   'top',
   'top-mid',
   'topMid',
   'top-left',
+  'topLeft',
   'top-right',
+  'topRight',
   'bottom',
   'bottom-mid',
+  'bottomMid',
+  'bottom-left',
   'bottomLeft',
   'bottom-right',
+  'bottomRight',
   'left',
   'left-mid',
+  'leftMid',
   'mid',
   'mid-mid',
   'midMid',
   'right',
   'right-mid',
+  'rightMid',
   'middle',
 ] as const;
 const CHARS = fc.dictionary(
   fc.constantFrom(...CHAR_NAMES),
   fc.constantFrom('', '-', '=', '║', '+', 'ab', '\u001b[2m|'),
   {
-    maxKeys: 6,
+    maxKeys: 10,
   },
 );
 const STYLE = fc.record(
