@@ -11,7 +11,9 @@
 //    under bench/out/table-cache-<build>/.
 // 2. Alternating: `sessions` (one row per session: 577 rows of 14 columns on 48 copies), `sessions
 //    --json`, `report --by session` and its `--json`, and `simulate --target 120000` (a table per
-//    session) with its `--json` on the 12-copy corpus (simulate has no cache); wall, CPU, medians.
+//    session) with its `--json` on the 12-copy corpus (simulate has no cache), and the same with
+//    `--html` (its page, a chart per session, written under bench/out/; the twin is the `--json` run
+//    again); wall, CPU, medians.
 // 3. Prints each text run's median, its --json twin's, and text / json. With --baseline, the same
 //    commands of another build, alternated with these: before / after from one run. Every text run of
 //    a command must print the same bytes in both builds (the tables are drawn the same).
@@ -46,19 +48,22 @@ const small = await buildCopies({ source, outDir: join(out, 'claude-code-x12'), 
 const builds = [['this', cachecostMain]];
 if (values.baseline !== undefined) builds.push(['baseline', resolve(values.baseline)]);
 
+/** Each command's text run and its `--json` twin (`--html` writes its page and prints the text report). */
+const htmlFile = join(out, 'table-speed.html');
 const commands = [
   ['sessions', ['sessions', big.dir]],
   ['report --by session', ['report', '--by', 'session', big.dir]],
   ['simulate --target 120000', ['simulate', '--target', '120000', small.dir]],
-];
+  ['simulate --target 120000 --html', ['simulate', '--target', '120000', '--html', htmlFile, small.dir]],
+].map(([name, argv]) => [name, argv, [...argv.filter((arg) => arg !== '--html' && arg !== htmlFile), '--json']]);
 /** Uncoloured, and no terminal width: the same text whatever runs the bench. */
 const envOf = (build) => ({ NO_COLOR: '1', COLUMNS: '', CACHECOST_CACHE_DIR: join(out, `table-cache-${build}`) });
 
 // Warm each build's cache (and its code cache) once.
 for (const [build, main] of builds)
-  for (const [, argv] of commands) {
+  for (const [, argv, json] of commands) {
     await measure(main, argv, envOf(build));
-    await measure(main, [...argv, '--json'], envOf(build));
+    await measure(main, json, envOf(build));
   }
 
 const times = new Map();
@@ -69,14 +74,14 @@ const record = (key, result) => {
   times.set(key, list);
 };
 for (let run = 0; run < runs; run += 1)
-  for (const [name, argv] of commands)
+  for (const [name, argv, json] of commands)
     for (const [build, main] of builds) {
       const text = await measure(main, argv, envOf(build));
       record(`${build} ${name}`, text);
       const seen = texts.get(name);
       if (seen === undefined) texts.set(name, text.stdout);
       else if (seen !== text.stdout) throw new Error(`${name}: the ${build} build printed other text`);
-      record(`${build} ${name} --json`, await measure(main, [...argv, '--json'], envOf(build)));
+      record(`${build} ${name} --json`, await measure(main, json, envOf(build)));
     }
 
 const fmt = (ms) => `${(ms / 1000).toFixed(3)} s`;
