@@ -200,24 +200,7 @@ const CHAR_NAMES_0_6_5 = `let CHAR_NAMES = [
 ];
 `;
 
-const CHAR_NAMES_AND_MERGED = `let CHAR_NAMES = [
-  'top',
-  'top-mid',
-  'top-left',
-  'top-right',
-  'bottom',
-  'bottom-mid',
-  'bottom-left',
-  'bottom-right',
-  'left',
-  'left-mid',
-  'mid',
-  'mid-mid',
-  'right',
-  'right-mid',
-  'middle',
-];
-
+const CHAR_NAMES_AND_MERGED = `${CHAR_NAMES_0_6_5}
 // (cachecost's bundle: scripts/cli-table3-patch.mjs) What \`setOption\` gives for each of
 // CHAR_NAMES in turn, camel-cased where the name has a dash, as one object literal.
 function mergedChars(a, b) {
