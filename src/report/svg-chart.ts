@@ -17,6 +17,18 @@ type VegaSpec = ReturnType<VegaLite['compile']>['spec'];
  */
 const templates = new Map<string, VegaSpec>();
 
+/**
+ * Templates kept at most (per map): a run draws charts of a few shapes (one per set of scenarios);
+ * a long-lived process drawing many shapes starts the maps over instead of growing them.
+ */
+const MAX_TEMPLATES = 32;
+
+/** `map.set(key, value)`, the map emptied first when it holds `MAX_TEMPLATES` already. */
+function remember<T>(map: Map<string, T>, key: string, value: T): void {
+  if (map.size >= MAX_TEMPLATES) map.clear();
+  map.set(key, value);
+}
+
 /** `vegaLite.compile(spec).spec`, from the template of specifications that differ only in their inline values. */
 export function compiledSpec(vegaLite: VegaLite, spec: TopLevelSpec): VegaSpec {
   const data = 'data' in spec ? spec.data : undefined;
@@ -27,7 +39,7 @@ export function compiledSpec(vegaLite: VegaLite, spec: TopLevelSpec): VegaSpec {
   let template = templates.get(key);
   if (template === undefined) {
     template = vegaLite.compile(empty).spec;
-    templates.set(key, template);
+    remember(templates, key, template);
   }
   const copy = structuredClone(template);
   const sources = (copy.data ?? []).filter((source) => 'values' in source && Array.isArray(source.values));
@@ -67,7 +79,7 @@ export function parsedSpec(vega: Vega, vegaLite: VegaLite, spec: TopLevelSpec): 
   let template = runtimes.get(key);
   if (template === undefined) {
     template = vega.parse(compiledSpec(vegaLite, { ...spec, data: { ...data, values: [] } } as TopLevelSpec));
-    runtimes.set(key, template);
+    remember(runtimes, key, template);
   }
   const copy = structuredClone(template);
   const sources = ingested(copy);

@@ -61,6 +61,17 @@ describe('chart templates', () => {
     );
   });
 
+  it('stays right past the templates it keeps (a shape drawn again after many others)', () => {
+    const shape = (i: number): TopLevelSpec =>
+      timelineSpec([{ scenario: `scenario-${i}`, points: [], costByClass: NO_COST }]);
+    for (const i of [...Array.from({ length: 40 }, (_, k) => k), 0, 39]) {
+      const spec = shape(i);
+      expect(JSON.stringify(parsedSpec(vega, vegaLite, spec))).toBe(
+        JSON.stringify(vega.parse(vegaLite.compile(spec).spec)),
+      );
+    }
+  });
+
   it('compiles a chart without inline values whole', () => {
     const spec = {
       data: { name: 'named' },
