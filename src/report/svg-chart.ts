@@ -29,30 +29,39 @@ function remember<T>(map: Map<string, T>, key: string, value: T): void {
   map.set(key, value);
 }
 
-/** `vegaLite.compile(spec).spec`, from the template of specifications that differ only in their inline values. */
-export function compiledSpec(vegaLite: VegaLite, spec: TopLevelSpec): VegaSpec {
+/**
+ * A specification's inline values, the specification with them emptied (its template) and the
+ * template's key (its JSON); null for a specification without inline values (compiled whole).
+ */
+function inlineValues(spec: TopLevelSpec): { values: unknown[]; empty: TopLevelSpec; key: string } | null {
   const data = 'data' in spec ? spec.data : undefined;
   const values = data !== undefined && data !== null && 'values' in data ? data.values : undefined;
-  if (!Array.isArray(values)) return vegaLite.compile(spec).spec;
+  if (!Array.isArray(values)) return null;
   const empty = { ...spec, data: { ...data, values: [] } } as TopLevelSpec;
-  const key = JSON.stringify(empty);
-  let template = templates.get(key);
+  return { values, empty, key: JSON.stringify(empty) };
+}
+
+/** `vegaLite.compile(spec).spec`, from the template of specifications that differ only in their inline values. */
+export function compiledSpec(vegaLite: VegaLite, spec: TopLevelSpec): VegaSpec {
+  const inline = inlineValues(spec);
+  if (inline === null) return vegaLite.compile(spec).spec;
+  let template = templates.get(inline.key);
   if (template === undefined) {
-    template = vegaLite.compile(empty).spec;
-    remember(templates, key, template);
+    template = vegaLite.compile(inline.empty).spec;
+    remember(templates, inline.key, template);
   }
   const copy = structuredClone(template);
   const sources = (copy.data ?? []).filter((source) => 'values' in source && Array.isArray(source.values));
   // Not the one inline source expected: compiled whole, as before.
   if (sources.length !== 1 || sources[0] === undefined) return vegaLite.compile(spec).spec;
-  (sources[0] as { values: unknown }).values = values;
+  (sources[0] as { values: unknown }).values = inline.values;
   return copy;
 }
 
 type Vega = typeof import('vega');
 type Runtime = ReturnType<Vega['parse']>;
 
-/** Parsed Vega runtimes by the same key as `templates`, parsed from the template (no values). */
+/** Parsed Vega runtimes by the same key as `templates`, parsed from the template compiled with no values. */
 const runtimes = new Map<string, Runtime>();
 
 /** The operators' values that ingest inline data (`$ingest`) in a parsed runtime. */
@@ -72,21 +81,19 @@ function ingested(runtime: Runtime): { $ingest: unknown }[] {
  * the copy equal to parsing the whole specification.
  */
 export function parsedSpec(vega: Vega, vegaLite: VegaLite, spec: TopLevelSpec): Runtime {
-  const data = 'data' in spec ? spec.data : undefined;
-  const values = data !== undefined && data !== null && 'values' in data ? data.values : undefined;
-  if (!Array.isArray(values)) return vega.parse(vegaLite.compile(spec).spec);
-  const key = JSON.stringify({ ...spec, data: { ...data, values: [] } });
-  let template = runtimes.get(key);
+  const inline = inlineValues(spec);
+  if (inline === null) return vega.parse(vegaLite.compile(spec).spec);
+  let template = runtimes.get(inline.key);
   if (template === undefined) {
-    template = vega.parse(compiledSpec(vegaLite, { ...spec, data: { ...data, values: [] } } as TopLevelSpec));
-    remember(runtimes, key, template);
+    template = vega.parse(vegaLite.compile(inline.empty).spec);
+    remember(runtimes, inline.key, template);
   }
   const copy = structuredClone(template);
   const sources = ingested(copy);
   const source = sources[0];
   if (sources.length !== 1 || source === undefined || !Array.isArray(source.$ingest) || source.$ingest.length !== 0)
-    return vega.parse(compiledSpec(vegaLite, spec));
-  source.$ingest = values;
+    return vega.parse(vegaLite.compile(spec).spec);
+  source.$ingest = inline.values;
   return copy;
 }
 
