@@ -281,17 +281,41 @@ async function sweepStale(dir: string, nowMs: number): Promise<void> {
  */
 export async function openParseCache(
   dir: string,
-  options: { readonly mustExist: string | null; readonly nowMs: number },
+  options: {
+    readonly mustExist: string | null;
+    readonly nowMs: number;
+    /**
+     * Told why a directory that should hold the cache cannot (not a directory, no permission):
+     * the run goes on without it. Not called when `mustExist` is missing (no home, no cache).
+     */
+    readonly onUnusable?: (reason: string) => void;
+  },
 ): Promise<ParseCache | null> {
+  if (options.mustExist !== null) {
+    try {
+      if (!(await stat(options.mustExist)).isDirectory()) return null;
+    } catch {
+      return null;
+    }
+  }
   try {
-    if (options.mustExist !== null && !(await stat(options.mustExist)).isDirectory()) return null;
     const root = join(dir, LAYOUT);
     await mkdir(root, { recursive: true });
     await sweepStale(root, options.nowMs);
     return { dir: root, fingerprint: codeFingerprint(), nowMs: options.nowMs };
-  } catch {
+  } catch (error) {
+    options.onUnusable?.(unusableReason(error));
     return null;
   }
+}
+
+/** An `fs` failure as a short reason: its code and what it means (`EACCES: permission denied`), else its message. */
+function unusableReason(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  // Node's messages are `CODE: what, syscall 'path'`: the path is said by the caller.
+  const what = /^[A-Z]+: ([^,]+)/.exec(message)?.[1];
+  return typeof code === 'string' && what !== undefined ? `${code}: ${what}` : message;
 }
 
 function entryPath(cache: ParseCache, key: string, file: string): string {

@@ -284,4 +284,25 @@ describe('cachecost report options', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/--timezone expects an IANA time zone/)]);
   }, 60_000);
+
+  it('warns in one line when the cache directory cannot be used, and bills the same without it', async () => {
+    const notADir = join(home, 'cache-is-a-file');
+    await writeFile(notADir, 'not a directory\n');
+    const expected = await cli(['report', home, '--json', '--no-cache']);
+    for (const command of [
+      ['report', home, '--json'],
+      ['sessions', home, '--json'],
+    ]) {
+      const run = await cli(command, { CACHECOST_CACHE_DIR: notADir });
+      expect(run.code).toBe(0);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        `cachecost: warning: cannot use the cache directory ${notADir} (ENOTDIR: not a directory); every log is read in full (--no-cache turns the cache and this warning off)`,
+      ]);
+      if (command[0] === 'report') expect(run.stdout).toBe(expected.stdout);
+      // --no-cache: no cache, no warning.
+      expect((await cli([...command, '--no-cache'], { CACHECOST_CACHE_DIR: notADir })).stderr).toBe('');
+    }
+    // No home for the default location: no cache, and nothing to warn about.
+    expect((await cli(['report', home, '--json'], {}, join(home, 'no-such-home'))).stderr).toBe('');
+  }, 60_000);
 });
