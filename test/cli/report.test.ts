@@ -286,7 +286,7 @@ describe('cachecost report options', () => {
   }, 60_000);
 
   it('warns in one line when the cache directory cannot be used, and bills the same without it', async () => {
-    const notADir = join(home, 'cache-is-a-file');
+    const notADir = join(await mkdtemp(join(tmpdir(), 'cachecost-cache-file-')), 'cache');
     await writeFile(notADir, 'not a directory\n');
     const expected = await cli(['report', home, '--json', '--no-cache']);
     for (const command of [
