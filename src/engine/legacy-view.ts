@@ -8,7 +8,7 @@
  * rule spares the most recent responses, so a message turns "old" when newer responses arrive),
  * instead of mapping the whole history twice per request.
  */
-import { emptyObjectArray } from '../session/packed-array.js';
+import { cutTo, emptyObjectArray } from '../session/packed-array.js';
 import type { HistoryMessage } from './history-message.js';
 import type { MicrocompactDecision } from './microcompact.js';
 import { microcompactShownMessage } from './microcompact.js';
@@ -63,8 +63,8 @@ export class LegacyHistoryView<M extends HistoryMessage> {
       list?.pop();
       if (list?.length === 0) this.byResponse.delete(message.responseId);
     }
-    input.length = common;
-    output.length = common;
+    cutTo(input, common);
+    cutTo(output, common);
 
     // The recent responses of this history, as `slidingLegacyTruncate` finds them.
     const responses = new Set<string>();

@@ -391,7 +391,9 @@ export class MemoryService {
     for (;;) {
       const id = `msg-${timestampMs}-${this.idSequence.toString(36)}`;
       this.idSequence += 1;
-      if (!this.foreignIds.has(id)) return id;
+      // Without foreign ids (a replay's fresh service) nothing to meet: no lookup, which would
+      // flatten and hash every id made.
+      if (this.foreignIds.size === 0 || !this.foreignIds.has(id)) return id;
     }
   }
 

@@ -1,5 +1,5 @@
 /** `pruneHistoryToolResults` (engine.md §5.6): FreeCode's prefix-stable tool-result pruning. */
-import { emptyObjectArray } from '../session/packed-array.js';
+import { cutTo, emptyObjectArray } from '../session/packed-array.js';
 import type { HistoryMessage, ToolResultPart } from './history-message.js';
 import { isToolResultPart, withReplacedResults } from './history-message.js';
 import type { PruneOutcome, ReplacedToolResult } from './prune-outcome.js';
@@ -270,13 +270,13 @@ function track(
   shownCopies: Map<HistoryMessage, ReplacedCopy>,
 ): void {
   tracked.revision = tracked.state.revision;
-  tracked.input.length = common;
-  tracked.output.length = common;
+  cutTo(tracked.input, common);
+  cutTo(tracked.output, common);
   // Each list cut on its own: a list of the lists would be an allocation on every send.
-  tracked.candidates.length = common + 1;
-  tracked.charsBefore.length = common + 1;
-  tracked.charsAfter.length = common + 1;
-  tracked.replaced.length = common + 1;
+  cutTo(tracked.candidates, common + 1);
+  cutTo(tracked.charsBefore, common + 1);
+  cutTo(tracked.charsAfter, common + 1);
+  cutTo(tracked.replaced, common + 1);
   let candidates = tracked.candidates[common] ?? 0;
   let charsBefore = tracked.charsBefore[common] ?? 0;
   let charsAfter = tracked.charsAfter[common] ?? 0;

@@ -22,7 +22,7 @@
  * updates the state it is given and returns the same object. Use `cloneCacheState` to branch.
  */
 import type { CacheClassTokens } from '../session/cache-class-tokens.js';
-import { emptyObjectArray } from '../session/packed-array.js';
+import { cutTo, emptyObjectArray } from '../session/packed-array.js';
 import type { CacheRules, CacheTtl } from '../provider/cache-rules.js';
 
 /** One part of a provider prompt; the id changes whenever the rendered content changes. */
@@ -138,9 +138,9 @@ function forgetPath(state: CacheState): void {
 /** Keeps the first `length` nodes of the path; the others leave it with their pending cover written. */
 function truncatePath(path: PathMemo, length: number): void {
   writeCover(path, length);
-  path.nodes.length = length;
-  path.segments.length = length;
-  path.cumulative.length = length;
+  cutTo(path.nodes, length);
+  cutTo(path.segments, length);
+  cutTo(path.cumulative, length);
   const entries = path.entries;
   while (entries.length > 0 && (entries[entries.length - 1] ?? 0) >= length) entries.pop();
 }

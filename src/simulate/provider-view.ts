@@ -7,7 +7,7 @@
 import type { HistoryMessage, HistoryPart, ToolResultPart } from '../engine/history-message.js';
 import { isToolResultPart } from '../engine/history-message.js';
 import type { Item } from '../session/model.js';
-import { emptyObjectArray, mapPacked } from '../session/packed-array.js';
+import { cutTo, emptyObjectArray, mapPacked } from '../session/packed-array.js';
 import type { TokenCalibration } from './calibrate.js';
 import { tokensForChars } from './calibrate.js';
 import type { Segment } from './cache-model.js';
@@ -273,14 +273,14 @@ export class RenderedPrefix {
 
   /** Keeps the first `count` messages (their segments after the `base` in front). */
   keep(count: number, base: number): void {
-    this.visible.length = count;
-    this.segments.length = base + (this.ends[count] ?? 0);
+    cutTo(this.visible, count);
+    cutTo(this.segments, base + (this.ends[count] ?? 0));
     // Each list cut on its own: a list of the lists would be an allocation on every send.
-    this.ends.length = count + 1;
-    this.tokenSums.length = count + 1;
-    this.charSums.length = count + 1;
-    this.unitSums.length = count + 1;
-    this.fixedSums.length = count + 1;
+    cutTo(this.ends, count + 1);
+    cutTo(this.tokenSums, count + 1);
+    cutTo(this.charSums, count + 1);
+    cutTo(this.unitSums, count + 1);
+    cutTo(this.fixedSums, count + 1);
     this.tokens = this.tokenSums[count] ?? 0;
     this.chars = this.charSums[count] ?? 0;
     this.units = this.unitSums[count] ?? 0;
