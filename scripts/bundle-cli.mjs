@@ -24,6 +24,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { cliTable3FastPathsPlugin } from './cli-table3-patch.mjs';
+import { lazyStringWidthPlugin } from './string-width-lazy.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 /** The bundled parse worker's file name (`PARSE_WORKER_BUNDLE` in src/ingest/claude-code/parse-ahead.ts). */
@@ -565,7 +566,8 @@ await build({
   },
   format: 'cjs',
   outfile: join(chunkDir, HELP_LAYOUT),
-  plugins: [moduleUrlPlugin],
+  // Printable ASCII measured without loading string-width (scripts/string-width-lazy.mjs).
+  plugins: [lazyStringWidthPlugin, moduleUrlPlugin],
 });
 
 // 5. The entry: `--version` alone, or the core.

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runCli } from '../../src/cli/app.js';
+import { COMMANDS } from '../../src/cli/commands/registry.js';
 import { cli } from './run.js';
 
 describe('the cachecost CLI', () => {
@@ -19,6 +20,16 @@ describe('the cachecost CLI', () => {
     expect(sessions.stdout).toContain('Examples:');
     expect(sessions.stdout).toContain('cachecost sessions datasets/freecode');
     expect(sessions.stdout).toContain('--csv');
+  });
+
+  it('every help text is printable ASCII, which the help layout measures without loading string-width', async () => {
+    // scripts/string-width-lazy.mjs: another character makes `--help` load string-width (≈ 50 ms).
+    for (const argv of [['--help'], ...COMMANDS.map((command) => [command.name, '--help'])]) {
+      const { code, stdout } = await cli(argv);
+      expect(code).toBe(0);
+      const lines = stdout.split('\n');
+      expect(lines.filter((line) => !/^[\x20-\x7e]*$/.test(line))).toEqual([]);
+    }
   });
 
   it('rejects unknown options in one line (strict parsing), exit 1', async () => {

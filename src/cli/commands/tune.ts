@@ -305,7 +305,7 @@ export const tuneCommand: CliCommand = {
             type: 'string',
             array: true,
             default: [],
-            describe: `Families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; the target axis applies to freecode (and freecode+…), --keep-results to observation-masking, --clear-trigger to clear-tool-uses, --prune-protect to opencode; the others are reference points`,
+            describe: `Families, comma list or repeated: ${SCENARIO_FAMILIES.join(', ')} [freecode,none]; the target axis applies to freecode (and freecode+...), --keep-results to observation-masking, --clear-trigger to clear-tool-uses, --prune-protect to opencode; the others are reference points`,
           })
           .option('tolerance', {
             type: 'number',
@@ -344,7 +344,7 @@ export const tuneCommand: CliCommand = {
             requiresArg: true,
             describe: 'Append this run and its curve points (tune_points) to a DuckDB file; every run is kept',
           })
-          .example('$0 tune datasets/freecode --chart tune.svg', 'Targets 40K…400K in 20K steps; chart of the curve')
+          .example('$0 tune datasets/freecode --chart tune.svg', 'Targets 40K to 400K in 20K steps; chart of the curve')
           .example(
             '$0 tune --target 60k..300k:20k --ttl 5m,1h --csv tune.csv',
             'Two curves (5-minute and 1-hour cache); CSV of every point',
