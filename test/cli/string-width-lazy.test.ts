@@ -52,12 +52,14 @@ async function bundledStringWidth(importer: string, plugins: Plugin[]): Promise<
 /** `Intl.Segmenter` counting its constructions while a test runs. */
 let segmenters = 0;
 const RealSegmenter = Intl.Segmenter;
+/** `Intl`, whose `Segmenter` the tests replace (read-only in its type, writable in the engine). */
+const intl = Intl as { Segmenter: typeof Intl.Segmenter };
 afterEach(() => {
-  Intl.Segmenter = RealSegmenter;
+  intl.Segmenter = RealSegmenter;
 });
 function countSegmenters(): void {
   segmenters = 0;
-  Intl.Segmenter = class extends RealSegmenter {
+  intl.Segmenter = class extends RealSegmenter {
     constructor(...args: ConstructorParameters<typeof Intl.Segmenter>) {
       super(...args);
       segmenters += 1;
