@@ -29,6 +29,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import * as zlib from 'node:zlib';
@@ -193,11 +194,21 @@ export type CachedRun = {
 };
 
 /**
+ * The script's text. The core is ASCII (the build checks it): its bytes are its characters, which a
+ * Latin-1 read copies straight into a one-byte string, ≈ 2 ms of a run less than decoding UTF-8
+ * (600 KB); a file that is not ASCII is decoded as UTF-8.
+ */
+function scriptSource(scriptFile: string): string {
+  const bytes = readFileSync(scriptFile);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
+/**
  * Compiles and runs the script file `scriptFile` (whose build identity is `buildId`) in this
  * context, through the code cache `cacheFile` (null: no cache).
  */
 export function runCachedScript(scriptFile: string, buildId: string, cacheFile: string | null): CachedRun {
-  const source = readFileSync(scriptFile, 'utf8');
+  const source = scriptSource(scriptFile);
   let key: string | null = null;
   if (cacheFile !== null)
     try {
