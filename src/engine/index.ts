@@ -67,6 +67,7 @@ export {
   summarizeMessages,
   type SummarizableMessage,
   type SummarizeInput,
+  type SummaryMemo,
 } from './summarizer.js';
 export {
   TOOL_TRANSCRIPT_LIMITS,

@@ -18,6 +18,7 @@ import { DEFAULT_ENGINE_PARAMS } from './params.js';
 import type { SelectionResult } from './selector.js';
 import { selectForCompaction } from './selector.js';
 import type { SummarizeInput } from './summarizer.js';
+import type { SummaryMemo } from './summarizer.js';
 import { makeSummary, summarizeMessages } from './summarizer.js';
 import { compactThresholdTokens, estimateTokenCount, shouldCompact as reachesCompactThreshold } from './tokens.js';
 import type { ToolActivity, ToolLineMemo } from './tool-transcript.js';
@@ -29,6 +30,8 @@ export interface MemoryServiceOptions {
   readonly hooks?: CompactionHooks;
   /** Rendered tool-transcript lines to reuse across services fed the same activity entries (results unchanged). */
   readonly toolLines?: ToolLineMemo;
+  /** The heuristic summarizer's readings of contents, to reuse across services that summarize the same contents. */
+  readonly summaryMemo?: SummaryMemo;
 }
 
 export interface CompactOptions {
@@ -82,6 +85,7 @@ export class MemoryService {
   private readonly store: MemoryStore;
   private readonly hooks: CompactionHooks;
   private readonly toolLines: ToolLineMemo | undefined;
+  private readonly summaryMemo: SummaryMemo | undefined;
   private current: MemoryState;
   /**
    * Whether `current` was handed out (the `state` getter, a store that keeps what it saves, the
@@ -106,6 +110,7 @@ export class MemoryService {
     this.store = options.store ?? NULL_MEMORY_STORE;
     this.hooks = options.hooks ?? NO_COMPACTION_HOOKS;
     this.toolLines = options.toolLines;
+    this.summaryMemo = options.summaryMemo;
     this.current = this.store.load(sessionId) ?? freshMemoryState(sessionId);
     for (const message of this.current.messages) this.foreignIds.add(message.id);
   }
@@ -308,7 +313,7 @@ export class MemoryService {
       previousSummary: state.summaries.at(-1)?.content,
       messages: selection.summarize,
     };
-    return { kind: 'ready', selection, input, heuristic: summarizeMessages(input, nowMs) };
+    return { kind: 'ready', selection, input, heuristic: summarizeMessages(input, nowMs, this.summaryMemo) };
   }
 
   private finishWithLlm(

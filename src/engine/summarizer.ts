@@ -4,6 +4,7 @@
  */
 import type { CompactionSummary } from './memory-state.js';
 import { estimateTokenCount } from './tokens.js';
+import type { WorkStatus } from './work-status.js';
 import { classifyWorkStatus } from './work-status.js';
 
 /** What the summarizers read of a memory message. */
@@ -42,15 +43,50 @@ function clip(text: string, maxChars: number): string {
   return text.length <= maxChars ? text : `${text.slice(0, maxChars)}...`;
 }
 
-function uniqueMatches(messages: readonly SummarizableMessage[], pattern: RegExp, group: 0 | 1): string[] {
-  const found = new Set<string>();
-  for (const message of messages) {
-    for (const match of message.content.matchAll(pattern)) {
-      const value = match[group];
-      if (value !== undefined) found.add(value);
-    }
+/** What the heuristic summary reads of one message's content: its status bucket, its tool names and file paths (each once, in first-match order). */
+export type ContentAnalysis = {
+  readonly status: WorkStatus | null;
+  readonly tools: readonly string[];
+  readonly files: readonly string[];
+};
+
+/**
+ * Analyses by content, for a caller that summarizes the same contents again (a sweep replays one
+ * session under many scenarios, each compacting the same messages at its own points):
+ * `analyzeContent` is a function of the content alone, so the memo only saves work.
+ */
+export type SummaryMemo = Map<string, ContentAnalysis>;
+
+const NO_MATCHES: readonly string[] = Object.freeze([]);
+
+function uniqueMatchesOf(content: string, pattern: RegExp, group: 0 | 1): readonly string[] {
+  let found: string[] | null = null;
+  for (const match of content.matchAll(pattern)) {
+    const value = match[group];
+    if (value === undefined) continue;
+    if (found === null) found = [value];
+    else if (!found.includes(value)) found.push(value);
   }
-  return [...found];
+  return found ?? NO_MATCHES;
+}
+
+/** The summary's reading of one content (`ContentAnalysis`). */
+function analyzeContent(content: string): ContentAnalysis {
+  return {
+    status: classifyWorkStatus(content),
+    tools: uniqueMatchesOf(content, TOOL_NAME, 1),
+    files: uniqueMatchesOf(content, FILE_PATH, 0),
+  };
+}
+
+function analysisOf(content: string, memo: SummaryMemo | undefined): ContentAnalysis {
+  if (memo === undefined) return analyzeContent(content);
+  let analysis = memo.get(content);
+  if (analysis === undefined) {
+    analysis = analyzeContent(content);
+    memo.set(content, analysis);
+  }
+  return analysis;
 }
 
 function bulletsOrNone(items: readonly string[]): string[] {
@@ -58,7 +94,7 @@ function bulletsOrNone(items: readonly string[]): string[] {
 }
 
 /** The heuristic summary's markdown (§3.2 layout), deterministic in its input. */
-export function heuristicSummaryContent(input: SummarizeInput): string {
+export function heuristicSummaryContent(input: SummarizeInput, memo?: SummaryMemo): string {
   const limits = HEURISTIC_SUMMARY_LIMITS;
   const users = input.messages.filter((message) => message.role === 'user');
   const assistants = input.messages.filter((message) => message.role === 'assistant');
@@ -66,15 +102,21 @@ export function heuristicSummaryContent(input: SummarizeInput): string {
   const done: string[] = [];
   const inProgress: string[] = [];
   const blocked: string[] = [];
+  // The tool names and file paths of all the messages in first-match order: each message's own, in turn.
+  const toolSet = new Set<string>();
+  const fileSet = new Set<string>();
   for (const message of input.messages) {
-    const status = classifyWorkStatus(message.content);
+    const analysis = analysisOf(message.content, memo);
+    for (const tool of analysis.tools) toolSet.add(tool);
+    for (const file of analysis.files) fileSet.add(file);
+    const status = analysis.status;
     if (status === null) continue;
     const bucket = status === 'blocked' ? blocked : status === 'in-progress' ? inProgress : done;
     const line = clip(message.content, limits.statusLineChars);
     if (!bucket.includes(line)) bucket.push(line);
   }
-  const tools = uniqueMatches(input.messages, TOOL_NAME, 1);
-  const files = uniqueMatches(input.messages, FILE_PATH, 0).slice(0, limits.files);
+  const tools = [...toolSet];
+  const files = [...fileSet].slice(0, limits.files);
 
   const sections: string[][] = [];
   sections.push([
@@ -125,6 +167,6 @@ export function makeSummary(input: SummarizeInput, content: string, createdAtMs:
 }
 
 /** FreeCode's `summarizeMessages`: the heuristic summary, wrapped (§3.2). */
-export function summarizeMessages(input: SummarizeInput, createdAtMs: number): CompactionSummary {
-  return makeSummary(input, heuristicSummaryContent(input), createdAtMs);
+export function summarizeMessages(input: SummarizeInput, createdAtMs: number, memo?: SummaryMemo): CompactionSummary {
+  return makeSummary(input, heuristicSummaryContent(input, memo), createdAtMs);
 }

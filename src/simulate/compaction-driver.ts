@@ -86,6 +86,7 @@ export class CompactionDriver {
       params,
       hooks,
       ...(memo.toolLines === undefined ? {} : { toolLines: memo.toolLines }),
+      ...(memo.summaries === undefined ? {} : { summaryMemo: memo.summaries }),
     });
     this.editor = toolResultEditor(scenario.params.editing);
     this.pruneMemo = memo.prune;

@@ -46,7 +46,23 @@ export type SessionSimulation = {
 
 export type SimulateOptions = {
   readonly modelFacts: (model: string) => ModelFacts;
+  /**
+   * The session's replay memo, for a caller that replays the session again afterwards (a sweep's
+   * scenarios: `sweepSession`); absent = one made here for these replays alone.
+   */
+  readonly memo?: ReplayMemo;
 };
+
+/**
+ * A memo for the replays of one session (`ReplayMemo`): its tool lines kept unless the session is
+ * very large; `keepSummaries` for a sweep's many replays.
+ */
+export function sessionReplayMemo(session: Session, options: { readonly keepSummaries?: boolean } = {}): ReplayMemo {
+  return new ReplayMemo({
+    keepToolLines: sessionContentChars(session) <= TOOL_LINE_MEMO_MAX_CHARS,
+    ...(options.keepSummaries === true ? { keepSummaries: true } : {}),
+  });
+}
 
 /** Whether a session can be replayed: it needs requests (SWE-agent totals are not, replay.md §2). */
 export function isReplayable(session: Session): boolean {
@@ -104,7 +120,7 @@ export function simulateSession(
   };
   const hookBlocks = preCompactHookBlocks(session);
   // Every replay of the session turns the same items into the same messages: built once.
-  const memo = new ReplayMemo({ keepToolLines: sessionContentChars(session) <= TOOL_LINE_MEMO_MAX_CHARS });
+  const memo = options.memo ?? sessionReplayMemo(session);
   const fit = fitRecorded(session, recordedScenario, options, hookBlocks, memo);
   const results = scenarios.map((scenario) => ({
     scenario,

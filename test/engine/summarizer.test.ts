@@ -1,11 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  classifyWorkStatus,
   HEURISTIC_SUMMARY_LIMITS,
   heuristicSummaryContent,
   makeSummary,
   summarizeMessages,
 } from '../../src/engine/index.js';
-import type { SummarizableMessage } from '../../src/engine/index.js';
+import type { SummarizableMessage, SummarizeInput, SummaryMemo } from '../../src/engine/index.js';
 
 const m = (role: 'user' | 'assistant', content: string): SummarizableMessage => ({
   role,
@@ -156,6 +158,112 @@ describe('heuristic summarizer layout (engine.md §3.2)', () => {
     expect(content).toContain('## Goal\n- second prompt\n');
     expect(content).toContain('## Recent Progress\n- a2\n- a3\n- a4\n');
     expect(content).toContain('- This summary replaces 6 older messages that were compacted away');
+  });
+});
+
+/**
+ * §3.2 read plainly: each message's bucket by `classifyWorkStatus`, the tool names and file paths
+ * of all the messages in first-match order across them (the summarizer gathers them message by
+ * message, through a memo of each content's reading).
+ */
+function referenceSummary(input: SummarizeInput): string {
+  const limits = HEURISTIC_SUMMARY_LIMITS;
+  const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}...`);
+  const unique = (pattern: RegExp, group: 0 | 1) => {
+    const found = new Set<string>();
+    for (const message of input.messages)
+      for (const match of message.content.matchAll(pattern)) if (match[group] !== undefined) found.add(match[group]);
+    return [...found];
+  };
+  const buckets = { blocked: [] as string[], 'in-progress': [] as string[], done: [] as string[] };
+  for (const message of input.messages) {
+    const status = classifyWorkStatus(message.content);
+    if (status === null) continue;
+    const line = clip(message.content, limits.statusLineChars);
+    if (!buckets[status].includes(line)) buckets[status].push(line);
+  }
+  const bullets = (items: readonly string[]) => (items.length > 0 ? items.map((item) => `- ${item}`) : ['- (none)']);
+  const tools = unique(/Tool (\w+):/g, 1);
+  const users = input.messages.filter((message) => message.role === 'user');
+  const assistants = input.messages.filter((message) => message.role === 'assistant');
+  const sections = [
+    ['## Goal', `- ${clip(users[0]?.content ?? 'Continue the current coding session.', limits.goalChars)}`],
+    ...(input.previousSummary
+      ? [['## Previous Summary', clip(input.previousSummary, limits.previousSummaryChars)]]
+      : []),
+    ['## Done', ...bullets(buckets.done.slice(0, limits.doneLines))],
+    ['## In Progress', ...bullets(buckets['in-progress'].slice(0, limits.inProgressLines))],
+    ['## Blocked', ...bullets(buckets.blocked.slice(0, limits.blockedLines))],
+    [
+      '## Decisions',
+      ...(tools.length > 0
+        ? [`- Tools used: ${tools.join(', ')}`, '- (see Recent Progress for details)']
+        : ['- (none)']),
+    ],
+    [
+      '## Recent Progress',
+      ...bullets(assistants.slice(-3).map((message) => clip(message.content, limits.recentProgressChars))),
+    ],
+    ['## Relevant Files', ...bullets(unique(/(?:apps|packages|docs)\/[^\s)`'"]+/g, 0).slice(0, limits.files))],
+    [
+      '## Next Steps',
+      `- This summary replaces ${input.messages.length} older messages that were compacted away`,
+      ...(assistants.length > 0 ? ['- Continue from where the session left off'] : []),
+    ],
+  ];
+  return sections.map((lines) => lines.join('\n')).join('\n\n');
+}
+
+describe('heuristic summarizer, with and without a memo of contents', () => {
+  // Contents made of the pieces the summary reads: tool lines, paths, status words in any case,
+  // negations, repeats (the same content in several messages and inputs).
+  const piece = fc.constantFrom(
+    'Tool read: {"filePath":"packages/a/x.ts"} -> ok',
+    'Tool bash: npm test -> failed: 2 errors',
+    'Tool edit:',
+    'Tool  spaced:',
+    'see apps/web/page.tsx and docs/guide.md',
+    "(packages/core/index.ts) 'docs/q'",
+    'myapps/w.ts',
+    'Currently working on it',
+    'DONE',
+    'finished',
+    'Blocked by review',
+    'no errors',
+    'fixed issues',
+    'waiting',
+    'plain text',
+    '\u0130stanbul',
+    'K\u212aelvin',
+    '…',
+    '\n',
+  );
+  const content = fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join(' '));
+  const message = fc.record({ role: fc.constantFrom('user', 'assistant', 'system'), content });
+  const input = fc.record({
+    messages: fc.array(message, { maxLength: 12 }),
+    previousSummary: fc.option(fc.constantFrom('', 'earlier summary', 'x'.repeat(2_000)), { nil: undefined }),
+  });
+
+  it('gives §3.2 read plainly, whether the contents are read afresh or from a memo shared by many summaries', () => {
+    const memo: SummaryMemo = new Map();
+    fc.assert(
+      fc.property(fc.array(input, { minLength: 1, maxLength: 4 }), (inputs) => {
+        for (const raw of inputs) {
+          const summarized: SummarizeInput = {
+            sessionId: 's',
+            ...(raw.previousSummary === undefined ? {} : { previousSummary: raw.previousSummary }),
+            messages: raw.messages.map((m) => ({ ...m, tokenCount: m.content.length })),
+          };
+          const expected = referenceSummary(summarized);
+          expect(heuristicSummaryContent(summarized)).toBe(expected);
+          expect(heuristicSummaryContent(summarized, memo)).toBe(expected);
+          expect(summarizeMessages(summarized, 7, memo).content).toBe(expected);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(memo.size).toBeGreaterThan(0);
   });
 });
 
