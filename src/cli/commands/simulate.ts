@@ -209,7 +209,8 @@ export const simulateCommand: CliCommand = {
           .option('fidelity-csv', {
             type: 'string',
             requiresArg: true,
-            describe: 'Write how closely the recorded replay reproduces each session (replay.md section 6) to this CSV file',
+            describe:
+              'Write how closely the recorded replay reproduces each session (replay.md section 6) to this CSV file',
           })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
           .example(
