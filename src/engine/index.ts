@@ -73,7 +73,9 @@ export {
   TOOL_TRANSCRIPT_LIMITS,
   renderToolTranscript,
   renderTurnForMemory,
+  memoizedTurnForMemory,
   type ToolActivity,
+  type TurnMemo,
   type ToolLineMemo,
 } from './tool-transcript.js';
 export {

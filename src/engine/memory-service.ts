@@ -21,8 +21,8 @@ import type { SummarizeInput } from './summarizer.js';
 import type { SummaryMemo } from './summarizer.js';
 import { makeSummary, summarizeMessages } from './summarizer.js';
 import { compactThresholdTokens, estimateTokenCount, shouldCompact as reachesCompactThreshold } from './tokens.js';
-import type { ToolActivity, ToolLineMemo } from './tool-transcript.js';
-import { renderTurnForMemory } from './tool-transcript.js';
+import type { ToolActivity, ToolLineMemo, TurnMemo } from './tool-transcript.js';
+import { memoizedTurnForMemory, renderTurnForMemory } from './tool-transcript.js';
 
 export interface MemoryServiceOptions {
   readonly params?: EngineParams;
@@ -32,6 +32,8 @@ export interface MemoryServiceOptions {
   readonly toolLines?: ToolLineMemo;
   /** The heuristic summarizer's readings of contents, to reuse across services that summarize the same contents. */
   readonly summaryMemo?: SummaryMemo;
+  /** Memory entries of tool-calling responses, to reuse across services fed the same activity entries (`TurnMemo`). */
+  readonly turns?: TurnMemo;
 }
 
 export interface CompactOptions {
@@ -86,6 +88,7 @@ export class MemoryService {
   private readonly hooks: CompactionHooks;
   private readonly toolLines: ToolLineMemo | undefined;
   private readonly summaryMemo: SummaryMemo | undefined;
+  private readonly turns: TurnMemo | undefined;
   private current: MemoryState;
   /**
    * Whether `current` was handed out (the `state` getter, a store that keeps what it saves, the
@@ -111,6 +114,7 @@ export class MemoryService {
     this.hooks = options.hooks ?? NO_COMPACTION_HOOKS;
     this.toolLines = options.toolLines;
     this.summaryMemo = options.summaryMemo;
+    this.turns = options.turns;
     this.current = this.store.load(sessionId) ?? freshMemoryState(sessionId);
     for (const message of this.current.messages) this.foreignIds.add(message.id);
   }
@@ -174,7 +178,15 @@ export class MemoryService {
       case 'newest':
         return this.addMessage(
           'assistant',
-          renderTurnForMemory(assistantText, activity, this.params.maxToolOutputChars, this.toolLines),
+          this.turns === undefined
+            ? renderTurnForMemory(assistantText, activity, this.params.maxToolOutputChars, this.toolLines)
+            : memoizedTurnForMemory(
+                this.turns,
+                assistantText,
+                activity,
+                this.params.maxToolOutputChars,
+                this.toolLines,
+              ),
           timestampMs,
         );
       case 'aug':

@@ -148,3 +148,44 @@ export function renderTurnForMemory(
   if (transcript === '') return assistantText;
   return `${assistantText}\n${transcript}`;
 }
+
+/**
+ * Memory entries of tool-calling responses by their first activity entry, for a caller that hands
+ * the same (immutable) entries over again (one session replayed under several scenarios): an
+ * entry is a function of the response's text, its entries and the budget, each checked before a
+ * kept one is used. Besides the work, the same response gets the same string, whose hash a map of
+ * contents keyed by it (`SummaryMemo`) then reads back instead of computing it again.
+ */
+export type TurnMemo = WeakMap<
+  ToolActivity,
+  {
+    readonly text: string;
+    readonly activity: readonly ToolActivity[];
+    readonly maxChars: number;
+    readonly content: string;
+  }
+>;
+
+/** `renderTurnForMemory` through `turns` (the same string as before for the same text, entries and budget). */
+export function memoizedTurnForMemory(
+  turns: TurnMemo,
+  assistantText: string,
+  activity: readonly ToolActivity[],
+  maxChars: number,
+  lines?: ToolLineMemo,
+): string {
+  const first = activity[0];
+  if (first === undefined) return renderTurnForMemory(assistantText, activity, maxChars, lines);
+  const known = turns.get(first);
+  if (
+    known !== undefined &&
+    known.maxChars === maxChars &&
+    known.text === assistantText &&
+    known.activity.length === activity.length &&
+    known.activity.every((entry, i) => entry === activity[i])
+  )
+    return known.content;
+  const content = renderTurnForMemory(assistantText, activity, maxChars, lines);
+  turns.set(first, { text: assistantText, activity: activity.slice(), maxChars, content });
+  return content;
+}

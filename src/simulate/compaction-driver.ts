@@ -87,6 +87,7 @@ export class CompactionDriver {
       hooks,
       ...(memo.toolLines === undefined ? {} : { toolLines: memo.toolLines }),
       ...(memo.summaries === undefined ? {} : { summaryMemo: memo.summaries }),
+      ...(memo.turns === undefined ? {} : { turns: memo.turns }),
     });
     this.editor = toolResultEditor(scenario.params.editing);
     this.pruneMemo = memo.prune;

@@ -10,7 +10,7 @@
  */
 import type { PruneMemo } from '../engine/pruning-policy.js';
 import type { SummaryMemo } from '../engine/summarizer.js';
-import type { ToolActivity, ToolLineMemo } from '../engine/tool-transcript.js';
+import type { ToolActivity, ToolLineMemo, TurnMemo } from '../engine/tool-transcript.js';
 import { newPruneMemo } from '../engine/pruning-policy.js';
 import type { Item, Session, ToolCall } from '../session/model.js';
 import type { TokenCalibration } from './calibrate.js';
@@ -47,6 +47,12 @@ export class ReplayMemo {
    * (two or three walks, a fifth of the readings met again: the strings it keeps outweigh them).
    */
   readonly summaries: SummaryMemo | undefined;
+  /**
+   * Memory entries of tool-calling responses (`TurnMemo`), kept with the summarizer's readings:
+   * the same response's entry is then the same string in every replay, which the readings' map
+   * finds by reference (its hash kept in the string) instead of hashing and comparing a copy.
+   */
+  readonly turns: TurnMemo | undefined;
   /** What the pruning policies can reuse (their output depends on the message alone). */
   readonly prune: PruneMemo = newPruneMemo();
   // By item index (one memo serves one session): plain arrays, lighter than weak maps on a
@@ -68,6 +74,7 @@ export class ReplayMemo {
   constructor(options: { readonly keepToolLines?: boolean; readonly keepSummaries?: boolean } = {}) {
     this.toolLines = options.keepToolLines === false ? undefined : new WeakMap();
     this.summaries = options.keepSummaries === true && this.toolLines !== undefined ? new Map() : undefined;
+    this.turns = this.summaries === undefined ? undefined : new WeakMap();
   }
 
   /** `messageForItem`, once per item. */

@@ -1,5 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TOOL_TRANSCRIPT_LIMITS, renderToolTranscript, renderTurnForMemory } from '../../src/engine/index.js';
+import {
+  TOOL_TRANSCRIPT_LIMITS,
+  memoizedTurnForMemory,
+  renderToolTranscript,
+  renderTurnForMemory,
+} from '../../src/engine/index.js';
+import type { ToolActivity, ToolLineMemo, TurnMemo } from '../../src/engine/index.js';
 
 describe('tool transcript (engine.md §3.5)', () => {
   it('renders one line per call: args, output, ok, failed', () => {
@@ -70,5 +77,41 @@ describe('tool transcript (engine.md §3.5)', () => {
     expect(renderTurnForMemory('Hi', [], 100)).toBe('Hi');
     expect(renderTurnForMemory('Hi', activity, 100)).toBe('Hi\nTool read: -> x');
     expect(renderTurnForMemory('', [], 100)).toBe('');
+  });
+});
+
+describe('memory entries through a memo of turns (TurnMemo)', () => {
+  // A pool of entries (the same objects come back, as a replay's memo hands them over), responses
+  // made of them, texts and budgets; a memo shared by every call.
+  const pool: ToolActivity[] = [
+    { tool: 'read', argsJson: '{"filePath":"a.ts"}', output: 'one' },
+    { tool: 'read', argsJson: '{"filePath":"a.ts"}', output: 'one' },
+    { tool: 'bash', argsJson: '{"command":"npm test"}', error: 'failed' },
+    { tool: 'edit', argsJson: undefined, output: 'x'.repeat(300) },
+    { tool: 'todo' },
+  ];
+  const call = fc.record({
+    text: fc.constantFrom('', 'Reading.', 'Reading.', 'Done.\nNext'),
+    activity: fc
+      .array(fc.nat({ max: pool.length - 1 }), { maxLength: 4 })
+      .map((at) => at.map((i) => pool[i] as ToolActivity)),
+    maxChars: fc.constantFrom(40, 80, 4_000),
+  });
+
+  it('gives what renderTurnForMemory gives, whatever was asked before with the same first entry', () => {
+    fc.assert(
+      fc.property(fc.array(call, { minLength: 1, maxLength: 30 }), fc.boolean(), (calls, withLines) => {
+        const turns: TurnMemo = new WeakMap();
+        const lines: ToolLineMemo | undefined = withLines ? new WeakMap() : undefined;
+        for (const { text, activity, maxChars } of calls) {
+          // A fresh array each call, as each walk builds its response's.
+          const given = [...activity];
+          expect(memoizedTurnForMemory(turns, text, given, maxChars, lines)).toBe(
+            renderTurnForMemory(text, activity, maxChars),
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
