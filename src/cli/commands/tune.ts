@@ -150,8 +150,14 @@ export function parseGrid(args: TuneArgs): SweepGrid {
   };
 }
 
+/**
+ * `--workers`, else one worker per core but one, at least one (then the sweep runs in the main
+ * thread). Each worker is an isolate that compiles the replay again and collects its own garbage,
+ * on V8's helper threads: with as many workers as cores they outnumber the cores, and on two cores
+ * two workers took 30–50 % longer than one thread (bench/README.md, tune19).
+ */
 function workerCount(raw: number | undefined): number {
-  if (raw === undefined) return availableParallelism();
+  if (raw === undefined) return Math.max(1, availableParallelism() - 1);
   if (!Number.isSafeInteger(raw) || raw < 1)
     throw new CachecostError('BAD_ARGUMENT', `--workers must be a whole number of at least 1; got ${raw}`);
   return raw;
@@ -316,7 +322,7 @@ export const tuneCommand: CliCommand = {
           .option('workers', {
             type: 'number',
             requiresArg: true,
-            describe: 'Worker threads [available cores]; 1 runs in the main thread',
+            describe: 'Worker threads [available cores - 1, at least 1]; 1 runs in the main thread',
           })
           .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object instead of tables' })
           .option('csv', {
