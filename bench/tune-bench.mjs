@@ -8,7 +8,7 @@
 // curves, plus `recorded` and `none` (×2 TTL) as references. `simulate`: its default scenarios
 // (`recorded`, `freecode@120000`, `none`), priced in DuckDB. Both fit the recorded policy once per
 // session; the sweep then replays each scenario (less the ones it can prove identical to a replay
-// already made) on worker threads, one per core.
+// already made) on as many threads as `cachecost tune` uses by default (`defaultSweepWorkers`).
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { loadBundledPriceTable } from '../dist/cost/index.js';
 import { buildScenarios } from '../dist/simulate/scenario.js';
 import { expandRange, sweepScenarios } from '../dist/tune/grid.js';
 import { runTune } from '../dist/tune/run-tune.js';
+import { defaultSweepWorkers } from '../dist/tune/limits.js';
 
 /** The benchmark's grid: 25 targets × 2 TTLs × 2 buffers = 100 curve points. */
 export const BENCH_GRID = {
@@ -36,7 +37,7 @@ function defaultLog(label, value) {
  * Runs one simulate and one 100-scenario sweep over `paths`; prints and returns the figures.
  * Timings are wall-clock in this process; only their ratio is meant to be compared across machines.
  */
-export async function runTuneBench({ paths, log = defaultLog, workers = availableParallelism() }) {
+export async function runTuneBench({ paths, log = defaultLog, workers = defaultSweepWorkers(availableParallelism()) }) {
   const sweep = sweepScenarios(BENCH_GRID);
   const curvePoints = sweep.filter((s) => s.family === 'freecode').length;
 
@@ -77,7 +78,7 @@ export async function runTuneBench({ paths, log = defaultLog, workers = availabl
   );
   log(
     `tune (${curvePoints}-point sweep)`,
-    `${figures.tuneSeconds.toFixed(2)} s, ${sweep.length} scenarios, ${workers} worker thread${workers === 1 ? '' : 's'}`,
+    `${figures.tuneSeconds.toFixed(2)} s, ${sweep.length} scenarios, ${workers === 1 ? 'in one thread' : `${workers} worker threads`}`,
   );
   log('ratio tune / simulate', `${figures.ratio.toFixed(2)}× (goal ≤ 3×)`);
   log(

@@ -11,7 +11,7 @@ import { SCENARIO_FAMILY_NAMES as SCENARIO_FAMILIES } from '../../simulate/scena
 import type { SweepGrid, Ttl } from '../../tune/grid.js';
 import type { TuneOutcome } from '../../tune/run-tune.js';
 import type { TuneReport } from '../../tune/tune-report.js';
-import { MAX_SWEEP_SCENARIOS } from '../../tune/limits.js';
+import { defaultSweepWorkers, MAX_SWEEP_SCENARIOS } from '../../tune/limits.js';
 import type { CliCommand, GlobalArgs } from '../command.js';
 import type { CliIo } from '../io.js';
 import { progressBar } from '../progress.js';
@@ -150,14 +150,9 @@ export function parseGrid(args: TuneArgs): SweepGrid {
   };
 }
 
-/**
- * `--workers`, else one worker per core but one, at least one (then the sweep runs in the main
- * thread). Each worker is an isolate that compiles the replay again and collects its own garbage,
- * on V8's helper threads: with as many workers as cores they outnumber the cores, and on two cores
- * two workers took 30–50 % longer than one thread (bench/README.md, tune19).
- */
+/** `--workers`, else the sweep's default for this machine's cores (`defaultSweepWorkers`). */
 function workerCount(raw: number | undefined): number {
-  if (raw === undefined) return Math.max(1, availableParallelism() - 1);
+  if (raw === undefined) return defaultSweepWorkers(availableParallelism());
   if (!Number.isSafeInteger(raw) || raw < 1)
     throw new CachecostError('BAD_ARGUMENT', `--workers must be a whole number of at least 1; got ${raw}`);
   return raw;
