@@ -1,6 +1,8 @@
 // One way to time a child node process for the benches: wall time, CPU time (user + system) and
-// peak RSS from `/usr/bin/time`, and the child's stdout; and the median of a run's figures.
+// peak RSS from `/usr/bin/time`, and the child's stdout; the main thread's CPU time so far, for
+// the benches that time passes in one process; and the median of a run's figures.
 import { Buffer } from 'node:buffer';
+import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
@@ -38,3 +40,10 @@ export const median = (values) => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
+
+/** Main-thread CPU milliseconds so far (user + system; Linux, /proc counts 100 ticks per second). */
+export function threadCpuMs() {
+  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

@@ -14,9 +14,9 @@
 // compiles and collects on the main thread, so its CPU counts all the work: on a shared machine it
 // moves far less than with concurrent compilation, whose timing changes what runs optimized.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { median, threadCpuMs } from './measure.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -28,13 +28,6 @@ const { values, positionals } = parseArgs({
     child: { type: 'string' },
   },
 });
-
-/** Main-thread CPU milliseconds so far (user + system; /proc counts 100 ticks per second). */
-function threadCpuMs() {
-  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 if (values.child !== undefined) {
   const dist = values.child;
@@ -72,11 +65,6 @@ if (values.child !== undefined) {
       console.log(`${dist} ${line.trim()}`);
     }
   }
-  const median = (list) => {
-    const sorted = [...list].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  };
   for (const [dist, runs] of results) {
     const byPass = runs[0].map((_, pass) => runs.map((passes) => passes[pass]));
     const summary = byPass.map((cpu, pass) => `pass ${pass + 1} median ${median(cpu)} ms, min ${Math.min(...cpu)}`);

@@ -13,9 +13,9 @@
 //
 // Each build is a `dist/` directory (`npm run build`: the modules tsc writes) beside a
 // `node_modules` (a checkout, or a copy of `dist/` and `package.json` with a link to one).
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { median, threadCpuMs } from './measure.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -27,13 +27,6 @@ const { values, positionals } = parseArgs({
 if (positionals.length === 0) {
   console.error('usage: node --single-threaded bench/sweep-cpu.mjs [options] <label>=<dist dir> ...');
   process.exit(1);
-}
-
-/** Main-thread CPU milliseconds so far (user + system; /proc counts 100 ticks per second). */
-function threadCpuMs() {
-  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const builds = [];
@@ -74,11 +67,6 @@ for (let pass = 0; pass < Number(values.passes); pass++) {
   }
 }
 
-const median = (list) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 for (const build of builds) {
   const steady = build.passes.slice(1);
   console.log(

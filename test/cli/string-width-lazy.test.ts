@@ -6,12 +6,11 @@
  * else (which the plugin's function hands to the copy it loads then). A bundle that measured only
  * printable ASCII never built an `Intl.Segmenter` (the load the plugin saves).
  */
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import fc from 'fast-check';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { runInThisContext } from 'node:vm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCjsBundle } from '../support/cjs-bundle.js';
 
 type StringWidth = (text: unknown, options?: Record<string, unknown>) => number;
 
@@ -22,29 +21,14 @@ const IMPORTERS = ['cliui', 'wrap-ansi', 'yargs'] as const;
 
 /** `string-width` as `importer` resolves it, bundled by esbuild (with `plugins`) into a function of this process. */
 async function bundledStringWidth(importer: string, plugins: Plugin[]): Promise<StringWidth> {
-  const result = await build({
-    stdin: {
-      contents: "export { default } from 'string-width';",
-      resolveDir: `${ROOT}node_modules/${importer}`,
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    write: false,
-    logLevel: 'silent',
+  const bundled = (await runCjsBundle(
+    "export { default } from 'string-width';",
+    `${ROOT}node_modules/${importer}`,
     plugins,
-  });
-  const text = result.outputFiles[0]?.text;
-  if (text === undefined) throw new Error('esbuild gave no bundle');
-  const run = runInThisContext(`(function (module, exports, require) {\n${text}\n})`) as (
-    module: { exports: unknown },
-    exports: unknown,
-    require: NodeJS.Require,
-  ) => void;
-  const module: { exports: { default?: StringWidth } } = { exports: {} };
-  run(module, module.exports, createRequire(import.meta.url));
-  const width = module.exports.default;
+  )) as {
+    default?: StringWidth;
+  };
+  const width = bundled.default;
   if (width === undefined) throw new Error(`no string-width bundled for ${importer}`);
   return width;
 }

@@ -3,12 +3,11 @@
  * cli-table3 as published: both are bundled here by esbuild, with and without the plugin, and
  * random tables drawn by each must be the same bytes (or fail with the same error).
  */
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import fc from 'fast-check';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { runInThisContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCjsBundle } from '../support/cjs-bundle.js';
 
 type DrawnTable = { push(...rows: unknown[]): number; toString(): string; readonly messages?: unknown };
 type Loaded = {
@@ -30,32 +29,11 @@ async function patchModule(): Promise<PatchModule> {
 
 /** cli-table3 and its `strlen`, bundled by esbuild with the patch (`patched`) or as published. */
 async function loadCliTable3(plugins: Plugin[]): Promise<Loaded> {
-  const result = await build({
-    stdin: {
-      contents: [
-        "const utils = require('cli-table3/src/utils.js');",
-        "module.exports = { Table: require('cli-table3'), strlen: utils.strlen, repeat: utils.repeat };",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    write: false,
-    logLevel: 'silent',
-    plugins,
-  });
-  const text = result.outputFiles[0]?.text;
-  if (text === undefined) throw new Error('esbuild gave no bundle');
-  const run = runInThisContext(`(function (module, exports, require) {\n${text}\n})`) as (
-    module: { exports: unknown },
-    exports: unknown,
-    require: NodeJS.Require,
-  ) => void;
-  const module: { exports: unknown } = { exports: {} };
-  run(module, module.exports, createRequire(import.meta.url));
-  return module.exports as Loaded;
+  const entry = [
+    "const utils = require('cli-table3/src/utils.js');",
+    "module.exports = { Table: require('cli-table3'), strlen: utils.strlen, repeat: utils.repeat };",
+  ].join('\n');
+  return (await runCjsBundle(entry, ROOT, plugins)) as Loaded;
 }
 
 /** Pieces of cell text: ASCII, spaces and line breaks, colour codes, wide and combining characters, emoji, controls. */
