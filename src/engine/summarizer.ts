@@ -60,14 +60,12 @@ export type SummaryMemo = Map<string, ContentAnalysis>;
 const NO_MATCHES: readonly string[] = Object.freeze([]);
 
 function uniqueMatchesOf(content: string, pattern: RegExp, group: 0 | 1): readonly string[] {
-  let found: string[] | null = null;
+  let found: Set<string> | null = null;
   for (const match of content.matchAll(pattern)) {
     const value = match[group];
-    if (value === undefined) continue;
-    if (found === null) found = [value];
-    else if (!found.includes(value)) found.push(value);
+    if (value !== undefined) (found ??= new Set()).add(value);
   }
-  return found ?? NO_MATCHES;
+  return found === null ? NO_MATCHES : [...found];
 }
 
 /** The summary's reading of one content (`ContentAnalysis`). */
