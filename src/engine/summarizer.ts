@@ -110,6 +110,10 @@ export function heuristicSummaryContent(input: SummarizeInput, memo?: SummaryMem
     const status = analysis.status;
     if (status === null) continue;
     const bucket = status === 'blocked' ? blocked : status === 'in-progress' ? inProgress : done;
+    const shown =
+      status === 'blocked' ? limits.blockedLines : status === 'in-progress' ? limits.inProgressLines : limits.doneLines;
+    // Only a bucket's first distinct lines are shown: once it has them, no later line changes it.
+    if (bucket.length >= shown) continue;
     const line = clip(message.content, limits.statusLineChars);
     if (!bucket.includes(line)) bucket.push(line);
   }
