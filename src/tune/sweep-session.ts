@@ -18,6 +18,7 @@ import {
   simulateSession,
 } from '../simulate/simulate-session.js';
 import { measuredRows } from '../simulate/to-rows.js';
+import { sessionContentChars, TOOL_LINE_MEMO_MAX_CHARS } from '../simulate/replay-memo.js';
 import { EquivalentReplays } from './equivalent-replays.js';
 import { modelFactsForSession } from '../simulate/model-facts.js';
 import type { ScenarioTotals, TotalsRow } from './scenario-totals.js';
@@ -111,8 +112,14 @@ export function sweepSession(
   // One memo for every replay of the session: each scenario turns the same items into the same
   // messages, tool lines and renders, and summarizes the same contents (`ReplayMemo`), which a memo
   // per replay made again each time (a steady pass over the FreeCode benchmark corpus −15–25 %).
-  const memo = sessionReplayMemo(session, { keepSummaries: true });
-  const fit = simulateSession(session, [recordedScenario], { modelFacts, memo });
+  // Not for a session too large to keep its tool lines (`TOOL_LINE_MEMO_MAX_CHARS`): one memo
+  // would then hold the renders of every scenario's pruned histories at once; each replay keeps
+  // its own, let go with it, as before.
+  const memo =
+    sessionContentChars(session) <= TOOL_LINE_MEMO_MAX_CHARS
+      ? sessionReplayMemo(session, { keepSummaries: true })
+      : undefined;
+  const fit = simulateSession(session, [recordedScenario], { modelFacts, ...(memo === undefined ? {} : { memo }) });
   const recorded = fit.results[0]?.result;
   if (recorded === undefined) throw new Error('invariant: simulateSession returns the recorded result');
   const hookBlocks = preCompactHookBlocks(session);
@@ -160,7 +167,7 @@ export function sweepSession(
           warmStaticTokens: fit.warmStaticTokens,
           ...automaticCacheFacts(fit),
           keepPrompts: group.length > 1,
-          memo,
+          ...(memo === undefined ? {} : { memo }),
         });
         kept = result;
         replays += 1;
