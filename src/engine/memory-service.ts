@@ -21,7 +21,7 @@ import type { SummarizeInput, SummaryMemo } from './summarizer.js';
 import { makeSummary, summarizeMessages } from './summarizer.js';
 import { compactThresholdTokens, estimateTokenCount, shouldCompact as reachesCompactThreshold } from './tokens.js';
 import type { ToolActivity, ToolLineMemo, TurnMemo } from './tool-transcript.js';
-import { memoizedTurnForMemory, renderTurnForMemory } from './tool-transcript.js';
+import { memoizedTurnForMemory } from './tool-transcript.js';
 
 export interface MemoryServiceOptions {
   readonly params?: EngineParams;
@@ -177,15 +177,7 @@ export class MemoryService {
       case 'newest':
         return this.addMessage(
           'assistant',
-          this.turns === undefined
-            ? renderTurnForMemory(assistantText, activity, this.params.maxToolOutputChars, this.toolLines)
-            : memoizedTurnForMemory(
-                this.turns,
-                assistantText,
-                activity,
-                this.params.maxToolOutputChars,
-                this.toolLines,
-              ),
+          memoizedTurnForMemory(this.turns, assistantText, activity, this.params.maxToolOutputChars, this.toolLines),
           timestampMs,
         );
       case 'aug':

@@ -166,16 +166,19 @@ export type TurnMemo = WeakMap<
   }
 >;
 
-/** `renderTurnForMemory` through `turns` (the same string as before for the same text, entries and budget). */
+/**
+ * `renderTurnForMemory` through `turns` (the same string as before for the same text, entries and
+ * budget); without `turns`, `renderTurnForMemory` itself.
+ */
 export function memoizedTurnForMemory(
-  turns: TurnMemo,
+  turns: TurnMemo | undefined,
   assistantText: string,
   activity: readonly ToolActivity[],
   maxChars: number,
   lines?: ToolLineMemo,
 ): string {
   const first = activity[0];
-  if (first === undefined) return renderTurnForMemory(assistantText, activity, maxChars, lines);
+  if (turns === undefined || first === undefined) return renderTurnForMemory(assistantText, activity, maxChars, lines);
   const known = turns.get(first);
   if (
     known !== undefined &&

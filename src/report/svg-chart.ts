@@ -5,29 +5,12 @@
 import type { TopLevelSpec } from 'vega-lite';
 
 type VegaLite = typeof import('vega-lite');
-type VegaSpec = ReturnType<VegaLite['compile']>['spec'];
 
 /**
- * Compiled Vega specifications by their Vega-Lite specification without its inline values (its
- * JSON with `data.values` emptied). `simulate --html` draws one timeline per session from the same
- * specification but for its data, and compiling it was a quarter of the charts' time: the
- * template is compiled once with no values, and each chart gets a copy with its values put into
- * the one data source that holds inline values. Vega-Lite reads no inline value to compile (a test
- * holds the copy equal to compiling the whole specification).
- */
-const templates = new Map<string, VegaSpec>();
-
-/**
- * Templates kept at most (per map): a run draws charts of a few shapes (one per set of scenarios);
- * a long-lived process drawing many shapes starts the maps over instead of growing them.
+ * Templates kept at most: a run draws charts of a few shapes (one per set of scenarios); a
+ * long-lived process drawing many shapes starts the map over instead of growing it.
  */
 const MAX_TEMPLATES = 32;
-
-/** `map.set(key, value)`, the map emptied first when it holds `MAX_TEMPLATES` already. */
-function remember<T>(map: Map<string, T>, key: string, value: T): void {
-  if (map.size >= MAX_TEMPLATES) map.clear();
-  map.set(key, value);
-}
 
 /**
  * A specification's inline values, the specification with them emptied (its template) and the
@@ -41,27 +24,16 @@ function inlineValues(spec: TopLevelSpec): { values: unknown[]; empty: TopLevelS
   return { values, empty, key: JSON.stringify(empty) };
 }
 
-/** `vegaLite.compile(spec).spec`, from the template of specifications that differ only in their inline values. */
-export function compiledSpec(vegaLite: VegaLite, spec: TopLevelSpec): VegaSpec {
-  const inline = inlineValues(spec);
-  if (inline === null) return vegaLite.compile(spec).spec;
-  let template = templates.get(inline.key);
-  if (template === undefined) {
-    template = vegaLite.compile(inline.empty).spec;
-    remember(templates, inline.key, template);
-  }
-  const copy = structuredClone(template);
-  const sources = (copy.data ?? []).filter((source) => 'values' in source && Array.isArray(source.values));
-  // Not the one inline source expected: compiled whole, as before.
-  if (sources.length !== 1 || sources[0] === undefined) return vegaLite.compile(spec).spec;
-  (sources[0] as { values: unknown }).values = inline.values;
-  return copy;
-}
-
 type Vega = typeof import('vega');
 type Runtime = ReturnType<Vega['parse']>;
 
-/** Parsed Vega runtimes by the same key as `templates`, parsed from the template compiled with no values. */
+/**
+ * Parsed Vega runtimes by their Vega-Lite specification without its inline values (its JSON with
+ * `data.values` emptied), parsed from that template compiled with no values. `simulate --html`
+ * draws one timeline per session from the same specification but for its data: each chart gets a
+ * copy of the runtime with its values put in (a test holds the copy equal to compiling and parsing
+ * the whole specification).
+ */
 const runtimes = new Map<string, Runtime>();
 
 /** The operators' values that ingest inline data (`$ingest`) in a parsed runtime. */
@@ -75,7 +47,7 @@ function ingested(runtime: Runtime): { $ingest: unknown }[] {
 }
 
 /**
- * `vega.parse(compiledSpec(vegaLite, spec))`, from the runtime parsed once per template: a copy with
+ * `vega.parse(vegaLite.compile(spec).spec)`, from the runtime parsed once per template: a copy with
  * the chart's values as the one data source's `$ingest`, where Vega's parser put the values it was
  * given (the same array: Vega-Lite and Vega's parser pass inline values on as they are). A test holds
  * the copy equal to parsing the whole specification.
@@ -86,7 +58,8 @@ export function parsedSpec(vega: Vega, vegaLite: VegaLite, spec: TopLevelSpec): 
   let template = runtimes.get(inline.key);
   if (template === undefined) {
     template = vega.parse(vegaLite.compile(inline.empty).spec);
-    remember(runtimes, inline.key, template);
+    if (runtimes.size >= MAX_TEMPLATES) runtimes.clear();
+    runtimes.set(inline.key, template);
   }
   const copy = structuredClone(template);
   const sources = ingested(copy);

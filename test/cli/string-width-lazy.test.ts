@@ -72,8 +72,9 @@ const options = fc.record(
 describe('string-width in the help layout (scripts/string-width-lazy.mjs)', () => {
   let published = new Map<string, StringWidth>();
   let lazy = new Map<string, StringWidth>();
+  let lazyStringWidthPlugin: Plugin;
   beforeAll(async () => {
-    const { lazyStringWidthPlugin } = (await import(PLUGIN_MODULE)) as { lazyStringWidthPlugin: Plugin };
+    ({ lazyStringWidthPlugin } = (await import(PLUGIN_MODULE)) as { lazyStringWidthPlugin: Plugin });
     published = new Map(await Promise.all(IMPORTERS.map(async (i) => [i, await bundledStringWidth(i, [])] as const)));
     lazy = new Map(
       await Promise.all(IMPORTERS.map(async (i) => [i, await bundledStringWidth(i, [lazyStringWidthPlugin])] as const)),
@@ -87,7 +88,6 @@ describe('string-width in the help layout (scripts/string-width-lazy.mjs)', () =
       if (real === undefined) throw new Error('not bundled');
       // A bundle loaded while Segmenters are counted: the copy builds one when (and only when) it loads.
       countSegmenters();
-      const { lazyStringWidthPlugin } = (await import(PLUGIN_MODULE)) as { lazyStringWidthPlugin: Plugin };
       const width = await bundledStringWidth(importer, [lazyStringWidthPlugin]);
       for (const character of PRINTABLE) expect(width(character)).toBe(1);
       fc.assert(

@@ -165,10 +165,9 @@ export class EntryWriter {
 
   /** The entries written since the last call; the writer starts over. */
   take(): EncodedEntries {
-    const joined = this.strings.join('');
-    const wide = BEYOND_LATIN1.test(joined);
+    const { joined, wide, bytes } = this.joinedStrings();
     // Not from Buffer's shared pool: the bytes' whole ArrayBuffer is transferred to the other thread.
-    const strings = Buffer.allocUnsafeSlow(wide ? joined.length * 2 : joined.length);
+    const strings = Buffer.allocUnsafeSlow(bytes);
     strings.write(joined, wide ? 'utf16le' : 'latin1');
     const batch = { numbers: this.numbers.slice(0, this.length), strings, wide, others: this.others };
     this.clear();
@@ -181,9 +180,7 @@ export class EntryWriter {
    * starts over.
    */
   stored(): Buffer {
-    const joined = this.strings.join('');
-    const wide = BEYOND_LATIN1.test(joined);
-    const stringBytes = wide ? joined.length * 2 : joined.length;
+    const { joined, wide, bytes: stringBytes } = this.joinedStrings();
     const others = JSON.stringify(this.others);
     const otherBytes = Buffer.byteLength(others);
     const numberBytes = this.length * 8;
@@ -198,6 +195,13 @@ export class EntryWriter {
     bytes.write(others, stringsAt + stringBytes, otherBytes, 'utf8');
     this.clear();
     return bytes;
+  }
+
+  /** The strings written since the last `take`, joined, whether they need UTF-16 (else Latin-1), and their encoded bytes. */
+  private joinedStrings(): { joined: string; wide: boolean; bytes: number } {
+    const joined = this.strings.join('');
+    const wide = BEYOND_LATIN1.test(joined);
+    return { joined, wide, bytes: wide ? joined.length * 2 : joined.length };
   }
 
   /** Forgets what was written since the last `take` (the numbers' array is kept for the next batch). */
