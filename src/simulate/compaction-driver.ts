@@ -191,6 +191,10 @@ export class CompactionDriver {
     let messages = history;
     if (this.params.legacyMicrocompact)
       messages = applyMicrocompact(messages, this.microcompact, this.microcompactShown);
+    // No pruning shows the messages as they are: `applyPruningPolicy` would copy them and count
+    // every tool result of the history for statistics no render reads, on every send (a walk of
+    // every message's parts: quadratic in a long session). `render` hands the store's list out.
+    if (this.params.pruning.kind === 'none') return messages;
     return applyPruningPolicy(
       messages,
       this.params.pruning,
