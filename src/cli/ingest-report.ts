@@ -106,6 +106,25 @@ export function checkIssues(issues: readonly IngestIssue[], global: GlobalArgs, 
   }
 }
 
+/** Session ids a notice names without `--verbose` (a fleet's logs can hold thousands). */
+const LISTED_SESSIONS = 5;
+
+/**
+ * The line on stderr for the sessions a command could not replay for want of per-request data
+ * (`done`: what it did to the others, "replayed" or "examined"); null when there are none. Their
+ * ids in sorted order (the same line over logs and over their exports), every one with `--verbose`,
+ * else the first few and how many more.
+ */
+export function skippedSessionsNotice(ids: readonly string[], done: string, global: GlobalArgs): string | null {
+  if (ids.length === 0) return null;
+  const sorted = [...ids].sort();
+  const listed =
+    global.verbose || sorted.length <= LISTED_SESSIONS + 1
+      ? sorted.join(', ')
+      : `${sorted.slice(0, LISTED_SESSIONS).join(', ')} and ${sorted.length - LISTED_SESSIONS} more (--verbose lists them)`;
+  return `cachecost: ${ids.length} session(s) without per-request data were not ${done}: ${terminalSafe(listed)}\n`;
+}
+
 /** The summary line(s) after the results: problems, then notes (nothing when there are neither). */
 export function reportIssueSummary(issues: readonly IngestIssue[], global: GlobalArgs, io: CliIo): void {
   const tail = global.verbose ? 'listed above' : '--verbose lists them';

@@ -39,7 +39,7 @@ export type TuneStats = {
 
 export type TuneOutcome = {
   readonly report: TuneReport;
-  /** One-line notes for stderr (sessions not replayed, unpriced models). */
+  /** One-line notes for stderr (unpriced models; the sessions not replayed are `report.skipped`). */
   readonly notices: readonly string[];
   readonly stats: TuneStats;
 };
@@ -85,11 +85,6 @@ export async function runTune(request: TuneRequest): Promise<TuneOutcome> {
   const sweeps = results.map((result) => result.sweep);
   const report = buildTuneReport({ scenarios: request.scenarios, sweeps, issues, tolerancePct: request.tolerancePct });
   const notices: string[] = [];
-  if (report.skipped.length > 0) {
-    notices.push(
-      `${report.skipped.length} session(s) without per-request data were not replayed: ${report.skipped.map((s) => s.sessionId).join(', ')}`,
-    );
-  }
   const unpriced = new Set<string>();
   let replays = 0;
   let reused = 0;

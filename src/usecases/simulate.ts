@@ -81,8 +81,10 @@ function needsTables(request: SimulateSessionsOptions): boolean {
 
 export type SimulateSessionsOutcome = {
   readonly report: SimulateReport;
-  /** One-line notes for stderr (unpriced models, sessions that cannot be replayed). */
+  /** One-line notes for stderr (unpriced models). */
   readonly notices: readonly string[];
+  /** The sessions not replayed for want of per-request data, in discovery order (by host over exports). */
+  readonly skipped: readonly string[];
   /** With `details`: each session's timelines, class costs and flags (else empty). */
   readonly details: readonly SessionDetail[];
 };
@@ -196,11 +198,11 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     ];
     await ordered.drained();
     heapGrowth.release();
-    const input = { scenarios: request.scenarios, facts, issues, skipped };
+    const input = { scenarios: request.scenarios, facts, issues };
     if (fold !== null) {
       const { report, notices } = reportOf(fold.summary(), input);
       completed = true;
-      return { report, notices, details: [] };
+      return { report, notices, skipped, details: [] };
     }
     if (opening === null) throw new Error('invariant: neither a summary fold nor a database');
     const db = await opening;
@@ -210,7 +212,7 @@ export async function simulateSessions(request: SimulateSessionsOptions): Promis
     const details = request.details === true ? await readSessionDetails(db, meta, allFlags) : [];
     if (sink !== null && record !== null) await sink.close(issues, { outDir: null, dbPath: record.dbPath });
     completed = true;
-    return { report, notices, details };
+    return { report, notices, skipped, details };
   } catch (error) {
     sink?.abandon();
     throw error;
@@ -291,9 +293,10 @@ export async function simulateExports(
     if (selection === undefined) throw new Error('loadFleet did not run the scenario selection');
     await fleet.fillReplays(db, selection);
     const { facts, meta } = await fleet.exportedSessions(db);
+    const skipped = await fleet.unreplayedSessions(db);
     const { report, notices } = await summaryOf(
       db,
-      { scenarios: selection.scenarios, facts, issues: [], skipped: await fleet.unreplayedSessions(db) },
+      { scenarios: selection.scenarios, facts, issues: [] },
       selection.notices,
     );
     if (request.csvDir !== null && request.csvDir !== undefined) await writeCsvTables(db, request.csvDir);
@@ -311,7 +314,7 @@ export async function simulateExports(
       const sorted = new Map([...flags].map(([id, list]) => [id, sortFlags(list, order)]));
       details = await readSessionDetails(db, meta, sorted);
     }
-    return { report, notices, details, ingestIssues: load.ingestIssues };
+    return { report, notices, skipped, details, ingestIssues: load.ingestIssues };
   } finally {
     db.close();
   }
@@ -334,7 +337,6 @@ type SummaryInput = {
   readonly scenarios: readonly Scenario[];
   readonly facts: readonly SessionFacts[];
   readonly issues: readonly IngestIssue[];
-  readonly skipped: readonly string[];
 };
 
 /** The report and its notices from the summary, whether SQL (`summaryOf`) or `SummaryAggregator` computed it. */
@@ -354,9 +356,6 @@ function reportOf(
     issues: input.issues,
   });
   const notices = [...earlier];
-  const { skipped } = input;
-  if (skipped.length > 0)
-    notices.push(`${skipped.length} session(s) without per-request data were not replayed: ${skipped.join(', ')}`);
   for (const unpriced of read.unpricedModels) {
     notices.push(
       `model "${unpriced.model}" is unpriced (${unpriced.reason}): ${unpriced.requests} requests left out of every cost`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { issueCounts, noteCounts, problemIssues } from '../../src/cli/ingest-report.js';
+import { issueCounts, noteCounts, problemIssues, skippedSessionsNotice } from '../../src/cli/ingest-report.js';
 import type { IngestIssue } from '../../src/session/model.js';
 
 // The summary counts what happened to the input, never issues as if each were one skipped line
@@ -46,5 +46,36 @@ describe('ingest summary counts', () => {
 
   it('notes alone are no ingest issues', () => {
     expect(issueCounts([{ file: 'a', line: 1, reason: 'copy', effect: 'counted-elsewhere' }])).toBe('no ingest issues');
+  });
+});
+
+// A fleet's logs can hold thousands of sessions without per-request data: one line names a few.
+describe('the notice of sessions not replayed', () => {
+  const quiet = { verbose: false, strict: false };
+  const ids = (count: number): string[] =>
+    Array.from({ length: count }, (_, i) => `s${String(count - i).padStart(3, '0')}`);
+
+  it('says nothing when every session was replayed', () => {
+    expect(skippedSessionsNotice([], 'replayed', quiet)).toBeNull();
+  });
+
+  it('names up to six sessions, sorted', () => {
+    expect(skippedSessionsNotice(ids(6), 'examined', quiet)).toBe(
+      'cachecost: 6 session(s) without per-request data were not examined: s001, s002, s003, s004, s005, s006\n',
+    );
+  });
+
+  it('names the first five of more and counts the rest; --verbose names every one', () => {
+    expect(skippedSessionsNotice(ids(1000), 'replayed', quiet)).toBe(
+      'cachecost: 1000 session(s) without per-request data were not replayed: s001, s002, s003, s004, s005 and 995 more (--verbose lists them)\n',
+    );
+    const all = skippedSessionsNotice(ids(7), 'replayed', { ...quiet, verbose: true });
+    expect(all).toBe(
+      'cachecost: 7 session(s) without per-request data were not replayed: s001, s002, s003, s004, s005, s006, s007\n',
+    );
+  });
+
+  it('keeps a session id from writing control characters to the terminal', () => {
+    expect(skippedSessionsNotice(['a\u001b[2Jb'], 'replayed', quiet)).not.toContain('\u001b');
   });
 });

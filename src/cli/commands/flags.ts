@@ -129,7 +129,7 @@ async function run(args: FlagsArgs, io: CliIo): Promise<number> {
   const overrides = parseOverrides(args);
   const [
     { pathsOrDefault },
-    { checkIssues, reportIssueSummary },
+    { checkIssues, reportIssueSummary, skippedSessionsNotice },
     { flagSessions, flagExports },
     report,
     { progressBar },
@@ -198,10 +198,8 @@ async function run(args: FlagsArgs, io: CliIo): Promise<number> {
     if (built.sessions === 0) io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
     else io.stdout(`${report.renderFlagsReport(built, terminalOptions(args, io))}\n`);
   }
-  if (skipped.length > 0)
-    io.stderr(
-      `cachecost: ${skipped.length} session(s) without per-request data were not examined: ${skipped.join(', ')}\n`,
-    );
+  const skippedNotice = skippedSessionsNotice(skipped, 'examined', args);
+  if (skippedNotice !== null) io.stderr(skippedNotice);
   reportIssueSummary(issues, args, io);
 
   if (args.failOn === undefined) return 0;

@@ -131,7 +131,7 @@ async function render(
   outcome: SimulateSessionsOutcome,
   paths: readonly string[],
 ): Promise<number> {
-  const { checkIssues, reportIssueSummary } = await import('../ingest-report.js');
+  const { checkIssues, reportIssueSummary, skippedSessionsNotice } = await import('../ingest-report.js');
   checkIssues(outcome.report.issues, args, io);
   if (outcome.report.sessions.length === 0) {
     io.stderr(`cachecost: no replayable sessions found in ${paths.join(', ')}\n`);
@@ -167,6 +167,8 @@ async function render(
     ]);
     await writeFileAtomic(args.fidelityCsv, fidelityCsvChunks(outcome.report.sessions));
   }
+  const skipped = skippedSessionsNotice(outcome.skipped, 'replayed', args);
+  if (skipped !== null) io.stderr(skipped);
   for (const line of outcome.notices) io.stderr(`cachecost: ${terminalSafe(line)}\n`);
   reportIssueSummary(outcome.report.issues, args, io);
   return 0;

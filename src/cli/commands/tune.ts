@@ -173,7 +173,7 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
   const workers = workerCount(args.workers);
   const { tuneSessions } = await import('../../usecases/tune.js');
   const { pathsOrDefault } = await import('../default-paths.js');
-  const { checkIssues, reportIssueSummary } = await import('../ingest-report.js');
+  const { checkIssues, reportIssueSummary, skippedSessionsNotice } = await import('../ingest-report.js');
   const paths = pathsOrDefault(args.paths, io);
   const progress = await progressBar('tune', 'scenario replays');
   let outcome: TuneOutcome;
@@ -231,6 +231,12 @@ async function run(args: TuneArgs, io: CliIo): Promise<number> {
       io.stdout(`${renderTuneReport(report, terminalOptions(args, io))}\n`);
     }
   }
+  const skipped = skippedSessionsNotice(
+    report.skipped.map((session) => session.sessionId),
+    'replayed',
+    args,
+  );
+  if (skipped !== null) io.stderr(skipped);
   for (const line of outcome.notices) io.stderr(`cachecost: ${terminalSafe(line)}\n`);
   reportIssueSummary(report.issues, args, io);
   return 0;
