@@ -18,6 +18,15 @@
  *   that parses), an unreadable or corrupt one (a CRC-32 covers every byte), or a temp
  *   file left by a run killed mid-write (never renamed into place) is ignored and rewritten.
  * Entries are written to a temp file and renamed (atomic); a cache that cannot be written is skipped.
+ *
+ * What is stored: the entries of a file written to within `RECENT_MS` before the run, or of one
+ * that has an entry already (kept up to date). A file older than that, read for the first time, is
+ * not stored line by line: its session is kept whole in the run pack (`run-pack.ts`), which serves
+ * every re-run while the file is unchanged, and a transcript left alone for a day rarely grows (a
+ * resumed Claude Code session is written to a new file). Should one grow, that run reads it whole
+ * once; written to then, it is stored from that run on. A first run over months of logs thus
+ * writes a file per recent transcript instead of one per transcript (on 269 MB of transcripts
+ * dated a month back: no entry instead of 577 files and 53 MB, and the run as fast as `--no-cache`).
  */
 import {
   closeSync,
@@ -38,6 +47,9 @@ import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Check, CHECK_ALGORITHM, checker, checkOf, nameHash, sha256 } from './byte-check.js';
 import { type FileLine, type LineStart, type RawLine, scanFileLines } from './lines.js';
+
+/** How long after its last write a file read for the first time is still stored line by line. */
+export const RECENT_MS = 24 * 60 * 60 * 1000;
 
 /** An open cache: its directory, the fingerprint of the code that writes its entries, the run's clock. */
 export type ParseCache = { readonly dir: string; readonly fingerprint: string; readonly nowMs: number };
@@ -538,6 +550,8 @@ export async function readLinesCached<T>(
   // Bytes after the cached offset (an unterminated tail, or what was appended) are always parsed.
   const progress = await parseFrom(file, parser, from, entries);
   if (outcome === 'hit' && progress.offset === from.offset) return outcome;
+  // An old file without an entry is left to the run pack (module comment).
+  if (loaded === null && info.mtimeMs < cache.nowMs - RECENT_MS) return outcome;
   const header = {
     fingerprint: cache.fingerprint,
     key: parser.key,

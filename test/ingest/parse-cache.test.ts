@@ -22,12 +22,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadClaudeSession } from '../../src/ingest/claude-code/index.js';
 import {
   type CacheOutcome,
+  hasCacheEntry,
   type LineParser,
   openParseCache,
   type ParseCache,
+  RECENT_MS,
   readLinesCached,
 } from '../../src/ingest/parse-cache.js';
 import { cli } from '../cli/run.js';
+import { agedCopy } from '../support/aged-copy.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cachecost-parse-cache-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -42,6 +45,8 @@ const fresh = (name: string): string => {
 // An hour ago: entries written now are not "racy" (the file did not change just before they were written).
 const OLD = new Date(Date.now() - 3_600_000);
 const LATER_MS = Date.now() + 10_000;
+// Older than `RECENT_MS` before the runs: a file read for the first time is not stored line by line.
+const LONG_AGO = new Date(LATER_MS - RECENT_MS - 3_600_000);
 
 async function cacheAt(dir: string, nowMs = LATER_MS): Promise<ParseCache> {
   const cache = await openParseCache(dir, { mustExist: null, nowMs });
@@ -133,7 +138,10 @@ describe('parsed-line cache', () => {
         kinds,
         fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
         fc.boolean(),
-        async (lineKinds, cuts, bom) => {
+        fc.boolean(),
+        async (lineKinds, cuts, bom, old) => {
+          // Old or recent: stored line by line from its first read, or once it grows.
+          const base = old ? LONG_AGO : OLD;
           const dir = fresh('grow');
           const cache = await cacheAt(join(dir, 'cache'));
           const file = join(dir, 'S.jsonl');
@@ -146,7 +154,7 @@ describe('parsed-line cache', () => {
           for (const point of [...points, bytes.length]) {
             appendFileSync(file, bytes.subarray(written, point));
             written = point;
-            utimesSync(file, OLD, new Date(OLD.getTime() + written));
+            utimesSync(file, base, new Date(base.getTime() + written));
             const withCache = await session(file, cache);
             expect(withCache).toBe(await session(file, null));
             // A second read of the unchanged file is a hit and still equal.
@@ -201,6 +209,34 @@ describe('parsed-line cache', () => {
     expect(await outcomeOf(file, coarse)).toBe('stale');
   });
 
+  // Checked against a deliberate bug: an old file's first read stored (the first two checks fail),
+  // and an old file with an entry left as it was (the last check fails).
+  it('stores an old file read for the first time only once it is written to again, then keeps its entry up to date', async () => {
+    const dir = fresh('old');
+    const cache = await cacheAt(join(dir, 'cache'));
+    const file = join(dir, 'S.jsonl');
+    writeFileSync(file, `${assistant(1, 5)}\n${assistant(2, 6)}\n`);
+    utimesSync(file, LONG_AGO, LONG_AGO);
+    const lines: [number, string][] = [];
+    expect(await readLinesCached(file, LINE_PARSER, cache, lines)).toBe('miss');
+    expect(lines.map(([number]) => number)).toEqual([1, 2]);
+    expect(hasCacheEntry(cache, LINE_PARSER.key, file)).toBe(false);
+    expect(await outcomeOf(file, cache)).toBe('miss');
+    // Written to within the last day: read whole once and stored; then only appended bytes are parsed.
+    appendFileSync(file, `${assistant(3, 7)}\n`);
+    utimesSync(file, OLD, OLD);
+    expect(await outcomeOf(file, cache)).toBe('miss');
+    expect(hasCacheEntry(cache, LINE_PARSER.key, file)).toBe(true);
+    appendFileSync(file, `${assistant(4, 8)}\n`);
+    utimesSync(file, OLD, new Date(OLD.getTime() + 1000));
+    expect(await outcomeOf(file, cache)).toBe('grown');
+    // An old file that has an entry keeps it up to date: rewritten, it is stored again.
+    writeFileSync(file, `${assistant(9, 99)}\n`);
+    utimesSync(file, LONG_AGO, LONG_AGO);
+    expect(await outcomeOf(file, cache)).toBe('stale');
+    expect(await outcomeOf(file, cache)).toBe('hit');
+  });
+
   it('rebuilds an entry that is corrupt, truncated or written by another cachecost, and the session stays the same', async () => {
     const dir = fresh('corrupt');
     const cacheDir = join(dir, 'cache');
@@ -253,6 +289,29 @@ describe('parsed-line cache', () => {
       expect(cold).toEqual(uncached);
       expect(warm).toEqual(uncached);
     }
+  });
+
+  it('CLI: logs a month old are kept in the run pack alone; a transcript that grows is stored from then on', async () => {
+    const dir = fresh('cli-old');
+    const logs = agedCopy('test/fixtures/claude-code', join(dir, 'logs'), new Date(Date.now() - 30 * 86_400_000));
+    const env = { CACHECOST_CACHE_DIR: join(dir, 'cache') };
+    const argv = ['report', logs, '--by', 'session', '--json'];
+    const stored = (suffix: string): string[] =>
+      readdirSync(join(dir, 'cache', 'parsed-v1')).filter((name) => name.endsWith(suffix));
+    const first = await cli(argv, env);
+    expect(first).toEqual(await cli([...argv, '--no-cache'], env));
+    expect(stored('.pack')).toHaveLength(1);
+    expect(stored('.entries')).toEqual([]);
+    expect(await cli(argv, env)).toEqual(first);
+    // One transcript written to now (a copy of its last line: the same response, counted once).
+    const transcript = join(logs, 'projects', '-home-me-app', 'S1.jsonl');
+    const last = readFileSync(transcript, 'utf8').trimEnd().split('\n').at(-1) ?? '';
+    appendFileSync(transcript, `${last}\n`);
+    utimesSync(transcript, OLD, OLD);
+    const grown = await cli(argv, env);
+    expect(grown).toEqual(await cli([...argv, '--no-cache'], env));
+    expect(stored('.entries')).toHaveLength(1);
+    expect(await cli(argv, env)).toEqual(grown);
   });
 });
 
