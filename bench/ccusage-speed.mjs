@@ -11,7 +11,10 @@
 // 2. On each corpus, alternating run by run: `ccusage session --json --offline`, cold
 //    `cachecost report --by session --json --no-cache`, cold `cachecost sessions --json --no-cache`,
 //    a user's first run (`report` with the cache on and empty: it writes the cache), and with a
-//    primed cache: a warm re-run, and a re-run after one transcript grew.
+//    primed cache: a warm re-run, and a re-run after one transcript grew. The corpus's files are
+//    dated a month back first, as a user's history mostly is (the cache stores line by line only
+//    what was written to within the last day: the first growth of the grown transcript reads it
+//    whole, later ones only the appended bytes).
 //    Each command's wall time and peak RSS (`/usr/bin/time -f %M`) are recorded.
 //    `--baseline`: another build's warm and grown runs alternate too (its own cache), so a change
 //    is measured before / after in one run; `--skip-cold` leaves the cold runs out.
@@ -33,7 +36,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { buildCopies, buildSingleFile, rewriteIds } from './corpus.mjs';
+import { ageFiles, buildCopies, buildSingleFile, rewriteIds } from './corpus.mjs';
 import { measure, median } from './measure.mjs';
 
 const run = promisify(execFile);
@@ -136,6 +139,8 @@ console.log(`machine: Node ${process.version}; ccusage ${VERSION}; ${runs} alter
 const table = [];
 for (const copies of corpora) {
   const corpus = await buildCopies({ source, outDir: join(out, `claude-code-x${copies}`), copies });
+  // A month old, as a user's logs mostly are; the grown transcript is then written to (now).
+  ageFiles(corpus.dir, 30);
   const mb = corpus.bytes / 1e6;
   const cacheDir = join(out, `cache-x${copies}`);
   rmSync(cacheDir, { recursive: true, force: true });

@@ -5,9 +5,10 @@
 //
 //   buildCopies({ source, outDir, copies })   → <outDir>/projects/<project>-c<k>/<uuid'>.jsonl …
 //   buildSingleFile({ source, outFile, bytes }) → one transcript of about `bytes` bytes
+//   ageFiles(dir, days)                        → every file's mtime set `days` before now
 //
 // Deterministic: the same arguments give the same bytes (the corpus is rebuilt only when missing).
-import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { Buffer } from 'node:buffer';
@@ -64,6 +65,16 @@ export async function buildCopies({ source, outDir, copies }) {
     await writeAll(done, ['']);
   }
   return { dir: outDir, bytes: sizeOf(outDir), files: files.length * copies };
+}
+
+/**
+ * Dates every file under `dir` `days` back, as a user's history mostly is (a corpus just built is
+ * dated now, which no one's months of logs are). The cache stores line by line only what was
+ * written to within the last day (src/ingest/parse-cache.ts).
+ */
+export function ageFiles(dir, days) {
+  const when = new Date(Date.now() - days * 86_400_000);
+  for (const file of listFiles(dir)) utimesSync(file, when, when);
 }
 
 function sizeOf(dir) {
