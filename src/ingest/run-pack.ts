@@ -646,7 +646,9 @@ export class RunPack {
 
   /**
    * Stores a session built in this run from `paths`, stamped before they were read
-   * (`stampsBefore`); not stored when a file changed while it was read (the session may mix its versions).
+   * (`stampsBefore`); not stored when a file changed while it was read (the session may mix its
+   * versions). `encoded`: the session as `encodeSession` encodes it, where the caller has it (a
+   * session a worker built crosses encoded, and encoding its decoded copy gives the same bytes).
    */
   store(
     key: string,
@@ -655,6 +657,7 @@ export class RunPack {
     owner: string,
     session: Session,
     claimed: readonly string[],
+    encodedSession?: EncodedSession,
   ): void {
     const files: FileStamp[] = [];
     for (const [i, path] of paths.entries()) {
@@ -665,7 +668,7 @@ export class RunPack {
       files.push(now);
     }
     this.changed = true;
-    const encoded: EncodedSession = encodeSession(session);
+    const encoded: EncodedSession = encodedSession ?? encodeSession(session);
     const claims = encodeClaims(claimed);
     // Offsets and checks are set when the pack is written.
     const blob: Blob = [0, 0, 0];

@@ -142,8 +142,14 @@ export type PlannedSession = {
   readonly stamps: readonly (FileStamp | null)[];
 };
 
-/** A session built alone, the response keys it asked for in order, and its files' stamps from the plan. */
-export type BuiltAhead = BuiltSession<Session> & { readonly stamps: readonly (FileStamp | null)[] };
+/**
+ * A session built alone, the response keys it asked for in order, its files' stamps from the plan,
+ * and the session as the worker encoded it (`encodeSession`: what the run pack stores, not encoded again).
+ */
+export type BuiltAhead = BuiltSession<Session> & {
+  readonly stamps: readonly (FileStamp | null)[];
+  readonly encoded: EncodedSession;
+};
 
 export class BuildAhead {
   private readonly jobs: Job[];
@@ -376,11 +382,8 @@ export class BuildAhead {
         this.leaveToRun(job);
         if (built === null) return null;
         this.taken.byWorkers += 1;
-        return {
-          session: decodeSession(posted(built.session)),
-          asked: unpackKeys(built.asked),
-          stamps: job.stamps,
-        };
+        const encoded = posted(built.session);
+        return { session: decodeSession(encoded), asked: unpackKeys(built.asked), stamps: job.stamps, encoded };
       }
       if (job.state !== 'worker' && job.state !== 'planned') return null;
       if (this.closed) return null;

@@ -84,7 +84,15 @@ async function buildClaudeSessionNow(
   const built = (await options.builds?.take(files)) ?? null;
   if (built !== null && keepBuiltAlone(built, files.sessionId, run, pack)) {
     if (pack !== null)
-      pack.store(sessionKey, paths, built.stamps, files.sessionId, built.session, run ? built.asked : []);
+      pack.store(
+        sessionKey,
+        paths,
+        built.stamps,
+        files.sessionId,
+        built.session,
+        run ? built.asked : [],
+        built.encoded,
+      );
     return built.session;
   }
   const stamps = pack === null ? [] : stampFiles(paths);
