@@ -647,8 +647,9 @@ export class RunPack {
   /**
    * Stores a session built in this run from `paths`, stamped before they were read
    * (`stampsBefore`); not stored when a file changed while it was read (the session may mix its
-   * versions). `encoded`: the session as `encodeSession` encodes it, where the caller has it (a
-   * session a worker built crosses encoded, and encoding its decoded copy gives the same bytes).
+   * versions). `encodedSession`: the session as `encodeSession` encodes it, where the caller has
+   * it (a session a worker built crosses encoded, and encoding its decoded copy gives the same
+   * bytes).
    */
   store(
     key: string,
