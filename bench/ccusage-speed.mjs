@@ -10,6 +10,8 @@
 //    of ../shared/real-logs/claude-code (≈ 65 MB and ≈ 259 MB), and one ≈ 1 GB single transcript.
 // 2. On each corpus, alternating run by run: `ccusage session --json --offline`, cold
 //    `cachecost report --by session --json --no-cache`, cold `cachecost sessions --json --no-cache`,
+//    the Node floor (`bench/node-floor.mjs`: the least a Node program does for the same token sums,
+//    a reference for what the runtime allows here, its totals checked against ccusage's),
 //    a user's first run (`report` with the cache on and empty: it writes the cache), and with a
 //    primed cache: a warm re-run, and a re-run after one transcript grew. The corpus's files are
 //    dated a month back first, as a user's history mostly is (the cache stores line by line only
@@ -45,6 +47,7 @@ const out = join(repo, 'bench', 'out');
 const source = resolve(repo, '..', 'shared', 'real-logs', 'claude-code');
 const VERSION = '20.0.24';
 const cachecostMain = join(repo, 'dist', 'cli', 'main.js');
+const nodeFloor = join(repo, 'bench', 'node-floor.mjs');
 
 const { values } = parseArgs({
   options: {
@@ -159,6 +162,7 @@ for (const copies of corpora) {
   const original = readFileSync(grown);
   const samples = {
     ccusage: [],
+    floor: [],
     report: [],
     sessions: [],
     first: [],
@@ -179,6 +183,9 @@ for (const copies of corpora) {
     for (let i = 0; i < runs; i += 1) {
       const c = await measure(ccusage, ['session', '--json', '--offline'], ccEnv);
       samples.ccusage.push(c);
+      // What Node itself can do on the same sum (bench/node-floor.mjs), beside the cold runs.
+      const floor = skipCold ? null : await measure(nodeFloor, [corpus.dir]);
+      if (floor !== null) samples.floor.push(floor);
       // With --skip-cold, one uncached run in the last round still gives the outputs to compare
       // (the logs as ccusage and the warm run read them: the grown file grows every round).
       const timed = !skipCold;
@@ -210,7 +217,7 @@ for (const copies of corpora) {
       const g = await measure(cachecostMain, report, ourEnv);
       samples.grown.push(g);
       if (baselineMain !== null && !baseFirst) samples.baseGrown.push(await measure(baselineMain, report, baseEnv));
-      outputs = { ccusage: c.stdout, cold: r?.stdout ?? '', warm: w.stdout, grown: g.stdout };
+      outputs = { ccusage: c.stdout, floor: floor?.stdout, cold: r?.stdout ?? '', warm: w.stdout, grown: g.stdout };
     }
     const noCacheGrown = await measure(cachecostMain, [...report, '--no-cache'], ourEnv);
     outputs.grownCold = noCacheGrown.stdout;
@@ -235,6 +242,7 @@ for (const copies of corpora) {
     });
   };
   row('ccusage session --json --offline', samples.ccusage);
+  row('Node floor: bench/node-floor.mjs (usage lines only, nothing checked)', samples.floor);
   row('report --by session --json (cold, --no-cache)', samples.report);
   row('sessions --json (cold, --no-cache)', samples.sessions);
   row('report, first run (cache on, empty)', samples.first);
@@ -246,6 +254,11 @@ for (const copies of corpora) {
   console.log(
     `${copies} copies: token totals in/read/write/out cachecost ${totals.ours.join('/')} · ccusage ${totals.theirs.join('/')}`,
   );
+  if (outputs.floor !== undefined) {
+    const floorTotals = tokenTotals(outputs.ccusage, outputs.floor);
+    const same = floorTotals.ours.join('/') === floorTotals.theirs.join('/');
+    console.log(`${copies} copies: the Node floor's token totals ${same ? 'equal' : 'DIFFER FROM'} ccusage's`);
+  }
   console.log(
     `${copies} copies: warm output ${outputs.warm === outputs.cold ? 'byte-identical to' : 'DIFFERS FROM'} cold; grown output ${outputs.grown === outputs.grownCold ? 'byte-identical to' : 'DIFFERS FROM'} a --no-cache run`,
   );

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// What Node itself can do on the bill's sum: a reference for `bench/ccusage-speed.mjs`, not a
+// part of cachecost. The least a Node program can do to total Claude Code usage per session:
+// every `.jsonl` under a directory read whole, split with `indexOf`, `JSON.parse` of the lines
+// holding `"usage"` only, each message counted once (message id + request id, its last line, as
+// cachecost dedupes), token sums per session id. No other line is read: no malformed-line check,
+// no conversation chain, no prices, no cache. Prints the sums in the shape of `cachecost report
+// --json`'s `total`, so the bench can check them against ccusage's.
+//
+//   node bench/node-floor.mjs <directory>
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = process.argv[2];
+if (root === undefined) {
+  console.error('usage: node bench/node-floor.mjs <directory>');
+  process.exit(2);
+}
+const files = [];
+const walk = (dir) => {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path);
+    else if (entry.name.endsWith('.jsonl')) files.push(path);
+  }
+};
+walk(root);
+files.sort();
+
+const needle = Buffer.from('"usage"');
+// The last line of a message wins (formats.md §1.4: later lines carry the larger output count).
+const byMessage = new Map();
+const unkeyed = [];
+for (const file of files) {
+  const buffer = readFileSync(file);
+  let start = 0;
+  while (start < buffer.length) {
+    let end = buffer.indexOf(10, start);
+    if (end < 0) end = buffer.length;
+    const found = buffer.indexOf(needle, start);
+    if (found >= 0 && found < end) {
+      let line;
+      try {
+        line = JSON.parse(buffer.toString('utf8', start, end));
+      } catch {
+        line = undefined;
+      }
+      const usage = line?.type === 'assistant' ? line.message?.usage : undefined;
+      if (usage !== undefined && usage !== null) {
+        const id = line.message.id;
+        const counted = { sessionId: line.sessionId, usage };
+        // Without a request id, by the message id alone (formats.md §1.4's recommended rule).
+        if (id !== undefined) byMessage.set(`${id}:${line.requestId ?? ''}`, counted);
+        else unkeyed.push(counted);
+      }
+    }
+    start = end + 1;
+  }
+}
+const sessions = new Map();
+const total = { uncached: 0, read: 0, write: 0, output: 0 };
+for (const { sessionId, usage } of [...byMessage.values(), ...unkeyed]) {
+  const sums = sessions.get(sessionId) ?? { uncached: 0, read: 0, write: 0, output: 0 };
+  sessions.set(sessionId, sums);
+  for (const target of [sums, total]) {
+    target.uncached += usage.input_tokens ?? 0;
+    target.read += usage.cache_read_input_tokens ?? 0;
+    target.write += usage.cache_creation_input_tokens ?? 0;
+    target.output += usage.output_tokens ?? 0;
+  }
+}
+const shape = (sums) => ({
+  uncachedInputTokens: sums.uncached,
+  cacheReadTokens: sums.read,
+  cacheWrite5mTokens: sums.write,
+  cacheWrite1hTokens: 0,
+  cacheWriteUnknownTtlTokens: 0,
+  outputTokens: sums.output,
+});
+const bySession = [...sessions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+process.stdout.write(
+  `${JSON.stringify({ sessions: bySession.map(([id, sums]) => ({ id, ...shape(sums) })), total: shape(total) }, null, 2)}\n`,
+);
