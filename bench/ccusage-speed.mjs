@@ -11,7 +11,8 @@
 // 2. On each corpus, alternating run by run: `ccusage session --json --offline`, cold
 //    `cachecost report --by session --json --no-cache`, cold `cachecost sessions --json --no-cache`,
 //    the Node floor (`bench/node-floor.mjs`: the least a Node program does for the same token sums,
-//    a reference for what the runtime allows here, its totals checked against ccusage's),
+//    a reference for what the runtime allows here, its totals checked against ccusage's) on one
+//    thread and on two,
 //    a user's first run (`report` with the cache on and empty: it writes the cache), and with a
 //    primed cache: a warm re-run, and a re-run after one transcript grew. The corpus's files are
 //    dated a month back first, as a user's history mostly is (the cache stores line by line only
@@ -163,6 +164,7 @@ for (const copies of corpora) {
   const samples = {
     ccusage: [],
     floor: [],
+    floor2: [],
     report: [],
     sessions: [],
     first: [],
@@ -186,6 +188,8 @@ for (const copies of corpora) {
       // What Node itself can do on the same sum (bench/node-floor.mjs), beside the cold runs.
       const floor = skipCold ? null : await measure(nodeFloor, [corpus.dir]);
       if (floor !== null) samples.floor.push(floor);
+      const floor2 = skipCold ? null : await measure(nodeFloor, ['--threads', '2', corpus.dir]);
+      if (floor2 !== null) samples.floor2.push(floor2);
       // With --skip-cold, one uncached run in the last round still gives the outputs to compare
       // (the logs as ccusage and the warm run read them: the grown file grows every round).
       const timed = !skipCold;
@@ -217,7 +221,14 @@ for (const copies of corpora) {
       const g = await measure(cachecostMain, report, ourEnv);
       samples.grown.push(g);
       if (baselineMain !== null && !baseFirst) samples.baseGrown.push(await measure(baselineMain, report, baseEnv));
-      outputs = { ccusage: c.stdout, floor: floor?.stdout, cold: r?.stdout ?? '', warm: w.stdout, grown: g.stdout };
+      outputs = {
+        ccusage: c.stdout,
+        floor: floor?.stdout,
+        floor2: floor2?.stdout,
+        cold: r?.stdout ?? '',
+        warm: w.stdout,
+        grown: g.stdout,
+      };
     }
     const noCacheGrown = await measure(cachecostMain, [...report, '--no-cache'], ourEnv);
     outputs.grownCold = noCacheGrown.stdout;
@@ -243,6 +254,7 @@ for (const copies of corpora) {
   };
   row('ccusage session --json --offline', samples.ccusage);
   row('Node floor: bench/node-floor.mjs (usage lines only, nothing checked)', samples.floor);
+  row('Node floor, two threads (--threads 2)', samples.floor2);
   row('report --by session --json (cold, --no-cache)', samples.report);
   row('sessions --json (cold, --no-cache)', samples.sessions);
   row('report, first run (cache on, empty)', samples.first);
@@ -256,8 +268,11 @@ for (const copies of corpora) {
   );
   if (outputs.floor !== undefined) {
     const floorTotals = tokenTotals(outputs.ccusage, outputs.floor);
-    const same = floorTotals.ours.join('/') === floorTotals.theirs.join('/');
-    console.log(`${copies} copies: the Node floor's token totals ${same ? 'equal' : 'DIFFER FROM'} ccusage's`);
+    const same = floorTotals.ours.join('/') === floorTotals.theirs.join('/') && outputs.floor2 === outputs.floor;
+    console.log(
+      `${copies} copies: the Node floor's token totals ${same ? 'equal' : 'DIFFER FROM'} ccusage's (two threads: ${outputs.floor2 === outputs.floor ? 'the same output' : 'ANOTHER OUTPUT'})`,
+    );
+    if (!same) process.exitCode = 1;
   }
   console.log(
     `${copies} copies: warm output ${outputs.warm === outputs.cold ? 'byte-identical to' : 'DIFFERS FROM'} cold; grown output ${outputs.grown === outputs.grownCold ? 'byte-identical to' : 'DIFFERS FROM'} a --no-cache run`,
