@@ -17,10 +17,15 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 
 const NEEDLE = Buffer.from('"usage"');
 
-/** Each file's counted lines, in file order: [sessionId, message key or null, usage]. */
+/**
+ * Each file's counted lines: [sessionId, message key or null, uncached, read, write, output]
+ * (numbers, not the usage objects: a worker's answer is cloned to the main thread), a message's
+ * last line in the file only (the last line of the last file wins when they are merged in order).
+ */
 function readFiles(files) {
   return files.map((file) => {
-    const counted = [];
+    const keyed = new Map();
+    const unkeyed = [];
     const buffer = readFileSync(file);
     let start = 0;
     while (start < buffer.length) {
@@ -39,12 +44,21 @@ function readFiles(files) {
           const id = line.message.id;
           // Without a request id, by the message id alone (formats.md §1.4's recommended rule).
           const key = id === undefined ? null : `${id}:${line.requestId ?? ''}`;
-          counted.push([line.sessionId, key, usage]);
+          const entry = [
+            line.sessionId,
+            key,
+            usage.input_tokens ?? 0,
+            usage.cache_read_input_tokens ?? 0,
+            usage.cache_creation_input_tokens ?? 0,
+            usage.output_tokens ?? 0,
+          ];
+          if (key === null) unkeyed.push(entry);
+          else keyed.set(key, entry);
         }
       }
       start = end + 1;
     }
-    return counted;
+    return [...keyed.values(), ...unkeyed];
   });
 }
 
@@ -96,14 +110,14 @@ if (!isMainThread) {
     }
   const sessions = new Map();
   const total = { uncached: 0, read: 0, write: 0, output: 0 };
-  for (const [sessionId, , usage] of [...byMessage.values(), ...unkeyed]) {
+  for (const [sessionId, , uncached, read, write, output] of [...byMessage.values(), ...unkeyed]) {
     const sums = sessions.get(sessionId) ?? { uncached: 0, read: 0, write: 0, output: 0 };
     sessions.set(sessionId, sums);
     for (const target of [sums, total]) {
-      target.uncached += usage.input_tokens ?? 0;
-      target.read += usage.cache_read_input_tokens ?? 0;
-      target.write += usage.cache_creation_input_tokens ?? 0;
-      target.output += usage.output_tokens ?? 0;
+      target.uncached += uncached;
+      target.read += read;
+      target.write += write;
+      target.output += output;
     }
   }
   const shape = (sums) => ({
