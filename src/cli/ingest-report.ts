@@ -75,10 +75,12 @@ export function noteCounts(issues: readonly IngestIssue[]): string | null {
   let noUsage = 0;
   let elsewhere = 0;
   let replays = 0;
+  let searches = 0;
   for (const note of notes) {
     if (note.effect === 'usage-not-reported') noUsage += 1;
     else if (note.effect === 'counted-elsewhere') elsewhere += 1;
     else if (note.effect === 'fork-replay') replays += 1;
+    else if (note.effect === 'unbilled-web-search') searches += 1;
   }
   const parts: string[] = [];
   if (noUsage > 0) parts.push(`${plural(noUsage, 'request')} without reported usage (counted apart, not priced)`);
@@ -88,6 +90,8 @@ export function noteCounts(issues: readonly IngestIssue[]): string | null {
     );
   if (replays > 0)
     parts.push(`${plural(replays, 'forked rollout')} whose copy of the parent's history was not counted again`);
+  if (searches > 0)
+    parts.push(`${plural(searches, 'response')} with web searches, billed per search and left out of the bill`);
   return parts.length === 0 ? null : parts.join('; ');
 }
 

@@ -9,6 +9,7 @@ export const NOTE_EFFECTS: ReadonlySet<IssueEffect> = new Set([
   'usage-not-reported',
   'counted-elsewhere',
   'fork-replay',
+  'unbilled-web-search',
 ]);
 
 /** True for an issue that is a note (see `IssueEffectSchema`), not a problem with the input. */

@@ -208,9 +208,17 @@ export type HarnessEventKind = HarnessEvent['kind'];
  * are notes, not errors (listed by `--verbose`, counted in the summary, never fatal under
  * `--strict`): `usage-not-reported` — a request whose usage is all zero, counted but not priced;
  * `counted-elsewhere` — responses another session already counted (a resumed copy);
- * `fork-replay` — a forked rollout's copy of its parent's history, whose requests are the parent's.
+ * `fork-replay` — a forked rollout's copy of its parent's history, whose requests are the parent's;
+ * `unbilled-web-search` — a response whose provider ran web searches, billed per search and not in
+ * tokens: the bill leaves them out and says so.
  */
-export const IssueEffectSchema = z.enum(['repaired', 'usage-not-reported', 'counted-elsewhere', 'fork-replay']);
+export const IssueEffectSchema = z.enum([
+  'repaired',
+  'usage-not-reported',
+  'counted-elsewhere',
+  'fork-replay',
+  'unbilled-web-search',
+]);
 export type IssueEffect = z.infer<typeof IssueEffectSchema>;
 
 export { NOTE_EFFECTS, isIngestNote } from './ingest-note.js';

@@ -14,11 +14,14 @@ describe('ingest summary counts', () => {
       { file: 'c.jsonl', line: 0, reason: 'another rollout of this session was found; not read' },
       { file: 'a.jsonl', line: 7, reason: 'reports no usage', effect: 'usage-not-reported' },
       { file: 'd.jsonl', line: 2, reason: 'forked from P', effect: 'fork-replay' },
+      { file: 'e.jsonl', line: 3, reason: 'ran 2 web searches', effect: 'unbilled-web-search' },
+      { file: 'e.jsonl', line: 8, reason: 'ran 1 web search', effect: 'unbilled-web-search' },
     ];
     expect(issueCounts(issues)).toBe('1 line skipped, 1 line repaired, 1 file with a whole-file issue in 3 files');
     expect(problemIssues(issues)).toHaveLength(3);
     expect(noteCounts(issues)).toBe(
-      "1 request without reported usage (counted apart, not priced); 1 forked rollout whose copy of the parent's history was not counted again",
+      "1 request without reported usage (counted apart, not priced); 1 forked rollout whose copy of the parent's history was not counted again; " +
+        '2 responses with web searches, billed per search and left out of the bill',
     );
   });
 

@@ -81,6 +81,8 @@ type ResponseState = {
   usage: MeasuredUsage | null;
   /** A line of the response had invalid counts: no usage we can trust, never an earlier partial line's. */
   invalid: boolean;
+  /** The most web searches a line of the response reports (`AssistantRecord.webSearches`). */
+  webSearches: number;
 };
 
 /** Every response of the session by request key (`claudeRequestKey`, else `<file>:<line>`). */
@@ -92,11 +94,17 @@ class Responses {
     if (record.apiError !== null) return null;
     const current = this.byKey.get(key);
     if (current === undefined) {
-      const state: ResponseState = { owner: undefined, usage: record.usage, invalid: record.usageInvalid };
+      const state: ResponseState = {
+        owner: undefined,
+        usage: record.usage,
+        invalid: record.usageInvalid,
+        webSearches: record.webSearches,
+      };
       this.byKey.set(key, state);
       return state;
     }
     if (record.usageInvalid) current.invalid = true;
+    if (record.webSearches > current.webSearches) current.webSearches = record.webSearches;
     if (betterUsage(record.usage, current.usage)) current.usage = record.usage;
     return current;
   }
@@ -438,6 +446,16 @@ class Builder {
         });
       }
       request.usage = reported ? usage : null;
+      if (response.webSearches > 0) {
+        this.issues.push({
+          file,
+          line,
+          reason:
+            `response ${ids ?? 'without ids'} (${request.model}) ran ${response.webSearches} web search${response.webSearches === 1 ? '' : 'es'} ` +
+            "on the provider's side: billed per search, not in tokens, and not in this bill",
+          effect: 'unbilled-web-search',
+        });
+      }
     }
   }
 

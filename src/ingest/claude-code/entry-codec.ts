@@ -143,6 +143,7 @@ export class EntryWriter {
         this.str(call.argsJson);
         this.bool(call.argsStringified === true);
       }
+      this.num(record.webSearches);
       return;
     }
     this.bool(record.isMeta);
@@ -285,6 +286,7 @@ export function readEntriesOf(batch: EncodedEntries, use: (entry: LineEntry) => 
           const argsJson = text();
           toolCalls[i] = bool() ? { callId, name, argsJson, argsStringified: true } : { callId, name, argsJson };
         }
+        const webSearches = num();
         record = {
           uuid,
           parentUuid,
@@ -304,6 +306,7 @@ export function readEntriesOf(batch: EncodedEntries, use: (entry: LineEntry) => 
           textChars,
           thinkingChars,
           toolCalls,
+          webSearches,
         };
       } else {
         const isMeta = bool();

@@ -57,6 +57,12 @@ export type AssistantRecord = Envelope & {
   readonly textChars: number;
   readonly thinkingChars: number;
   readonly toolCalls: readonly ToolCall[];
+  /**
+   * Web searches the provider ran for the response (`usage.server_tool_use.web_search_requests`,
+   * 2.1.x, formats.md §1.3): billed per search, not in tokens, so never in the bill; 0 when absent
+   * or not a count.
+   */
+  readonly webSearches: number;
 };
 
 export type UserRecord = Envelope & {
@@ -383,9 +389,15 @@ function assistantRecord(
       textChars,
       thinkingChars,
       toolCalls,
+      webSearches: isError ? 0 : webSearchesOf(message?.['usage']),
     },
     problem,
   };
+}
+
+/** `usage.server_tool_use.web_search_requests` when it is a count, else 0. */
+function webSearchesOf(usage: unknown): number {
+  return tokenCountOf(asObject(asObject(usage)?.['server_tool_use'])?.['web_search_requests']) ?? 0;
 }
 
 function triggerOf(value: unknown): 'auto' | 'manual' | 'unknown' {

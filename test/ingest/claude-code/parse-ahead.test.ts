@@ -116,7 +116,13 @@ const genText = fc.oneof(
 );
 
 type GenLine =
-  | { readonly kind: 'assistant'; readonly message: number; readonly output: number; readonly tool: string | null }
+  | {
+      readonly kind: 'assistant';
+      readonly message: number;
+      readonly output: number;
+      readonly tool: string | null;
+      readonly searches: number;
+    }
   | { readonly kind: 'user'; readonly text: string; readonly result: string | null; readonly meta: boolean }
   | { readonly kind: 'boundary' }
   | { readonly kind: 'title'; readonly text: string }
@@ -131,6 +137,7 @@ const genLine: fc.Arbitrary<GenLine> = fc.oneof(
       message: fc.nat({ max: 6 }),
       output: fc.nat({ max: 900 }),
       tool: fc.option(genText, { nil: null }),
+      searches: fc.oneof(fc.constant(0), fc.nat({ max: 3 })),
     }),
     weight: 4,
   },
@@ -176,6 +183,10 @@ function lineText(line: GenLine, session: string, file: number, n: number): stri
             cache_read_input_tokens: n,
             cache_creation_input_tokens: 7,
             output_tokens: line.output,
+            // Web searches (2.1.x): a note per response that ran any, carried by every path.
+            ...(line.searches > 0
+              ? { server_tool_use: { web_search_requests: line.searches, web_fetch_requests: 0 } }
+              : {}),
           },
         },
       });
@@ -323,7 +334,7 @@ describe('parsing ahead on worker threads', () => {
   it('loses nothing when a worker dies mid-file: the rest is read in the main thread', async () => {
     const big: GenLine[] = Array.from({ length: 2_500 }, (_, n) =>
       n % 2 === 0
-        ? { kind: 'assistant', message: n % 7, output: n, tool: null }
+        ? { kind: 'assistant', message: n % 7, output: n, tool: null, searches: n % 5 === 0 ? 1 : 0 }
         : { kind: 'user', text: `q${n}`, result: null, meta: false },
     );
     const dir = writeSessions([
@@ -349,7 +360,10 @@ describe('parsing ahead on worker threads', () => {
 
   it('writes the same parse cache entries, and a warm run starts no worker', async () => {
     const dir = writeSessions([
-      { main: [[{ kind: 'assistant', message: 1, output: 5, tool: 'Bash' }]], agents: [[{ kind: 'blank' }]] },
+      {
+        main: [[{ kind: 'assistant', message: 1, output: 5, tool: 'Bash', searches: 2 }]],
+        agents: [[{ kind: 'blank' }]],
+      },
       { main: [[{ kind: 'user', text: 'hé', result: null, meta: false }]], agents: [] },
     ]);
     const nowMs = Date.now() + 60_000;
