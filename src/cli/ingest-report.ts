@@ -5,7 +5,7 @@
  * counted, never fatal.
  */
 import { isIngestNote } from '../session/ingest-note.js';
-import type { IngestIssue } from '../session/model.js';
+import type { IngestIssue, IssueEffect } from '../session/model.js';
 import { CachecostError } from '../session/errors.js';
 import type { GlobalArgs } from './command.js';
 import type { CliIo } from './io.js';
@@ -69,29 +69,29 @@ export function issueCounts(issues: readonly IngestIssue[]): string {
   return parts.length === 0 ? 'no ingest issues' : `${parts.join(', ')} in ${plural(files, 'file')}`;
 }
 
+/**
+ * Each kind of note as the summary line words it, in the line's order. Every note effect has one
+ * (the type fails when a new effect has none).
+ */
+const NOTE_WORDING: Readonly<Record<Exclude<IssueEffect, 'repaired'>, (count: number) => string>> = {
+  'usage-not-reported': (n) => `${plural(n, 'request')} without reported usage (counted apart, not priced)`,
+  'counted-elsewhere': (n) =>
+    `${plural(n, 'file')} holding responses another session counted (resumed copies, not counted twice)`,
+  'fork-replay': (n) => `${plural(n, 'forked rollout')} whose copy of the parent's history was not counted again`,
+  'unbilled-web-search': (n) =>
+    `${plural(n, 'response')} with web searches, billed per search and left out of the bill`,
+};
+
 /** The notes, by kind: "981 requests without reported usage (counted apart, not priced); 2 files holding …". */
 export function noteCounts(issues: readonly IngestIssue[]): string | null {
-  const notes = distinct(issues).filter(isIngestNote);
-  let noUsage = 0;
-  let elsewhere = 0;
-  let replays = 0;
-  let searches = 0;
-  for (const note of notes) {
-    if (note.effect === 'usage-not-reported') noUsage += 1;
-    else if (note.effect === 'counted-elsewhere') elsewhere += 1;
-    else if (note.effect === 'fork-replay') replays += 1;
-    else if (note.effect === 'unbilled-web-search') searches += 1;
-  }
+  const counts = new Map<string, number>();
+  for (const note of distinct(issues).filter(isIngestNote))
+    if (note.effect !== undefined) counts.set(note.effect, (counts.get(note.effect) ?? 0) + 1);
   const parts: string[] = [];
-  if (noUsage > 0) parts.push(`${plural(noUsage, 'request')} without reported usage (counted apart, not priced)`);
-  if (elsewhere > 0)
-    parts.push(
-      `${plural(elsewhere, 'file')} holding responses another session counted (resumed copies, not counted twice)`,
-    );
-  if (replays > 0)
-    parts.push(`${plural(replays, 'forked rollout')} whose copy of the parent's history was not counted again`);
-  if (searches > 0)
-    parts.push(`${plural(searches, 'response')} with web searches, billed per search and left out of the bill`);
+  for (const [effect, words] of Object.entries(NOTE_WORDING)) {
+    const count = counts.get(effect) ?? 0;
+    if (count > 0) parts.push(words(count));
+  }
   return parts.length === 0 ? null : parts.join('; ');
 }
 

@@ -435,13 +435,12 @@ class Builder {
       // A `usage invalid` issue is already on the line: usage null, no second issue.
       const invalidUsage = response.invalid;
       const reported = !invalidUsage && usageReported(usage);
+      const named = `response ${ids ?? 'without ids'} (${request.model})`;
       if (!reported && !invalidUsage) {
         this.issues.push({
           file,
           line,
-          reason:
-            `response ${ids ?? 'without ids'} (${request.model}) reports no usage (every count 0 or absent); ` +
-            'counted as a request without usage, not priced',
+          reason: `${named} reports no usage (every count 0 or absent); counted as a request without usage, not priced`,
           effect: 'usage-not-reported',
         });
       }
@@ -451,7 +450,7 @@ class Builder {
           file,
           line,
           reason:
-            `response ${ids ?? 'without ids'} (${request.model}) ran ${response.webSearches} web search${response.webSearches === 1 ? '' : 'es'} ` +
+            `${named} ran ${response.webSearches} web search${response.webSearches === 1 ? '' : 'es'} ` +
             "on the provider's side: billed per search, not in tokens, and not in this bill",
           effect: 'unbilled-web-search',
         });
